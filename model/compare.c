@@ -1,0 +1,146 @@
+/* compare.c - the side-by-side table of `gpucal compare` (see compare.h). */
+#include "compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/numfmt.h"
+
+typedef struct row {
+    char *key;
+    const char *unit;
+    int is_int;
+    const gc_qty_t **q; /* one per arch, NULL = missing */
+} row_t;
+
+typedef struct table {
+    row_t *rows;
+    size_t n, cap;
+    int narch;
+    int cur;        /* arch being merged */
+    size_t after;   /* insert position for the next new key of cur */
+    int oom;
+} table_t;
+
+static long find(const table_t *t, const char *key)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->rows[i].key, key))
+            return (long)i;
+    return -1;
+}
+
+/* Merge one quantity of arch t->cur: known keys get filled in; a new key
+ * is inserted after the last key this arch placed, so every arch's own
+ * order is kept. */
+static int merge(const gc_arch_item_t *it, void *ctx)
+{
+    table_t *t = ctx;
+    long i = find(t, it->key);
+    if (i < 0) {
+        if (t->n == t->cap) {
+            size_t ncap = t->cap ? 2 * t->cap : 64;
+            row_t *r = realloc(t->rows, ncap * sizeof(*r));
+            if (!r)
+                return t->oom = 1;
+            t->rows = r;
+            t->cap = ncap;
+        }
+        row_t nr = {NULL, it->unit, it->is_int, calloc((size_t)t->narch, sizeof(gc_qty_t *))};
+        size_t kl = strlen(it->key) + 1;
+        nr.key = malloc(kl);
+        if (!nr.key || !nr.q) {
+            free(nr.key);
+            free(nr.q);
+            return t->oom = 1;
+        }
+        memcpy(nr.key, it->key, kl);
+        memmove(t->rows + t->after + 1, t->rows + t->after, (t->n - t->after) * sizeof(row_t));
+        t->rows[t->after] = nr;
+        t->n++;
+        i = (long)t->after;
+    }
+    t->rows[i].q[t->cur] = it->q;
+    t->after = (size_t)i + 1;
+    return 0;
+}
+
+static void fmt_val(char *b, size_t n, const gc_qty_t *q, int is_int)
+{
+    if (!q)
+        snprintf(b, n, "-");
+    else
+        gc_num_format(b, n, q->v, is_int);
+}
+
+int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_fmt_t fmt,
+                     gc_err_t *err)
+{
+    table_t t = {NULL, 0, 0, n, 0, 0, 0};
+    for (int a = 0; a < n && !t.oom; a++) {
+        t.cur = a;
+        t.after = 0;
+        gc_arch_walk(archs[a], 0, merge, &t);
+    }
+    int rc = 0;
+    if (t.oom) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+        goto done;
+    }
+    if (fmt == GC_COMPARE_CSV) {
+        fprintf(fp, "quantity,unit");
+        for (int a = 0; a < n; a++)
+            fprintf(fp, ",%s", archs[a]->name);
+        for (int a = 1; a < n; a++)
+            fprintf(fp, ",%s/%s", archs[a]->name, archs[0]->name);
+        fputc('\n', fp);
+        for (size_t i = 0; i < t.n; i++) {
+            const row_t *r = &t.rows[i];
+            fprintf(fp, "%s,%s", r->key, r->unit);
+            for (int a = 0; a < n; a++)
+                if (r->q[a]) {
+                    char b[48];
+                    fprintf(fp, ",%s", gc_num_format(b, sizeof(b), r->q[a]->v, r->is_int));
+                } else {
+                    fputc(',', fp);
+                }
+            for (int a = 1; a < n; a++)
+                (r->q[a] && r->q[0] && r->q[0]->v != 0)
+                    ? fprintf(fp, ",%.4f", r->q[a]->v / r->q[0]->v)
+                    : fprintf(fp, ",");
+            fputc('\n', fp);
+        }
+    } else {
+        fprintf(fp, "| quantity | unit |");
+        for (int a = 0; a < n; a++)
+            fprintf(fp, " %s |", archs[a]->name);
+        fprintf(fp, "\n| --- | --- |");
+        for (int a = 0; a < n; a++)
+            fprintf(fp, " ---: |");
+        fputc('\n', fp);
+        for (size_t i = 0; i < t.n; i++) {
+            const row_t *r = &t.rows[i];
+            fprintf(fp, "| %s | %s |", r->key, r->unit);
+            for (int a = 0; a < n; a++) {
+                char b[48];
+                fmt_val(b, sizeof(b), r->q[a], r->is_int);
+                if (a && r->q[a] && r->q[0] && r->q[0]->v != 0)
+                    fprintf(fp, " %s (%.2fx) |", b, r->q[a]->v / r->q[0]->v);
+                else
+                    fprintf(fp, " %s |", b);
+            }
+            fputc('\n', fp);
+        }
+        fprintf(fp, "\n%zu quantities; (Nx) = ratio to %s; '-' = not in that file.\n", t.n,
+                archs[0]->name);
+    }
+    if (ferror(fp))
+        rc = gc_err_set(err, GC_EIO, "write error");
+done:
+    for (size_t i = 0; i < t.n; i++) {
+        free(t.rows[i].key);
+        free(t.rows[i].q);
+    }
+    free(t.rows);
+    return rc;
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# deps.sh - install the Debian 12 packages gpucal needs (as root), skipping
+# apt entirely when they are all present. Used by demo.sh and test.sh.
+#   build:  build-essential cmake pkg-config libgsl-dev libyaml-dev
+#   plots:  gnuplot-nox
+#   tests:  clang (libFuzzer targets), valgrind (leak check)
+set -eu
+pkgs="build-essential cmake pkg-config libgsl-dev libyaml-dev gnuplot-nox"
+[ "${1:-}" = "--test" ] && pkgs="$pkgs clang valgrind"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+    echo "gpucal: missing Debian packages:$missing (run as root, or: sudo apt-get install$missing)" >&2
+    exit 1
+fi
+echo "gpucal: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,20 @@
+#!/bin/sh
+# test.sh - install what gpucal needs, build with warnings as errors, run the
+# whole CPU test suite, then again under AddressSanitizer + UBSan. The
+# README's second set-up command, and what .ci/run runs.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/deps.sh --test
+jobs=$(nproc)
+echo "== build (warnings are errors; CUDA kernels too when nvcc is here)" >&2
+cmake -S . -B build-test -DGPUCAL_WERROR=ON >/dev/null
+cmake --build build-test -j"$jobs"
+echo "== tests" >&2
+ctest --test-dir build-test --output-on-failure -LE gpu -j"$jobs"
+echo "== tests under ASan + UBSan" >&2
+cmake -S . -B build-asan -DGPUCAL_WERROR=ON -DGPUCAL_SANITIZE=ON -DGPUCAL_CUDA=OFF \
+    -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -LE gpu -j"$jobs"
+echo "== all tests passed" >&2

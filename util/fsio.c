@@ -1,0 +1,207 @@
+/* fsio.c - bounded reads, atomic writes (see fsio.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "fsio.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int gc_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, gc_err_t *err)
+{
+    *buf = NULL;
+    *len = 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (check the path)", path,
+                          strerror(errno));
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        return gc_err_set(err, GC_EINPUT, "%s: is a directory, expected a file", path);
+    }
+    size_t cap = 4096, n = 0;
+    char *p = malloc(cap + 1);
+    if (!p) {
+        fclose(fp);
+        return gc_err_set(err, GC_ENOMEM, "%s: out of memory", path);
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap > max_bytes) {
+                free(p);
+                fclose(fp);
+                return gc_err_set(err, GC_ELIMIT,
+                                  "%s: larger than %zu bytes, the most gpucal reads from such a "
+                                  "file (is it the right file?)",
+                                  path, max_bytes);
+            }
+            size_t ncap = cap * 2;
+            char *q = realloc(p, ncap + 1);
+            if (!q) {
+                free(p);
+                fclose(fp);
+                return gc_err_set(err, GC_ENOMEM, "%s: out of memory", path);
+            }
+            p = q;
+            cap = ncap;
+        }
+        size_t k = fread(p + n, 1, cap - n, fp);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(p);
+        return gc_err_set(err, GC_EIO, "%s: read error", path);
+    }
+    if (n > max_bytes) {
+        free(p);
+        return gc_err_set(err, GC_ELIMIT,
+                          "%s: larger than %zu bytes, the most gpucal reads from such a file "
+                          "(is it the right file?)",
+                          path, max_bytes);
+    }
+    p[n] = '\0';
+    *buf = p;
+    *len = n;
+    return 0;
+}
+
+int gc_path_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+int gc_mkdir_p(const char *path, gc_err_t *err)
+{
+    size_t n = strlen(path);
+    char *p = malloc(n + 1);
+    if (!p)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    memcpy(p, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (p[i] != '/' && p[i] != '\0')
+            continue;
+        char c = p[i];
+        p[i] = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(p);
+            return gc_err_set(err, GC_EIO, "%s: cannot create directory: %s", path, strerror(e));
+        }
+        p[i] = c;
+    }
+    free(p);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gc_err_set(err, GC_EIO, "%s: exists and is not a directory", path);
+    return 0;
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err)
+{
+    memset(af, 0, sizeof(*af));
+    if (!(flags & GC_AFILE_FORCE) && gc_path_exists(path))
+        return gc_err_set(err, GC_EEXIST,
+                          "%s: already exists; refusing to overwrite it (pass --force to "
+                          "replace it, or choose another output)",
+                          path);
+    size_t n = strlen(path);
+    af->path = dupstr(path);
+    af->tmp = malloc(n + 16);
+    if (!af->path || !af->tmp) {
+        gc_afile_abort(af);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    snprintf(af->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(af->tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(af->tmp);
+        af->tmp = NULL;
+        gc_afile_abort(af);
+        return gc_err_set(err, GC_EIO, "%s: cannot create a temporary file beside it: %s", path,
+                          strerror(e));
+    }
+    fchmod(fd, 0644);
+    af->fp = fdopen(fd, "wb");
+    if (!af->fp) {
+        close(fd);
+        gc_afile_abort(af);
+        return gc_err_set(err, GC_EIO, "%s: cannot open the temporary file", path);
+    }
+    af->flags = flags;
+    return 0;
+}
+
+void gc_afile_abort(gc_afile_t *af)
+{
+    if (af->fp)
+        fclose(af->fp);
+    if (af->tmp)
+        unlink(af->tmp);
+    free(af->tmp);
+    free(af->path);
+    memset(af, 0, sizeof(*af));
+}
+
+int gc_afile_commit(gc_afile_t *af, gc_err_t *err)
+{
+    if (!af->fp)
+        return gc_err_set(err, GC_EIO, "internal: commit of a file that is not open");
+    int bad = fflush(af->fp) != 0 || ferror(af->fp) || fsync(fileno(af->fp)) != 0;
+    int e = errno;
+    if (fclose(af->fp) != 0)
+        bad = 1;
+    af->fp = NULL;
+    if (bad) {
+        int rc = gc_err_set(err, GC_EIO, "%s: write failed: %s", af->path, strerror(e));
+        gc_afile_abort(af);
+        return rc;
+    }
+    int rc = 0;
+    if (af->flags & GC_AFILE_FORCE) {
+        if (rename(af->tmp, af->path) != 0)
+            rc = gc_err_set(err, GC_EIO, "%s: cannot move the new file into place: %s",
+                            af->path, strerror(errno));
+    } else if (link(af->tmp, af->path) != 0) {
+        if (errno == EEXIST)
+            rc = gc_err_set(err, GC_EEXIST,
+                            "%s: appeared while gpucal was writing it; refusing to overwrite "
+                            "it (pass --force to replace it)",
+                            af->path);
+        else
+            rc = gc_err_set(err, GC_EIO, "%s: cannot move the new file into place: %s",
+                            af->path, strerror(errno));
+    }
+    gc_afile_abort(af); /* removes the temporary name; the link keeps the data */
+    return rc;
+}
+
+int gc_file_write_atomic(const char *path, const void *data, size_t len, int flags,
+                         gc_err_t *err)
+{
+    gc_afile_t af;
+    int rc = gc_afile_open(&af, path, flags, err);
+    if (rc)
+        return rc;
+    if (len && fwrite(data, 1, len, af.fp) != len) {
+        gc_afile_abort(&af);
+        return gc_err_set(err, GC_EIO, "%s: write failed", path);
+    }
+    return gc_afile_commit(&af, err);
+}

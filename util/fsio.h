@@ -1,0 +1,52 @@
+/* fsio.h - bounded file reads and atomic, no-clobber file writes.
+ *
+ * Every file gpucal writes goes through gc_afile: the bytes go to a temporary
+ * file in the destination's folder, and only a complete file is moved into
+ * place. Without GC_AFILE_FORCE an existing destination is never replaced
+ * (the check and the move are one link(2), so a race cannot clobber it).
+ */
+#ifndef GC_FSIO_H
+#define GC_FSIO_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+#include "err.h"
+
+/* Read the whole of path into a NUL-terminated heap buffer (*buf, *len bytes
+ * without the NUL). Files larger than max_bytes are refused with GC_ELIMIT;
+ * a missing or unreadable file gives GC_EINPUT. The caller frees *buf. */
+int gc_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, gc_err_t *err);
+
+/* 1 if path exists (any type), 0 if not. */
+int gc_path_exists(const char *path);
+
+/* Create directory path and its missing parents (mode 0777 & umask).
+ * An existing directory is fine. */
+int gc_mkdir_p(const char *path, gc_err_t *err);
+
+enum { GC_AFILE_FORCE = 1 };
+
+typedef struct gc_afile {
+    FILE *fp;        /* write here between open and commit/abort */
+    char *path;      /* final destination */
+    char *tmp;       /* temporary file beside it */
+    int flags;
+} gc_afile_t;
+
+/* Start writing path atomically. Fails with GC_EEXIST if path exists and
+ * flags lacks GC_AFILE_FORCE (checked now, and again at commit). */
+int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err);
+
+/* Flush, fsync and move the file into place; the struct is finished either
+ * way. On failure the temporary file is removed and path is untouched. */
+int gc_afile_commit(gc_afile_t *af, gc_err_t *err);
+
+/* Throw the temporary file away (safe on a finished or zeroed struct). */
+void gc_afile_abort(gc_afile_t *af);
+
+/* Write len bytes of data to path atomically (open + fwrite + commit). */
+int gc_file_write_atomic(const char *path, const void *data, size_t len, int flags,
+                         gc_err_t *err);
+
+#endif

@@ -1,0 +1,13 @@
+/* numfmt.h - numbers as text, the one way gpucal writes them.
+ * The shortest decimal text that reads back (strtod) to exactly the same
+ * double; no exponent for magnitudes from 1e-4 to 1e15. Values of
+ * non-integer quantities always show a decimal point ("258.0"). */
+#ifndef GC_NUMFMT_H
+#define GC_NUMFMT_H
+
+#include <stddef.h>
+
+/* Write v into buf (n >= 32 bytes is always enough); returns buf. */
+const char *gc_num_format(char *buf, size_t n, double v, int is_int);
+
+#endif
