@@ -22,6 +22,10 @@
 
 #include "../util/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GC_TRACE_VERSION 1
 #define GC_TRACE_LINE_MAX 65536 /* bytes per line, newline included */
 #define GC_TRACE_COLS_MAX 256
@@ -122,5 +126,9 @@ void gc_trace_abandon(gc_trace_writer_t *w);
 
 /* The last error of a writer call that returned <0. */
 const gc_err_t *gc_trace_writer_err(const gc_trace_writer_t *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct gc_arena gc_arena_t;
 
 gc_arena_t *gc_arena_create(void);
@@ -16,5 +20,9 @@ void *gc_arena_alloc(gc_arena_t *a, size_t n);
 
 /* A copy of s (NULL gives NULL). */
 char *gc_arena_strdup(gc_arena_t *a, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

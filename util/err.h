@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum gc_code {
     GC_OK = 0,
     GC_EUSAGE = -1,  /* bad command line: exit 2 */
@@ -62,5 +66,9 @@ void gc_warn_at(const char *file, long line, long col, const char *fmt, ...) GC_
 
 /* Silence or re-enable warnings (tests that check one-line output use it). */
 void gc_warn_set_quiet(int quiet);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

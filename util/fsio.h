@@ -13,6 +13,10 @@
 
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Read the whole of path into a NUL-terminated heap buffer (*buf, *len bytes
  * without the NUL). Files larger than max_bytes are refused with GC_ELIMIT;
  * a missing or unreadable file gives GC_EINPUT. The caller frees *buf. */
@@ -48,5 +52,9 @@ void gc_afile_abort(gc_afile_t *af);
 /* Write len bytes of data to path atomically (open + fwrite + commit). */
 int gc_file_write_atomic(const char *path, const void *data, size_t len, int flags,
                          gc_err_t *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

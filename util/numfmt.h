@@ -7,7 +7,15 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Write v into buf (n >= 32 bytes is always enough); returns buf. */
 const char *gc_num_format(char *buf, size_t n, double v, int is_int);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
