@@ -108,3 +108,22 @@ extern "C" void gc_progress(gc_mctx_t *ctx, long done, long total, const char *l
     }
     ctx->progress_last = t;
 }
+
+extern "C" int gc_resume_skip(gc_mctx_t *ctx, long rows)
+{
+    gc_resume_t *r = &ctx->res;
+    if (!r->active)
+        return 0;
+    if (r->rows - r->done >= rows) {
+        r->done += rows;
+        return 1;
+    }
+    /* what is left is a half-written unit (or nothing): cut it off */
+    long keep = r->done ? r->offsets[r->done - 1] : r->header_end;
+    if (r->rows > r->done)
+        fprintf(stderr, "[%s] resume: dropping %ld row(s) of a half-written unit\n", ctx->bench,
+                r->rows - r->done);
+    gc_trace_truncate(r->w, keep, r->done);
+    r->active = 0;
+    return 0;
+}

@@ -36,7 +36,7 @@ static void usage(FILE *fp)
 {
     fprintf(fp,
             "usage: gpucal measure [--bench LIST] [--out DIR] [--quick] [--full] [--force]\n"
-            "                      [--reps N] [--device N] [--list]\n\n"
+            "                      [--resume] [--reps N] [--device N] [--list]\n\n"
             "Run microbenchmarks on this machine's GPU and write one trace per bench\n"
             "(CSV, format gpucal-trace/1: traces/README.md) into DIR.\n\n"
             "  --bench LIST   comma-separated benches, or 'all' (default: all built in)\n"
@@ -44,6 +44,8 @@ static void usage(FILE *fp)
             "  --quick        smaller sweeps and fewer repeats (a first look in seconds)\n"
             "  --full         the largest sweeps (e.g. fine-grained P-chase on every SM)\n"
             "  --force        replace traces that exist (default: refuse)\n"
+            "  --resume       continue an interrupted run: complete traces are kept, and a\n"
+            "                 bench's <bench>.csv.part continues where it stopped\n"
             "  --reps N       repeats per point, median over them (default 9, quick 5)\n"
             "  --device N     CUDA device (default 0)\n"
             "  --list         list the benches and exit\n\n"
@@ -203,14 +205,113 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Open DIR/<bench>.csv and write the header every trace carries. */
-static int open_trace(gc_mctx_t *ctx, const gc_bench_t *b, gc_trace_writer_t **w, gc_err_t *err)
+/* Drop a line the interrupted run left without its newline. */
+static int cut_partial_line(const char *part, gc_err_t *err)
 {
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s.csv", ctx->out_dir, b->name);
-    int rc = gc_trace_create(w, path, ctx->force ? GC_TRACE_FORCE : 0, err);
+    FILE *fp = fopen(part, "r+b");
+    if (!fp)
+        return gc_err_set(err, GC_EIO, "%s: cannot open: %s", part, strerror(errno));
+    long size = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1, keep = size;
+    while (keep > 0) {
+        fseek(fp, keep - 1, SEEK_SET);
+        if (fgetc(fp) == '\n')
+            break;
+        keep--;
+    }
+    int rc = 0;
+    if (keep != size && ftruncate(fileno(fp), keep) != 0)
+        rc = gc_err_set(err, GC_EIO, "%s: cannot cut the partial last line", part);
+    fclose(fp);
+    return rc;
+}
+
+/* --resume: reopen DIR/<bench>.csv.part after its complete rows and set
+ * ctx->res so the bench skips them. *fresh = 1 when the part holds nothing
+ * to keep (the bench starts over). */
+static int resume_trace(gc_mctx_t *ctx, const gc_bench_t *b, const char *path,
+                        gc_trace_writer_t **w, int *fresh, gc_err_t *err)
+{
+    char part[4200];
+    snprintf(part, sizeof(part), "%s.part", path);
+    *fresh = 0;
+    if (!b->resumable) {
+        fprintf(stderr, "[%s] resume: this bench cannot resume; measuring it again\n", b->name);
+        unlink(part);
+        *fresh = 1;
+        return 0;
+    }
+    int rc = cut_partial_line(part, err);
     if (rc)
         return rc;
+    gc_trace_reader_t *r;
+    gc_err_t e;
+    if (gc_trace_open(&r, part, &e) != 0) {
+        fprintf(stderr, "[%s] resume: nothing to keep (%s); measuring it again\n", b->name, e.msg);
+        unlink(part);
+        *fresh = 1;
+        return 0;
+    }
+    const char *q = gc_trace_meta(r, "quick"), *f = gc_trace_meta(r, "full");
+    const char *reps = gc_trace_meta(r, "reps");
+    if (!q || !f || !reps || atoi(q) != ctx->quick || atoi(f) != ctx->full ||
+        atoi(reps) != ctx->reps) {
+        gc_trace_close(r);
+        return gc_err_set(err, GC_EUSAGE,
+                          "%s: was measured with other options (quick %s, full %s, reps %s): "
+                          "resume with the same options, or remove the file",
+                          part, q ? q : "?", f ? f : "?", reps ? reps : "?");
+    }
+    gc_resume_t *res = &ctx->res;
+    memset(res, 0, sizeof(*res));
+    res->header_end = gc_trace_offset(r);
+    long cap = 0;
+    while ((rc = gc_trace_next(r, &e)) > 0) {
+        if (res->rows == cap) {
+            cap = cap ? 2 * cap : 1024;
+            long *o = (long *)realloc(res->offsets, (size_t)cap * sizeof(long));
+            if (!o) {
+                gc_trace_close(r);
+                return gc_err_set(err, GC_ENOMEM, "out of memory");
+            }
+            res->offsets = o;
+        }
+        res->offsets[res->rows++] = gc_trace_offset(r);
+    }
+    if (rc < 0)
+        fprintf(stderr, "[%s] resume: keeping the %ld rows before an unreadable line (%s)\n",
+                b->name, res->rows, e.msg);
+    long keep = res->rows ? res->offsets[res->rows - 1] : res->header_end;
+    rc = gc_trace_reopen(w, path, r, keep, res->rows, ctx->force ? GC_TRACE_FORCE : 0, err);
+    gc_trace_close(r);
+    if (rc)
+        return rc;
+    res->active = 1;
+    res->w = *w;
+    fprintf(stderr, "[%s] resume: %ld rows kept from the interrupted run\n", b->name, res->rows);
+    return 0;
+}
+
+/* Open DIR/<bench>.csv (or resume its .part) and write the header every
+ * trace carries. */
+static int open_trace(gc_mctx_t *ctx, const gc_bench_t *b, gc_trace_writer_t **w, gc_err_t *err)
+{
+    char path[4096], part[4200];
+    snprintf(path, sizeof(path), "%s/%s.csv", ctx->out_dir, b->name);
+    snprintf(part, sizeof(part), "%s.part", path);
+    int rc, fresh = 1;
+    memset(&ctx->res, 0, sizeof(ctx->res));
+    if (ctx->resume && access(part, F_OK) == 0) {
+        rc = resume_trace(ctx, b, path, w, &fresh, err);
+        if (rc)
+            return rc;
+    }
+    if (fresh) {
+        if (ctx->force)
+            unlink(part);
+        rc = gc_trace_create(w, path, ctx->force ? GC_TRACE_FORCE : 0, err);
+        if (rc)
+            return rc;
+    }
     char sass[1536];
     if (!b->n_sass)
         snprintf(sass, sizeof(sass), "none: this bench times no specific opcode");
@@ -234,6 +335,8 @@ static int open_trace(gc_mctx_t *ctx, const gc_bench_t *b, gc_trace_writer_t **w
     rc = rc ? rc : gc_trace_put_meta(t, "command", "%s", ctx->command);
     rc = rc ? rc : gc_trace_put_meta(t, "sass_check", "%s", sass);
     rc = rc ? rc : gc_trace_put_meta(t, "reps", "%d", ctx->reps);
+    rc = rc ? rc : gc_trace_put_meta(t, "quick", "%d", ctx->quick);
+    rc = rc ? rc : gc_trace_put_meta(t, "full", "%d", ctx->full);
     rc = rc ? rc : gc_trace_put_meta(t, "l2_bytes", "%ld", d->l2_bytes);
     rc = rc ? rc : gc_trace_put_meta(t, "smem_optin_bytes", "%ld", d->smem_optin_bytes);
     rc = rc ? rc : gc_trace_put_meta(t, "mem_bus_bits", "%d", d->mem_bus_bits);
@@ -262,6 +365,13 @@ static int run_bench(gc_mctx_t *ctx, const gc_bench_t *b, outcome_t *o)
         rc = open_trace(ctx, b, &w, &err);
     if (!rc)
         rc = b->run(ctx, w, &err);
+    if (!rc && ctx->res.active) /* the interrupted run had rows this run did not produce */
+        gc_resume_skip(ctx, ctx->res.rows + 1);
+    if (!rc && ctx->res.w)
+        rc = gc_trace_put_meta(w, "note", "resumed on %s: %ld rows kept from the interrupted run",
+                               ctx->date, ctx->res.done);
+    free(ctx->res.offsets);
+    ctx->res.offsets = NULL;
     double end_mhz = 0;
     if (!rc && gc_clock_measure(20.0, &end_mhz, &err) == 0)
         rc = gc_trace_put_meta(w, "sm_clock_end_mhz", "%.1f", end_mhz);
@@ -288,19 +398,21 @@ int main(int argc, char **argv)
         {"quick", no_argument, NULL, 'q'},       {"full", no_argument, NULL, 'F'},
         {"force", no_argument, NULL, 'f'},       {"reps", required_argument, NULL, 'r'},
         {"device", required_argument, NULL, 'd'}, {"list", no_argument, NULL, 'l'},
+        {"resume", no_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     gc_mctx_t ctx;
     memset(&ctx, 0, sizeof(ctx));
     const char *list = "all";
     int dev = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "b:o:qFfr:d:lh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "b:o:qFfRr:d:lh", opts, NULL)) != -1) {
         switch (c) {
         case 'b': list = optarg; break;
         case 'o': ctx.out_dir = optarg; break;
         case 'q': ctx.quick = 1; break;
         case 'F': ctx.full = 1; break;
         case 'f': ctx.force = 1; break;
+        case 'R': ctx.resume = 1; break;
         case 'r': ctx.reps = atoi(optarg);
             if (ctx.reps < 1 || ctx.reps > 1000) {
                 fprintf(stderr, "gpucal measure: --reps takes 1..1000, got '%s' (see `gpucal measure --help`)\n", optarg);
@@ -381,11 +493,21 @@ int main(int argc, char **argv)
     }
     /* refuse up front rather than after minutes of measuring */
     int cc = ctx.dev.cc_major * 10 + ctx.dev.cc_minor;
+    int keep[64] = {0};
     for (int i = 0; i < nsel && !ctx.force; i++) {
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s.csv", ctx.out_dir, sel[i]->name);
         if (access(path, F_OK) == 0) {
+            if (ctx.resume) {
+                keep[i] = 1; /* finished in the interrupted run */
+                continue;
+            }
             fprintf(stderr, "gpucal measure: %s exists; refusing to overwrite it (pass --force, or choose another --out)\n", path);
+            return 2;
+        }
+        strcat(path, ".part");
+        if (!ctx.resume && access(path, F_OK) == 0) {
+            fprintf(stderr, "gpucal measure: %s holds an interrupted run (pass --resume to continue it, or --force to start over)\n", path);
             return 2;
         }
     }
@@ -398,6 +520,14 @@ int main(int argc, char **argv)
     outcome_t out[64];
     int failed = 0;
     for (int i = 0; i < nsel; i++) {
+        if (keep[i]) {
+            out[i].name = sel[i]->name;
+            out[i].status = "kept";
+            out[i].rows = 0;
+            out[i].seconds = 0;
+            snprintf(out[i].msg, sizeof(out[i].msg), "complete before --resume");
+            continue;
+        }
         if (sel[i]->min_cc && cc < sel[i]->min_cc) {
             out[i].name = sel[i]->name;
             out[i].status = "skipped";

@@ -72,8 +72,20 @@ typedef struct gc_devinfo {
     int max_threads_sm, max_blocks_sm, regs_sm;
 } gc_devinfo_t;
 
+/* Resuming an interrupted bench (--resume): the rows its .part file kept. */
+typedef struct gc_resume {
+    int active;                /* the bench is skipping rows it measured before */
+    long rows;                 /* complete data rows in the kept .part */
+    long done;                 /* rows skipped so far */
+    long header_end;           /* byte offset after the column header */
+    long *offsets;             /* offsets[i]: byte offset after data row i */
+    gc_trace_writer_t *w;      /* the reopened writer */
+} gc_resume_t;
+
 typedef struct gc_mctx {
     const char *out_dir;       /* traces go to OUT_DIR/<bench>.csv */
+    int resume;                /* --resume: continue interrupted benches */
+    gc_resume_t res;           /* the bench now running, when resumed */
     int quick;                 /* smaller sweeps, fewer repeats */
     int full;                  /* the largest sweeps (e.g. every SM) */
     int force;                 /* replace existing traces */
@@ -99,6 +111,8 @@ typedef struct gc_bench {
     const gc_sass_rule_t *sass;  /* expectations checked on this binary's SASS */
     int n_sass;
     int min_cc;                  /* 10*major+minor the bench needs (0: any) */
+    int resumable;               /* 1: run() calls gc_resume_skip before each unit of rows,
+                                  * so --resume continues it; 0: --resume starts it over */
 } gc_bench_t;
 
 /* ---- harness services for benches (harness.cu) ---- */
@@ -123,6 +137,14 @@ typedef struct gc_point {
 
 int gc_measure_point(gc_mctx_t *ctx, int (*launch)(void *cookie, gc_launch_t *out, gc_err_t *e),
                      void *cookie, double per, gc_point_t *pt, gc_err_t *err);
+
+/* Resume support. A resumable bench measures in units (a point, a launch)
+ * that each write `rows` rows in a fixed order, and calls this before
+ * measuring a unit: 1 = the interrupted run already wrote this unit (skip
+ * it, write nothing), 0 = measure and write it. The first 0 also cuts off
+ * a unit the interrupted run left half-written. Always 0 when not
+ * resuming. */
+int gc_resume_skip(gc_mctx_t *ctx, long rows);
 
 /* Progress on stderr: "[bench] done/total label", at most a few lines a
  * second (one per 10 % when stderr is not a terminal). */

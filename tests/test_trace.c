@@ -121,6 +121,66 @@ static void test_abandon_keeps_rows(void)
     CHECK_HAS(e.msg, "interrupted run");
 }
 
+/* --resume: reopen a partial trace after its complete rows, check the
+ * columns instead of rewriting them, skip metadata it already has, cut a
+ * half-written unit, then finish: the result reads as one complete trace. */
+static void test_reopen(void)
+{
+    gc_trace_writer_t *w;
+    gc_err_t e;
+    const char *path = tmp("re.csv");
+    unlink(path);
+    unlink(tmp("re.csv.part"));
+    CHECK(gc_trace_create(&w, path, 0, &e) == 0);
+    gc_trace_put_meta(w, "bench", "x");
+    gc_trace_put_meta(w, "sm_clock_mhz", "1980.0");
+    const char *cols[] = {"k", "v"};
+    gc_trace_columns(w, cols, 2);
+    for (int i = 0; i < 5; i++)
+        gc_trace_rowf(w, "%d,%d", i, i * 10);
+    gc_trace_abandon(w); /* "killed" after 5 rows */
+
+    gc_trace_reader_t *r;
+    CHECK(gc_trace_open(&r, tmp("re.csv.part"), &e) == 0);
+    long off[8], n = 0;
+    while (gc_trace_next(r, &e) > 0)
+        off[n++] = gc_trace_offset(r);
+    CHECK(n == 5);
+    /* keep 4 rows: pretend the 5th belonged to a half-written unit */
+    CHECK(gc_trace_reopen(&w, path, r, off[3], 4, 0, &e) == 0);
+    gc_trace_close(r);
+    CHECK(gc_trace_written(w) == 4);
+    CHECK(gc_trace_put_meta(w, "bench", "x") == 0);              /* same: skipped */
+    CHECK(gc_trace_put_meta(w, "sm_clock_mhz", "1755.0") == 0);  /* changed: a note */
+    CHECK(gc_trace_columns(w, cols, 2) == 0);                    /* same names: ok */
+    const char *other[] = {"k", "w"};
+    CHECK(gc_trace_columns(w, other, 2) < 0);
+    CHECK_HAS(gc_trace_writer_err(w)->msg, "other columns");
+    gc_trace_rowf(w, "4,40");
+    gc_trace_rowf(w, "5,50");
+    gc_trace_rowf(w, "6,999");
+    CHECK(gc_trace_truncate(w, off[3], 4) == 0); /* cut back to 4 rows */
+    for (int i = 4; i < 7; i++)
+        gc_trace_rowf(w, "%d,%d", i, i * 10);
+    CHECK(gc_trace_finish(w, &e) == 0);
+
+    CHECK(gc_trace_open(&r, path, &e) == 0);
+    long i = 0;
+    int ok = 1;
+    while (gc_trace_next(r, &e) > 0) {
+        long k, v;
+        gc_trace_long(r, 0, &k, &e);
+        gc_trace_long(r, 1, &v, &e);
+        ok &= k == i && v == i * 10;
+        i++;
+    }
+    CHECK(ok && i == 7);
+    CHECK(gc_trace_complete(r));
+    CHECK_STR(gc_trace_meta(r, "sm_clock_mhz"), "1980.0");
+    CHECK_STR(gc_trace_meta(r, "note"), "sm_clock_mhz on resume: 1755.0");
+    gc_trace_close(r);
+}
+
 /* Each bad input: the reader fails, and the message names the line. */
 static void expect_bad(const char *name, const char *text, const char *needle)
 {
@@ -189,6 +249,7 @@ int main(void)
     mkdir(dir, 0777);
     test_round_trip();
     test_abandon_keeps_rows();
+    test_reopen();
     test_bad_input();
     CHECK_DONE();
 }

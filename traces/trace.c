@@ -21,6 +21,7 @@ typedef struct meta {
 
 struct gc_trace_reader {
     FILE *fp;
+    long offset;          /* bytes consumed: just after the last line read */
     char *path;
     long line;            /* line number of the last line read */
     char *buf;            /* current line, cut into cells in place */
@@ -55,6 +56,7 @@ static int read_line(gc_trace_reader_t *r, gc_err_t *err)
     }
     r->line++;
     size_t n = strlen(r->buf);
+    r->offset += (long)n;
     if (n == GC_TRACE_LINE_MAX - 1 && r->buf[n - 1] != '\n' && !feof(r->fp))
         return gc_err_at(err, GC_ELIMIT, r->path, r->line, 0,
                          "line longer than %d bytes (a trace line is one CSV row or one "
@@ -442,6 +444,11 @@ long gc_trace_rows(const gc_trace_reader_t *r)
     return r->rows;
 }
 
+long gc_trace_offset(const gc_trace_reader_t *r)
+{
+    return r->offset;
+}
+
 int gc_trace_complete(const gc_trace_reader_t *r)
 {
     return r->end_rows >= 0 && r->end_rows == r->rows && !r->after_end;
@@ -457,7 +464,29 @@ struct gc_trace_writer {
     int ncols;
     long rows;
     gc_err_t err;
+    /* a reopened trace: what the kept part already holds */
+    char **cols;
+    char **meta;   /* "key\0value" pairs, nmeta of them */
+    size_t nmeta;
+    char *notes;   /* metadata changed on resume: written as a trailer at finish */
+    size_t notes_len;
 };
+
+static void free_kept(gc_trace_writer_t *w)
+{
+    for (int i = 0; w->cols && i < w->ncols; i++)
+        free(w->cols[i]);
+    free(w->cols);
+    for (size_t i = 0; i < w->nmeta; i++)
+        free(w->meta[i]);
+    free(w->meta);
+    free(w->notes);
+    w->cols = NULL;
+    w->meta = NULL;
+    w->notes = NULL;
+    w->nmeta = 0;
+    w->notes_len = 0;
+}
 
 const gc_err_t *gc_trace_writer_err(const gc_trace_writer_t *w)
 {
@@ -519,6 +548,23 @@ int gc_trace_put_meta(gc_trace_writer_t *w, const char *key, const char *fmt, ..
     for (char *p = val; *p; p++)
         if ((unsigned char)*p < 0x20)
             *p = ' ';
+    for (size_t i = 0; i < w->nmeta; i++) {
+        const char *k = w->meta[i], *v = k + strlen(k) + 1;
+        if (strcmp(k, key) != 0)
+            continue;
+        if (!strcmp(v, val))
+            return 0; /* the kept part has it already */
+        /* changed: keep it for the trailer (a cut of a half-written unit
+         * must not take it along) */
+        size_t add = strlen(key) + strlen(val) + 32;
+        char *nn = realloc(w->notes, w->notes_len + add);
+        if (!nn)
+            return gc_err_set(&w->err, GC_ENOMEM, "out of memory");
+        w->notes = nn;
+        int len = snprintf(nn + w->notes_len, add, "# note: %s on resume: %s\n", key, val);
+        w->notes_len += len > 0 ? (size_t)len : 0;
+        return 0;
+    }
     if (fprintf(w->fp, "# %s: %s\n", key, val) < 0 || fflush(w->fp) != 0)
         return wfail(w);
     return 0;
@@ -526,6 +572,17 @@ int gc_trace_put_meta(gc_trace_writer_t *w, const char *key, const char *fmt, ..
 
 int gc_trace_columns(gc_trace_writer_t *w, const char *const *names, int n)
 {
+    if (w->cols) { /* reopened: the header is in the kept part */
+        int same = n == w->ncols;
+        for (int i = 0; same && i < n; i++)
+            same = !strcmp(names[i], w->cols[i]);
+        if (!same)
+            return gc_err_set(&w->err, GC_EINPUT,
+                              "%s: the interrupted trace has other columns than this bench "
+                              "writes now (remove the .part file and measure again)",
+                              w->part);
+        return 0;
+    }
     if (w->ncols >= 0 || n <= 0 || n > GC_TRACE_COLS_MAX)
         return gc_err_set(&w->err, GC_EINPUT, "internal: column header written twice or empty");
     for (int i = 0; i < n; i++) {
@@ -603,7 +660,8 @@ int gc_trace_finish(gc_trace_writer_t *w, gc_err_t *err)
     int rc = 0;
     if (w->ncols < 0)
         rc = gc_err_set(err, GC_EINPUT, "internal: trace finished without a column header");
-    else if (fprintf(w->fp, "# end: %ld\n", w->rows) < 0 || fflush(w->fp) != 0 ||
+    else if ((w->notes_len && fwrite(w->notes, 1, w->notes_len, w->fp) != w->notes_len) ||
+             fprintf(w->fp, "# end: %ld\n", w->rows) < 0 || fflush(w->fp) != 0 ||
              fsync(fileno(w->fp)) != 0)
         rc = gc_err_set(err, GC_EIO, "%s: write failed: %s", w->part, strerror(errno));
     if (fclose(w->fp) != 0 && !rc)
@@ -622,10 +680,67 @@ int gc_trace_finish(gc_trace_writer_t *w, gc_err_t *err)
             unlink(w->part);
         }
     }
+    free_kept(w);
     free(w->path);
     free(w->part);
     free(w);
     return rc;
+}
+
+int gc_trace_reopen(gc_trace_writer_t **out, const char *path, const gc_trace_reader_t *r,
+                    long keep_bytes, long rows, int flags, gc_err_t *err)
+{
+    *out = NULL;
+    gc_trace_writer_t *w = calloc(1, sizeof(*w));
+    if (!w)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    size_t n = strlen(path);
+    w->path = dupstr(path);
+    w->part = malloc(n + 6);
+    if (!w->path || !w->part) {
+        gc_trace_abandon(w);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    snprintf(w->part, n + 6, "%s.part", path);
+    w->fp = fopen(w->part, "r+b");
+    if (!w->fp || ftruncate(fileno(w->fp), keep_bytes) != 0 || fseek(w->fp, 0, SEEK_END) != 0) {
+        int rc = gc_err_set(err, GC_EIO, "%s: cannot reopen to resume: %s", w->part,
+                            strerror(errno));
+        gc_trace_abandon(w);
+        return rc;
+    }
+    w->flags = flags;
+    w->ncols = r->ncols;
+    w->rows = rows;
+    w->cols = calloc((size_t)r->ncols, sizeof(char *));
+    w->meta = calloc(r->nmeta ? r->nmeta : 1, sizeof(char *));
+    int oom = !w->cols || !w->meta;
+    for (int i = 0; !oom && i < r->ncols; i++)
+        oom = !(w->cols[i] = dupstr(r->cols[i]));
+    for (size_t i = 0; !oom && i < r->nmeta; i++) {
+        size_t kn = strlen(r->meta[i].key), vn = strlen(r->meta[i].val);
+        char *m = malloc(kn + vn + 2);
+        if (!(oom = !m)) {
+            memcpy(m, r->meta[i].key, kn + 1);
+            memcpy(m + kn + 1, r->meta[i].val, vn + 1);
+            w->meta[w->nmeta++] = m;
+        }
+    }
+    if (oom) {
+        gc_trace_abandon(w);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    *out = w;
+    return 0;
+}
+
+int gc_trace_truncate(gc_trace_writer_t *w, long keep_bytes, long rows)
+{
+    if (fflush(w->fp) != 0 || ftruncate(fileno(w->fp), keep_bytes) != 0 ||
+        fseek(w->fp, 0, SEEK_END) != 0)
+        return wfail(w);
+    w->rows = rows;
+    return 0;
 }
 
 void gc_trace_abandon(gc_trace_writer_t *w)
@@ -634,6 +749,7 @@ void gc_trace_abandon(gc_trace_writer_t *w)
         return;
     if (w->fp)
         fclose(w->fp);
+    free_kept(w);
     free(w->path);
     free(w->part);
     free(w);

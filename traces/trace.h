@@ -85,6 +85,10 @@ int gc_trace_long(const gc_trace_reader_t *r, int i, long *v, gc_err_t *err);
 /* Data rows read so far. */
 long gc_trace_rows(const gc_trace_reader_t *r);
 
+/* Byte offset just after the last line read (a row boundary once
+ * gc_trace_next returned 1); after gc_trace_open, the end of the header. */
+long gc_trace_offset(const gc_trace_reader_t *r);
+
 /* After gc_trace_next returned 0: 1 if the trace ends with an "end"
  * trailer whose row count matches, else 0 (an interrupted trace). */
 int gc_trace_complete(const gc_trace_reader_t *r);
@@ -116,6 +120,20 @@ int gc_trace_rowf(gc_trace_writer_t *w, const char *fmt, ...) GC_PRINTF(2, 3);
 
 /* Rows written so far. */
 long gc_trace_written(const gc_trace_writer_t *w);
+
+/* Continue an interrupted trace: open "PATH.part", cut it to its first
+ * keep_bytes bytes (a row boundary from gc_trace_offset on r, a reader of
+ * that same file, holding the header and `rows` data rows) and append after
+ * them. On the reopened writer gc_trace_columns only checks that the names
+ * match, and gc_trace_put_meta skips a key r already has with the same
+ * value (a changed value is written as a `note`). r must stay open until
+ * this returns. */
+int gc_trace_reopen(gc_trace_writer_t **w, const char *path, const gc_trace_reader_t *r,
+                    long keep_bytes, long rows, int flags, gc_err_t *err);
+
+/* Cut the trace being written back to keep_bytes bytes holding `rows`
+ * data rows (a row boundary), e.g. to drop a half-written unit. */
+int gc_trace_truncate(gc_trace_writer_t *w, long keep_bytes, long rows);
 
 /* Append the "end" trailer, fsync, and move PATH.part to PATH; frees w. */
 int gc_trace_finish(gc_trace_writer_t *w, gc_err_t *err);
