@@ -1,6 +1,6 @@
 /* test_trace.c - gpucal-trace/1: write/read round trip, completeness,
  * no-clobber, and bad input (each with its specific message). */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -245,8 +245,11 @@ static void test_bad_input(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof(dir), "trace_test_tmp");
-    mkdir(dir, 0777);
+    snprintf(dir, sizeof(dir), "/tmp/gc_trace_test_XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
     test_round_trip();
     test_abandon_keeps_rows();
     test_reopen();
