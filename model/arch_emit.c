@@ -115,7 +115,7 @@ static int map_any(const gc_schema_t *s, const void *base)
                 return 1;
             break;
         case GC_F_STR:
-            if (*GC_CAT(base, f->off, const char *))
+            if (*GC_CAT(base, f->off, char *const))
                 return 1;
             break;
         case GC_F_FLAG:

@@ -17,4 +17,15 @@ cmake -S . -B build-asan -DGPUCAL_WERROR=ON -DGPUCAL_SANITIZE=ON -DGPUCAL_CUDA=O
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -LE gpu -j"$jobs"
+echo "== unit tests and the CLI under valgrind memcheck (leaks)" >&2
+for t in build-test/tests/test_*; do
+    GC_SRC=$PWD GPUCAL_ARCH_DIR=$PWD/arch valgrind -q --error-exitcode=1 --leak-check=full \
+        --errors-for-leak-kinds=definite,indirect "$t" >/dev/null
+done
+for a in arch/*.yaml; do
+    valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        build-test/gpucal arch show "$a" --format json >/dev/null
+done
+echo "== fuzzing, ${GPUCAL_FUZZ_SECONDS:-60} s per target (scripts/fuzz.sh SECONDS for longer)" >&2
+sh scripts/fuzz.sh "${GPUCAL_FUZZ_SECONDS:-60}"
 echo "== all tests passed" >&2
