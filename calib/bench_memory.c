@@ -1,0 +1,684 @@
+/* bench_memory.c - calib's handlers of the memory benches: pchase (classic
+ * P-chase: plateaus and capacities), pchase_fine (k-means of per-access
+ * latencies: L2 near/far hit/miss), bw (bandwidth per level) and clock
+ * (sustained clocks). See bench.h; the methods are in calib/README.md. */
+#define _POSIX_C_SOURCE 200809L
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/fsio.h"
+#include "bench.h"
+#include "curve.h"
+#include "kmeans.h"
+
+#define KIB 1024.0
+#define MIB 1048576.0
+
+static int check_ci(const gc_table_t *t, const char *file, size_t row, int cv, int clo, int chi,
+                    gc_err_t *err)
+{
+    double v = gc_table_num(t, cv, row), lo = gc_table_num(t, clo, row),
+           hi = gc_table_num(t, chi, row);
+    if (lo <= v && v <= hi)
+        return 0;
+    return gc_err_at(err, GC_EINPUT, file, t->line[row], 0,
+                     "%s %g is outside its interval [%s %g, %s %g] (a corrupt row: "
+                     "re-measure)",
+                     t->cols[cv].name, v, t->cols[clo].name, lo, t->cols[chi].name, hi);
+}
+
+/* ---- pchase: plateaus of latency vs array size ---- */
+
+typedef struct curve {
+    const char *path, *pattern;
+    double stride;
+    gc_curve_pt_t *p;
+    size_t n;
+    gc_plateau_t pl[16];
+    size_t k;
+} curve_t;
+
+/* The curve of one path: pattern rand if measured (else seq), the stride
+ * with the most rows (ties: the smaller). 0 rows: c->n = 0. */
+static int build_curve(const gc_table_t *t, const char *path, curve_t *cv, gc_err_t *err)
+{
+    int cp = gc_table_col(t, "path"), cpat = gc_table_col(t, "pattern"),
+        cx = gc_table_col(t, "array_bytes"), cs = gc_table_col(t, "stride_bytes"),
+        cy = gc_table_col(t, "latency_cyc"), clo = gc_table_col(t, "lat_lo"),
+        chi = gc_table_col(t, "lat_hi");
+    memset(cv, 0, sizeof(*cv));
+    cv->path = path;
+    int has_rand = 0, any = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (!strcmp(gc_table_txt(t, cp, r), path)) {
+            any = 1;
+            has_rand |= !strcmp(gc_table_txt(t, cpat, r), "rand");
+        }
+    if (!any)
+        return 0;
+    cv->pattern = has_rand ? "rand" : "seq";
+    /* the most common stride */
+    double best = 0;
+    size_t best_n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (strcmp(gc_table_txt(t, cp, r), path) || strcmp(gc_table_txt(t, cpat, r), cv->pattern))
+            continue;
+        double s = gc_table_num(t, cs, r);
+        size_t m = 0;
+        for (size_t q = 0; q < t->nrows; q++)
+            m += !strcmp(gc_table_txt(t, cp, q), path) &&
+                 !strcmp(gc_table_txt(t, cpat, q), cv->pattern) && gc_table_num(t, cs, q) == s;
+        if (m > best_n || (m == best_n && s < best)) {
+            best = s;
+            best_n = m;
+        }
+    }
+    cv->stride = best;
+    cv->p = malloc(best_n * sizeof(*cv->p));
+    if (!cv->p)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    for (size_t r = 0; r < t->nrows; r++)
+        if (!strcmp(gc_table_txt(t, cp, r), path) &&
+            !strcmp(gc_table_txt(t, cpat, r), cv->pattern) && gc_table_num(t, cs, r) == best)
+            cv->p[cv->n++] = (gc_curve_pt_t){gc_table_num(t, cx, r), gc_table_num(t, cy, r),
+                                             gc_table_num(t, clo, r), gc_table_num(t, chi, r),
+                                             t->line[r]};
+    cv->n = gc_curve_normalize(cv->p, cv->n);
+    cv->k = gc_curve_plateaus(cv->p, cv->n, 0.08, 3, cv->pl, 16);
+    return 0;
+}
+
+static const char *plateau_src(gc_calib_ctx_t *c, const char *file, const curve_t *cv,
+                               const gc_plateau_t *pl)
+{
+    char a[32], b[32];
+    return gc_calib_str(c, "%s:%ld: plateau of the %s path (%s pattern, stride %g B) from %s to "
+                        "%s, %zu sizes",
+                        file, cv->p[pl->first].line, cv->path, cv->pattern, cv->stride,
+                        gc_calib_bytes(cv->p[pl->first].x, a, sizeof(a)),
+                        gc_calib_bytes(cv->p[pl->last].x, b, sizeof(b)),
+                        pl->last - pl->first + 1);
+}
+
+/* a capacity: the last size of plateau pl, interval up to the next size */
+static void put_capacity(gc_calib_ctx_t *c, gc_qty_t *q, double unit, const char *file,
+                         const curve_t *cv, const gc_plateau_t *pl, const char *what)
+{
+    double last = cv->p[pl->last].x, next = cv->p[pl->last + 1].x;
+    char a[32], b[32];
+    gc_calib_put(c, q, last / unit, last / unit, next / unit,
+                 gc_calib_str(c, "%s:%ld: %s: the last size on the %.0f-cycle plateau (%s path); "
+                              "the next size measured, %s, is off it",
+                              file, cv->p[pl->last].line, what, pl->level, cv->path,
+                              gc_calib_bytes(next, b, sizeof(b))),
+                 gc_calib_str(c, "between %s and %s", gc_calib_bytes(last, a, sizeof(a)),
+                              gc_calib_bytes(next, b, sizeof(b))));
+}
+
+static void put_level(gc_calib_ctx_t *c, gc_qty_t *q, const char *file, const curve_t *cv,
+                      const gc_plateau_t *pl)
+{
+    gc_calib_put(c, q, pl->level, pl->lo, pl->hi, plateau_src(c, file, cv, pl), NULL);
+}
+
+/* L1 from the l1 (else global) path: its first plateau */
+static void pchase_l1(gc_calib_ctx_t *c, const char *file, const curve_t *cv)
+{
+    gc_l1_t *l1 = &c->a->memory.l1;
+    if (!cv->k) {
+        gc_calib_leave_out(c, file, 0, "memory.l1 left out: no plateau on the %s path", cv->path);
+        return;
+    }
+    if (cv->k >= 2 && !(cv->pl[0].level < 0.5 * cv->pl[1].level)) {
+        gc_calib_leave_out(c, file, cv->p[cv->pl[0].first].line,
+                           "memory.l1 left out: the first plateau (%.0f cycles) is not an L1 "
+                           "hit (start the sweep inside L1)", cv->pl[0].level);
+        return;
+    }
+    put_level(c, &l1->latency_cyc, file, cv, &cv->pl[0]);
+    if (cv->pl[0].last + 1 < cv->n)
+        put_capacity(c, &l1->size_kib, KIB, file, cv, &cv->pl[0], "L1 capacity");
+    else
+        gc_calib_leave_out(c, file, 0, "memory.l1.size_kib left out: the %s curve ends on the "
+                           "L1 plateau", cv->path);
+}
+
+/* L2 and DRAM from the l2 (else global, after its L1 plateau) path */
+static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, size_t from)
+{
+    gc_l2_t *l2 = &c->a->memory.l2;
+    if (!(c->l2_bytes > 0)) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 and memory.dram latencies left out: no "
+                           "l2_bytes header to tell L2 plateaus from DRAM ones");
+        return;
+    }
+    size_t nl2 = 0, dram = 0;
+    int has_dram = 0;
+    for (size_t j = from; j < cv->k; j++) {
+        if (cv->p[cv->pl[j].first].x < c->l2_bytes) {
+            if (has_dram)
+                break;
+            nl2++;
+        } else if (!has_dram) {
+            has_dram = 1;
+            dram = j;
+        }
+    }
+    char b[32];
+    if (nl2 == 0) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 latencies left out: no plateau of the %s path "
+                           "below the L2 size (%s)", cv->path,
+                           gc_calib_bytes(c->l2_bytes, b, sizeof(b)));
+    } else if (nl2 > 2) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 latencies left out: %zu plateaus below the L2 "
+                           "size on the %s path (expected a near and a far one at most)",
+                           nl2, cv->path);
+    } else {
+        const gc_plateau_t *near = &cv->pl[from];
+        put_level(c, &l2->latency_cyc, file, cv, near);
+        c->has_l2_plateau = 1;
+        c->l2_level = near->level;
+        c->l2_lo = near->lo;
+        c->l2_hi = near->hi;
+        if (nl2 == 2) {
+            const gc_plateau_t *far = &cv->pl[from + 1];
+            put_level(c, &l2->latency_far_cyc, file, cv, far);
+            double last = cv->p[near->last].x, first = cv->p[far->first].x;
+            char a[32];
+            gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
+                         gc_calib_str(c, "%s:%ld: the first size on the far L2 plateau (%s "
+                                      "path); the near plateau ends at %s",
+                                      file, cv->p[far->first].line, cv->path,
+                                      gc_calib_bytes(last, a, sizeof(a))),
+                         NULL);
+        }
+        const gc_plateau_t *top = &cv->pl[from + nl2 - 1];
+        if (has_dram && top->last + 1 < cv->n)
+            put_capacity(c, &l2->size_mib, MIB, file, cv, top, "L2 capacity");
+    }
+    if (has_dram)
+        put_level(c, &c->a->memory.dram.latency_cyc, file, cv, &cv->pl[dram]);
+    else
+        gc_calib_leave_out(c, file, 0, "memory.dram.latency_cyc left out: no plateau of the %s "
+                           "path above the L2 size (%s)", cv->path,
+                           gc_calib_bytes(c->l2_bytes, b, sizeof(b)));
+}
+
+int gc_bench_pchase(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    static const char *const paths[] = {"l1", "l2", "global", "shared", "tma"};
+    curve_t cv[5];
+    int rc = 0, cy = gc_table_col(t, "latency_cyc"), clo = gc_table_col(t, "lat_lo"),
+        chi = gc_table_col(t, "lat_hi");
+    memset(cv, 0, sizeof(cv));
+    for (size_t r = 0; r < t->nrows; r++)
+        if ((rc = check_ci(t, file, r, cy, clo, chi, err)) != 0)
+            return rc;
+    for (int i = 0; i < 5; i++)
+        if ((rc = build_curve(t, paths[i], &cv[i], err)) != 0)
+            goto done;
+    const curve_t *l1 = cv[0].n ? &cv[0] : cv[2].n ? &cv[2] : NULL;
+    if (l1)
+        pchase_l1(c, file, l1);
+    if (cv[1].n)
+        pchase_l2(c, file, &cv[1], 0);
+    else if (cv[2].n)
+        pchase_l2(c, file, &cv[2], 1);
+    else
+        gc_calib_leave_out(c, file, 0, "memory.l2 and memory.dram latencies left out: no l2 or "
+                           "global path rows");
+    if (cv[3].n && cv[3].k && !c->a->memory.shared.latency_cyc.set)
+        put_level(c, &c->a->memory.shared.latency_cyc, file, &cv[3], &cv[3].pl[0]);
+    if (cv[4].n) {
+        gc_tma_t *tma = &c->a->memory.tma;
+        if (!cv[4].k || !(c->l2_bytes > 0) || !(cv[4].p[cv[4].pl[0].first].x < c->l2_bytes)) {
+            gc_calib_leave_out(c, file, 0, "memory.tma left out: no tma plateau below the L2 "
+                               "size");
+        } else {
+            const gc_plateau_t *p = &cv[4].pl[0];
+            put_level(c, &tma->latency_cyc, file, &cv[4], p);
+            double extra = p->level - c->l2_level;
+            if (c->has_l2_plateau && extra > 0)
+                gc_calib_put(c, &tma->latency_extra_cyc, extra, p->lo - c->l2_hi,
+                             p->hi - c->l2_lo,
+                             gc_calib_str(c, "%s: tma plateau minus the L2 plateau of the "
+                                          "classic chase", file),
+                             NULL);
+            else if (c->has_l2_plateau)
+                gc_calib_leave_out(c, file, 0, "memory.tma.latency_extra_cyc left out: the tma "
+                                   "plateau (%.1f) is not above the L2 one (%.1f)", p->level,
+                                   c->l2_level);
+        }
+    }
+    char plat[128] = "";
+    size_t at = 0;
+    for (int i = 0; i < 5; i++)
+        if (cv[i].n) {
+            int w = snprintf(plat + at, sizeof(plat) - at, "%s%s %zu", at ? ", " : "", paths[i],
+                             cv[i].k);
+            if (w > 0 && (size_t)w < sizeof(plat) - at)
+                at += (size_t)w;
+        }
+    gc_calib_info(c, "%s: plateaus per path: %s", file, plat);
+done:
+    for (int i = 0; i < 5; i++)
+        free(cv[i].p);
+    return rc;
+}
+
+/* ---- pchase_fine: k-means of per-access latencies ---- */
+
+typedef struct access {
+    double sm, array, offset;
+    size_t row;
+    int label;
+} access_t;
+
+static int cmp_access(const void *a, const void *b)
+{
+    const access_t *x = a, *y = b;
+    if (x->sm != y->sm)
+        return (x->sm > y->sm) - (x->sm < y->sm);
+    if (x->array != y->array)
+        return (x->array > y->array) - (x->array < y->array);
+    if (x->offset != y->offset)
+        return (x->offset > y->offset) - (x->offset < y->offset);
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Write the per-SM near/far map: runs of consecutive offsets served by one
+ * partition, per SM and array size, hit-regime accesses only. Returns the
+ * median run length in bytes through *median_run. */
+static int write_map(gc_calib_ctx_t *c, const gc_table_t *t, const int *lab, int near,
+                     int far, double hit_max, double *median_run, size_t *nruns, gc_err_t *err)
+{
+    int csm = gc_table_col(t, "sm"), ca = gc_table_col(t, "array_bytes"),
+        co = gc_table_col(t, "offset_bytes"), cs = gc_table_col(t, "stride_bytes");
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        n += gc_table_num(t, ca, r) <= hit_max && (lab[r] == near || lab[r] == far);
+    access_t *a = malloc((n ? n : 1) * sizeof(*a));
+    double *len = malloc((n ? n : 1) * sizeof(*len));
+    if (!a || !len) {
+        free(a);
+        free(len);
+        return gc_err_set(err, GC_ENOMEM, "out of memory (near map)");
+    }
+    n = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (gc_table_num(t, ca, r) <= hit_max && (lab[r] == near || lab[r] == far))
+            a[n++] = (access_t){gc_table_num(t, csm, r), gc_table_num(t, ca, r),
+                                gc_table_num(t, co, r), r, lab[r]};
+    qsort(a, n, sizeof(*a), cmp_access);
+    gc_afile_t af;
+    int rc = 0;
+    memset(&af, 0, sizeof(af));
+    if (c->o->near_map &&
+        (rc = gc_afile_open(&af, c->o->near_map, c->o->force ? GC_AFILE_FORCE : 0, err)) != 0)
+        goto done;
+    if (af.fp)
+        fprintf(af.fp, "sm,array_bytes,offset_lo,offset_hi,partition,accesses\n");
+    size_t runs = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && a[j].sm == a[i].sm && a[j].array == a[i].array &&
+               a[j].label == a[i].label)
+            j++;
+        double end = a[j - 1].offset + gc_table_num(t, cs, a[j - 1].row);
+        len[runs++] = end - a[i].offset;
+        if (af.fp)
+            fprintf(af.fp, "%.0f,%.0f,%.0f,%.0f,%s,%zu\n", a[i].sm, a[i].array, a[i].offset, end,
+                    a[i].label == near ? "near" : "far", j - i);
+        i = j;
+    }
+    if (af.fp && (rc = gc_afile_commit(&af, err)) != 0)
+        goto done;
+    qsort(len, runs, sizeof(*len), cmp_double);
+    *median_run = runs ? len[runs / 2] : 0;
+    *nruns = runs;
+done:
+    gc_afile_abort(&af);
+    free(a);
+    free(len);
+    return rc;
+}
+
+int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    int ca = gc_table_col(t, "array_bytes"), cy = gc_table_col(t, "latency_cyc");
+    size_t n = t->nrows;
+    if (n < 2) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %zu access%s",
+                           n, n == 1 ? "" : "es");
+        return 0;
+    }
+    int *lab = malloc(n * sizeof(*lab));
+    if (!lab)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    gc_kmeans_opts_t ko;
+    gc_kmeans_defaults(&ko);
+    ko.min_spread = 1; /* latencies are whole cycles */
+    gc_kmeans_t km;
+    double median_run = 0;
+    size_t runs = 0;
+    int rc = gc_kmeans_fit(t->num[cy], n, &ko, &km, lab, err);
+    if (rc) {
+        free(lab);
+        if (rc == GC_ENODATA) {
+            gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %s",
+                               err->msg);
+            gc_err_clear(err);
+            return 0;
+        }
+        return rc;
+    }
+    gc_l2_t *l2 = &c->a->memory.l2;
+    char sil[160] = "";
+    size_t at = 0;
+    for (int k = 2; k <= ko.kmax; k++) {
+        int w = km.silhouette[k] >= -1 && km.silhouette[k] > -1
+                    ? snprintf(sil + at, sizeof(sil) - at, "%s%d: %.2f%s", at ? ", " : "", k,
+                               km.silhouette[k], km.admissible[k] ? "" : " (not separated)")
+                    : 0;
+        if (w > 0 && (size_t)w < sizeof(sil) - at)
+            at += (size_t)w;
+    }
+    size_t nout = km.n_low + km.n_high;
+    const char *method = gc_calib_str(
+        c, "k = %d chosen by silhouette among separated partitions (k = 1..%d; silhouette by k: "
+           "%s); %zu of %zu accesses (%.2f %%) outside every cluster left out as the long tail "
+           "(%zu above, %zu below)",
+        km.k, ko.kmax, sil[0] ? sil : "none", nout, n, 100.0 * (double)nout / (double)n,
+        km.n_high, km.n_low);
+    if (!(c->l2_bytes > 0)) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: no l2_bytes "
+                           "header to tell the hit regime (arrays up to half the L2) from misses");
+        goto info;
+    }
+    double hit_max = c->l2_bytes / 2;
+    size_t hits[GC_KMEANS_KMAX] = {0}, hit_rows = 0;
+    for (size_t r = 0; r < n; r++)
+        if (gc_table_num(t, ca, r) <= hit_max && lab[r] >= 0) {
+            hits[lab[r]]++;
+            hit_rows++;
+        }
+    char b[32];
+    if (!hit_rows) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: no array of at "
+                           "most half the L2 (%s): hits cannot be told from misses",
+                           gc_calib_bytes(hit_max, b, sizeof(b)));
+        goto info;
+    }
+    int hit_cl[GC_KMEANS_KMAX], miss_cl[GC_KMEANS_KMAX], nh = 0, nm = 0;
+    for (int j = 0; j < km.k; j++) {
+        if ((double)hits[j] >= 0.01 * (double)hit_rows)
+            hit_cl[nh++] = j;
+        else
+            miss_cl[nm++] = j;
+    }
+    /* the array sizes each cluster appears in (>= 1 % of that size's accesses) */
+    double sizes[64];
+    size_t nsz = 0;
+    for (size_t r = 0; r < n && nsz < 64; r++) {
+        double s = gc_table_num(t, ca, r);
+        size_t q = 0;
+        while (q < nsz && sizes[q] != s)
+            q++;
+        if (q == nsz)
+            sizes[nsz++] = s;
+    }
+    qsort(sizes, nsz, sizeof(*sizes), cmp_double);
+    size_t per[64][GC_KMEANS_KMAX], tot[64];
+    memset(per, 0, sizeof(per));
+    memset(tot, 0, sizeof(tot));
+    for (size_t r = 0; r < n; r++) {
+        double s = gc_table_num(t, ca, r);
+        size_t q = 0;
+        while (q < nsz && sizes[q] != s)
+            q++;
+        if (q < nsz && lab[r] >= 0) {
+            per[q][lab[r]]++;
+            tot[q]++;
+        }
+    }
+    if (nh == 0 || nh > 2 || nm > 2) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %d cluster%s in "
+                           "the hit regime and %d outside it (expected 1-2 and at most 2)", nh,
+                           nh == 1 ? "" : "s", nm);
+        goto info;
+    }
+    static const char *const names[] = {"near hit", "far hit", "near miss", "far miss"};
+    gc_qty_t *q[4] = {&l2->near_hit_cyc, &l2->far_hit_cyc, &l2->near_miss_cyc, &l2->far_miss_cyc};
+    int which[4] = {hit_cl[0], nh == 2 ? hit_cl[1] : -1, nm == 2 ? miss_cl[0] : -1,
+                    nm == 2 ? miss_cl[1] : -1};
+    for (int l = 0; l < 4; l++) {
+        int j = which[l];
+        if (j < 0)
+            continue;
+        char arrays[256] = "";
+        size_t aat = 0;
+        for (size_t s = 0; s < nsz; s++)
+            if (tot[s] && (double)per[s][j] >= 0.01 * (double)tot[s]) {
+                int w = snprintf(arrays + aat, sizeof(arrays) - aat, "%s%s", aat ? ", " : "",
+                                 gc_calib_bytes(sizes[s], b, sizeof(b)));
+                if (w > 0 && (size_t)w < sizeof(arrays) - aat)
+                    aat += (size_t)w;
+            }
+        const gc_kmeans_cluster_t *cl = &km.c[j];
+        gc_calib_put(c, q[l], cl->centre, cl->lo, cl->hi,
+                     gc_calib_str(c, "%s: k-means cluster %d of %d (%s), arrays %s", file, j + 1,
+                                  km.k, names[l], arrays),
+                     l == 0 ? method
+                            : gc_calib_str(c, "spread %.3g cycles, %.2f %% of the accesses",
+                                           cl->spread, 100 * cl->share));
+        if (l == 0 && km.k)
+            q[0]->note = gc_calib_str(c, "spread %.3g cycles, %.2f %% of the accesses; %s",
+                                      cl->spread, 100 * cl->share, method);
+    }
+    if (nh == 1 && nm == 1)
+        gc_calib_leave_out(c, file, 0, "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
+                           "miss cluster (%.1f cycles): near and far misses not separable",
+                           km.c[miss_cl[0]].centre);
+    else if (nm == 1)
+        gc_calib_leave_out(c, file, 0, "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
+                           "miss cluster (%.1f cycles): near and far misses not separable",
+                           km.c[miss_cl[0]].centre);
+    else if (nm == 0)
+        gc_calib_leave_out(c, file, 0, "memory.l2 near_miss_cyc, far_miss_cyc left out: no "
+                           "cluster outside the hit regime (measure an array larger than the "
+                           "L2)");
+    gc_calib_put_count(c, &l2->partitions, nh,
+                       gc_calib_str(c, "%s: k-means clusters present in arrays of at most half "
+                                    "the L2 (%s): one per partition", file,
+                                    gc_calib_bytes(hit_max, b, sizeof(b))),
+                       NULL);
+    if (nh == 2) {
+        double m = (double)(hits[hit_cl[0]] + hits[hit_cl[1]]);
+        double p = (double)hits[hit_cl[0]] / m, h = 1.96 * sqrt(p * (1 - p) / m);
+        gc_calib_put(c, &l2->near_share, p, p - h > 0 ? p - h : 0, p + h < 1 ? p + h : 1,
+                     gc_calib_str(c, "%s: near-hit accesses / all hits in arrays of at most "
+                                  "half the L2 (%.0f accesses; normal interval)", file, m),
+                     NULL);
+        if ((rc = write_map(c, t, lab, hit_cl[0], hit_cl[1], hit_max, &median_run, &runs,
+                            err)) != 0)
+            goto done;
+    } else if (c->o->near_map) {
+        gc_calib_leave_out(c, file, 0, "no near/far map written: the L2 shows one partition");
+    }
+info:
+    gc_calib_info(c, "%s: %zu accesses, k = %d, %zu tail outliers%s%s", file, n, km.k, nout,
+                  runs ? gc_calib_str(c, "; near/far runs: %zu, median %.0f bytes", runs,
+                                      median_run)
+                       : "",
+                  c->o->near_map && runs ? gc_calib_str(c, " (map: %s)", c->o->near_map) : "");
+done:
+    free(lab);
+    return rc;
+}
+
+/* ---- bw: best throughput per level and width ---- */
+
+typedef struct target {
+    const char *level;
+    double width;   /* 0: any width (the best) */
+    const char *metric;
+    size_t off;     /* offset of the gc_qty_t in the arch */
+} target_t;
+
+int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    gc_memory_t *m = &c->a->memory;
+    gc_qty_t *dst[] = {&m->l1.bw_bytes_clk_sm,     &m->l1.bw_v4_bytes_clk_sm,
+                       &m->shared.bw_bytes_clk_sm, &m->shared.bw_v4_bytes_clk_sm,
+                       &m->l2.bw_bytes_clk,        &m->l2.bw_v4_bytes_clk,
+                       &m->dram.bw_gbs};
+    static const target_t tg[] = {
+        {"l1", 4, "bytes_clk_sm", 0},     {"l1", 16, "bytes_clk_sm", 0},
+        {"shared", 4, "bytes_clk_sm", 0}, {"shared", 16, "bytes_clk_sm", 0},
+        {"l2", 4, "bytes_clk", 0},        {"l2", 16, "bytes_clk", 0},
+        {"global", 0, "gbs", 0},
+    };
+    int cl = gc_table_col(t, "level"), cw = gc_table_col(t, "width_bytes"),
+        cb = gc_table_col(t, "blocks"), ct = gc_table_col(t, "threads");
+    double *v = malloc((t->nrows ? t->nrows : 1) * sizeof(*v));
+    if (!v)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int given = 0;
+    for (size_t k = 0; k < sizeof(tg) / sizeof(tg[0]); k++) {
+        int cm = gc_table_col(t, tg[k].metric);
+        double best = -1, blo = 1, bhi = 0;
+        long bline = 0;
+        size_t bm = 0;
+        double bb = 0, bt = 0, bw = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (strcmp(gc_table_txt(t, cl, r), tg[k].level) ||
+                (tg[k].width && gc_table_num(t, cw, r) != tg[k].width))
+                continue;
+            /* a configuration: all rows of this (width, blocks, threads); once */
+            double w = gc_table_num(t, cw, r), bl = gc_table_num(t, cb, r),
+                   th = gc_table_num(t, ct, r);
+            int seen = 0;
+            for (size_t q = 0; q < r && !seen; q++)
+                seen = !strcmp(gc_table_txt(t, cl, q), tg[k].level) &&
+                       gc_table_num(t, cw, q) == w && gc_table_num(t, cb, q) == bl &&
+                       gc_table_num(t, ct, q) == th;
+            if (seen)
+                continue;
+            size_t mm = 0;
+            double s = 0;
+            for (size_t q = r; q < t->nrows; q++)
+                if (!strcmp(gc_table_txt(t, cl, q), tg[k].level) &&
+                    gc_table_num(t, cw, q) == w && gc_table_num(t, cb, q) == bl &&
+                    gc_table_num(t, ct, q) == th) {
+                    v[mm] = gc_table_num(t, cm, q);
+                    s += v[mm++];
+                }
+            double mean = s / (double)mm, lo = 1, hi = 0;
+            if (mm >= 2) {
+                double ss = 0;
+                for (size_t q = 0; q < mm; q++)
+                    ss += (v[q] - mean) * (v[q] - mean);
+                double h = gsl_cdf_tdist_Pinv(0.975, (double)(mm - 1)) *
+                           sqrt(ss / (double)(mm - 1)) / sqrt((double)mm);
+                lo = mean - h;
+                hi = mean + h;
+            }
+            if (mean > best) {
+                best = mean;
+                blo = lo;
+                bhi = hi;
+                bline = t->line[r];
+                bm = mm;
+                bb = bl;
+                bt = th;
+                bw = w;
+            }
+        }
+        if (best < 0)
+            continue;
+        if (!(best > 0)) {
+            gc_calib_leave_out(c, file, bline, "%s %s bandwidth left out: 0", tg[k].level,
+                               tg[k].metric);
+            continue;
+        }
+        gc_calib_put(c, dst[k], best, blo, bhi,
+                     gc_calib_str(c, "%s:%ld: best %s of level %s (%g-byte accesses, %g blocks "
+                                  "x %g threads; mean of %zu row%s)",
+                                  file, bline, tg[k].metric, tg[k].level, bw, bb, bt, bm,
+                                  bm == 1 ? "" : "s"),
+                     NULL);
+        given++;
+    }
+    free(v);
+    gc_calib_info(c, "%s: %d bandwidth%s", file, given, given == 1 ? "" : "s");
+    return 0;
+}
+
+/* ---- clock: sustained SM clocks ---- */
+
+int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    static const char *const loads[] = {"idle", "memory", "tensor"};
+    int cl = gc_table_col(t, "load"), cc = gc_table_col(t, "clock_mhz"),
+        clo = gc_table_col(t, "clock_lo"), chi = gc_table_col(t, "clock_hi");
+    double val[3] = {0}, lo[3], hi[3];
+    long line[3] = {0};
+    int rc;
+    for (int k = 0; k < 3; k++) {
+        size_t m = 0;
+        double s = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (strcmp(gc_table_txt(t, cl, r), loads[k]))
+                continue;
+            if ((rc = check_ci(t, file, r, cc, clo, chi, err)) != 0)
+                return rc;
+            double l = gc_table_num(t, clo, r), h = gc_table_num(t, chi, r);
+            if (!m || l < lo[k])
+                lo[k] = l;
+            if (!m || h > hi[k])
+                hi[k] = h;
+            if (!m)
+                line[k] = t->line[r];
+            s += gc_table_num(t, cc, r);
+            m++;
+        }
+        if (m)
+            val[k] = s / (double)m;
+    }
+    gc_sm_t *sm = &c->a->sm;
+    gc_qty_t *dst[3] = {NULL, &sm->clock_memory_mhz, &sm->clock_tensor_mhz};
+    int best = -1;
+    for (int k = 0; k < 3; k++) {
+        if (!line[k])
+            continue;
+        if (dst[k])
+            gc_calib_put(c, dst[k], val[k], lo[k], hi[k],
+                         gc_calib_str(c, "%s:%ld: SM clock sustained under the %s load", file,
+                                      line[k], loads[k]),
+                         NULL);
+        if (best < 0 || val[k] > val[best])
+            best = k;
+    }
+    if (best >= 0) {
+        c->clk = val[best];
+        c->clk_lo = lo[best];
+        c->clk_hi = hi[best];
+        c->clk_src = gc_calib_str(c, "%s:%ld: the highest sustained SM clock measured (%s load)",
+                                  file, line[best], loads[best]);
+    }
+    for (int k = 1; k < 3; k++)
+        if (!line[k])
+            gc_calib_leave_out(c, file, 0, "sm.clock_%s_mhz left out: no '%s' load rows",
+                               loads[k], loads[k]);
+    gc_calib_info(c, "%s: clocks of %d load%s", file, !!line[0] + !!line[1] + !!line[2],
+                  !!line[0] + !!line[1] + !!line[2] == 1 ? "" : "s");
+    return 0;
+}

@@ -1,0 +1,733 @@
+/* bench_sweep.c - calib's handlers of the ILP x warps sweeps: mma, mma_sp,
+ * wgmma (tensor entries), alu, ldmatrix, smem (see bench.h; the methods
+ * are in calib/README.md). Reads one table, writes arch entries. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "fit.h"
+#include "sweep.h"
+
+#define MAXPT 4096 /* sweep points per form */
+
+/* ---- shared pieces ---- */
+
+/* Check lo <= v <= hi of a row; the error names the file and line. */
+static int check_ci(const gc_table_t *t, const char *file, size_t row, int cv, int clo, int chi,
+                    gc_err_t *err)
+{
+    double v = gc_table_num(t, cv, row), lo = gc_table_num(t, clo, row),
+           hi = gc_table_num(t, chi, row);
+    if (lo <= v && v <= hi)
+        return 0;
+    return gc_err_at(err, GC_EINPUT, file, t->line[row], 0,
+                     "%s %g is outside its interval [%s %g, %s %g] (a corrupt row: "
+                     "re-measure)",
+                     t->cols[cv].name, v, t->cols[clo].name, lo, t->cols[chi].name, hi);
+}
+
+/* the columns of a sweep table */
+typedef struct sweep_cols {
+    int warps, ilp, cyc, cyc_lo, cyc_hi, rate, rate_lo, rate_hi, clock;
+} sweep_cols_t;
+
+static void sweep_cols(const gc_table_t *t, const char *rate, const char *rlo, const char *rhi,
+                       sweep_cols_t *s)
+{
+    s->warps = gc_table_col(t, "warps");
+    s->ilp = gc_table_col(t, "ilp");
+    s->cyc = gc_table_col(t, "cyc_per_iter");
+    s->cyc_lo = gc_table_col(t, "cyc_lo");
+    s->cyc_hi = gc_table_col(t, "cyc_hi");
+    s->rate = gc_table_col(t, rate);
+    s->rate_lo = gc_table_col(t, rlo);
+    s->rate_hi = gc_table_col(t, rhi);
+    s->clock = gc_table_col(t, "clock_mhz");
+}
+
+/* One row as a sweep point (warps divided by unit); checks its intervals. */
+static int row_point(const gc_table_t *t, const char *file, size_t row, const sweep_cols_t *s,
+                     double unit, gc_sweep_pt_t *p, gc_err_t *err)
+{
+    int rc = check_ci(t, file, row, s->cyc, s->cyc_lo, s->cyc_hi, err);
+    if (!rc)
+        rc = check_ci(t, file, row, s->rate, s->rate_lo, s->rate_hi, err);
+    if (rc)
+        return rc;
+    double w = gc_table_num(t, s->warps, row);
+    if (fmod(w, unit) != 0)
+        return gc_err_at(err, GC_EINPUT, file, t->line[row], 0,
+                         "warps %g is not a multiple of %g (a warpgroup is 4 warps: wgmma "
+                         "rows need whole warpgroups)",
+                         w, unit);
+    *p = (gc_sweep_pt_t){.warps = w / unit,
+                         .ilp = gc_table_num(t, s->ilp, row),
+                         .cyc = gc_table_num(t, s->cyc, row),
+                         .cyc_lo = gc_table_num(t, s->cyc_lo, row),
+                         .cyc_hi = gc_table_num(t, s->cyc_hi, row),
+                         .rate = gc_table_num(t, s->rate, row),
+                         .rate_lo = gc_table_num(t, s->rate_lo, row),
+                         .rate_hi = gc_table_num(t, s->rate_hi, row),
+                         .clock_mhz = gc_table_num(t, s->clock, row),
+                         .line = t->line[row]};
+    return 0;
+}
+
+/* The completion-latency row (1 unit, ILP 1) into q; else a warning. */
+static void put_latency(gc_calib_ctx_t *c, gc_qty_t *q, const gc_sweep_pt_t *pt, size_t n,
+                        const char *file, const char *what, const char *label)
+{
+    long i = gc_sweep_find(pt, n, 1, 1);
+    if (i < 0) {
+        gc_calib_leave_out(c, file, 0, "%s latency_cyc left out: no %s, ILP-1 row", label,
+                           what);
+        return;
+    }
+    gc_calib_put(c, q, pt[i].cyc, pt[i].cyc_lo, pt[i].cyc_hi,
+                 gc_calib_str(c, "%s:%ld: the %s, ILP-1 row (completion latency)", file,
+                              pt[i].line, what),
+                 NULL);
+}
+
+static void put_rate(gc_calib_ctx_t *c, gc_qty_t *q, const gc_sweep_pt_t *p, const char *src)
+{
+    gc_calib_put(c, q, p->rate, p->rate_lo, p->rate_hi, src, NULL);
+}
+
+/* Convergence points into a new conv list. */
+static void put_conv(gc_calib_ctx_t *c, gc_conv_t **list, size_t *count,
+                     const gc_sweep_pt_t *pt, size_t n, double unit, const char *file)
+{
+    size_t idx[16];
+    size_t k = gc_sweep_conv(pt, n, idx, 16);
+    if (!k)
+        return;
+    gc_conv_t *v = gc_calib_grow(c, (void **)list, count, sizeof(*v), k);
+    if (!v)
+        return;
+    for (size_t j = 0; j < k; j++) {
+        const gc_sweep_pt_t *p = &pt[idx[j]];
+        const char *src = gc_calib_str(c, "%s:%ld: convergence point (smallest ILP within 5 %% "
+                                       "of the best rate at these warps; calib/README.md)",
+                                       file, p->line);
+        gc_calib_put_count(c, &v[j].warps, p->warps * unit, NULL, NULL);
+        gc_calib_put_count(c, &v[j].ilp, p->ilp, NULL, NULL);
+        gc_calib_put(c, &v[j].latency_cyc, p->cyc, p->cyc_lo, p->cyc_hi, NULL, NULL);
+        put_rate(c, &v[j].rate, p, src);
+    }
+}
+
+/* The pipe fit as a note: "gc_pipe_cycles fit: lat ... ; residuals ...". */
+static const char *fit_note(gc_calib_ctx_t *c, const gc_sweep_fit_t *f, const char *unit)
+{
+    char ov[128];
+    if (f->overhead_determined)
+        snprintf(ov, sizeof(ov), "overhead %.4g [%.4g, %.4g]", f->pipe.overhead_cyc, f->lo[2],
+                 f->hi[2]);
+    else
+        snprintf(ov, sizeof(ov), "overhead not determined");
+    return gc_calib_str(c,
+                        "gc_pipe_cycles fit: lat %.4g [%.4g, %.4g], issue %.4g [%.4g, %.4g], "
+                        "%s cycles; %d slot%s of %s; residuals rms %.2f %%, max %.2f %% over "
+                        "%zu rows (%zu latency-bound, %zu throughput-bound)",
+                        f->pipe.lat_cyc, f->lo[0], f->hi[0], f->pipe.issue_cyc, f->lo[1],
+                        f->hi[1], ov, f->pipe.slots, f->pipe.slots == 1 ? "" : "s", unit,
+                        100 * f->rms_rel, 100 * f->max_rel, f->n, f->n_lat, f->n_thr);
+}
+
+static const char *slots_text(const gc_sweep_fit_t *f, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < f->n_slots && at < n; s++) {
+        int w = f->slot_sse[s] >= 0
+                    ? snprintf(buf + at, n - at, "%s%d: %.3g", s ? ", " : "", f->slot[s],
+                               f->slot_sse[s])
+                    : snprintf(buf + at, n - at, "%s%d: no fit", s ? ", " : "", f->slot[s]);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+    return buf;
+}
+
+/* ---- SASS opcode from the header's sass_check ---- */
+
+/* gpucal measure writes sass_check as "ok: OP xCOUNT in FUNC, ..." with
+ * one kernel family per form, FUNC = gc_k_<ID>_ and ID = <prefix>_<A>_<C>_
+ * <shape> (measure/forms.h: MMA_F16_F32_M16N8K16, WMMA_..., SP_...,
+ * WG_F16_F32_N256, WGS_...; a form emulated on CUDA cores ends in _CUDA).
+ * The form's opcode is the one op with a non-zero count in its kernels.
+ * Traces from elsewhere: a token matching the shape digits and the types,
+ * when exactly one does. NULL when nothing singles one out. */
+static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char *inst,
+                             const char *shape, const char *at, const char *ct)
+{
+    const char *chk = gc_trace_meta(t->r, "sass_check");
+    int m, nn, k;
+    if (!chk || strncmp(chk, "ok:", 3) != 0 || sscanf(shape, "m%dn%dk%d", &m, &nn, &k) != 3)
+        return NULL;
+    int wg = !strncmp(inst, "wgmma", 5), sp = strstr(inst, ".sp") != NULL;
+    const char *prefix = !strcmp(inst, "wmma") ? "WMMA" : wg ? (sp ? "WGS" : "WG")
+                                                            : sp ? "SP" : "MMA";
+    char id[96], up[32];
+    if (wg)
+        snprintf(up, sizeof(up), "N%d", nn);
+    else
+        snprintf(up, sizeof(up), "M%dN%dK%d", m, nn, k);
+    snprintf(id, sizeof(id), "gc_k_%s_%s_%s_%s_", prefix, at, ct, up);
+    for (char *p = id + 5; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    char idc[112];
+    snprintf(idc, sizeof(idc), "%sCUDA_", id);
+    const char *found = NULL;
+    int hits = 0, parsed = 0;
+    const char *p = chk + 3;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        const char *e = strstr(p, ", ");
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char item[256], op[96], fn[160];
+        long cnt;
+        if (len && len < sizeof(item)) {
+            memcpy(item, p, len);
+            item[len] = '\0';
+            if (sscanf(item, "%95s x%ld in %159s", op, &cnt, fn) == 3) {
+                parsed++;
+                if ((!strcmp(fn, id) || !strcmp(fn, idc)) && cnt > 0 &&
+                    (!found || strcmp(found, op))) {
+                    hits++;
+                    found = gc_arch_str(c->a, op);
+                }
+            }
+        }
+        p += len;
+    }
+    if (parsed)
+        return hits == 1 ? found : NULL;
+    /* not gpucal measure's format: one token with the shape digits and types */
+    char digits[32], up_a[16], up_c[16];
+    if (wg)
+        snprintf(digits, sizeof(digits), "%dX%dX%d", m, nn, k);
+    else
+        snprintf(digits, sizeof(digits), "%d%d%d", m, nn, k);
+    snprintf(up_a, sizeof(up_a), ".%s", at);
+    snprintf(up_c, sizeof(up_c), ".%s", ct);
+    for (char *q = up_a; *q; q++)
+        *q = (char)toupper((unsigned char)*q);
+    for (char *q = up_c; *q; q++)
+        *q = (char)toupper((unsigned char)*q);
+    static const char *const tags[] = {".TF32", ".BF16", ".E4M3", ".E5M2", ".S8", ".U8",
+                                       ".S4",   ".U4",   ".B1",   ".F64",  NULL};
+    char tok[96];
+    p = chk + 3;
+    hits = 0;
+    found = NULL;
+    while (*p) {
+        while (*p == ' ' || *p == ',' || *p == ';')
+            p++;
+        size_t len = 0;
+        while (p[len] && p[len] != ' ' && p[len] != ',' && p[len] != ';')
+            len++;
+        if (!len)
+            break;
+        if (len < sizeof(tok)) {
+            memcpy(tok, p, len);
+            tok[len] = '\0';
+            for (char *q = tok; *q; q++)
+                *q = (char)toupper((unsigned char)*q);
+            int ok = strstr(tok, digits) != NULL && (strstr(tok, ".SP") != NULL) == sp;
+            if (ok && !strcmp(at, "f16")) {
+                for (const char *const *g = tags; *g && ok; g++)
+                    ok = strstr(tok, *g) == NULL;
+            } else if (ok) {
+                ok = strstr(tok, up_a) != NULL;
+            }
+            if (ok && (!strcmp(ct, "f32") || !strcmp(ct, "f16")))
+                ok = strstr(tok, up_c) != NULL;
+            if (ok && (!found || strcmp(found, tok))) {
+                hits++;
+                found = gc_arch_str(c->a, tok);
+            }
+        }
+        p += len;
+    }
+    return hits == 1 ? found : NULL;
+}
+
+/* ---- tensor forms: mma, mma_sp, wgmma ---- */
+
+enum { T_INST, T_SHAPE, T_A, T_C, T_OPS, T_DATA, T_NKEY };
+
+int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    static const char *const keys[T_NKEY] = {"inst", "shape", "a_type", "c_type", "operands",
+                                             "data"};
+    int kc[T_NKEY];
+    for (int k = 0; k < T_NKEY; k++)
+        kc[k] = gc_table_col(t, keys[k]);
+    int cscope = gc_table_col(t, "scope");
+    sweep_cols_t sc;
+    sweep_cols(t, "fma_clk_sm", "fma_lo", "fma_hi", &sc);
+
+    /* forms in the order they first appear */
+    size_t nform = 0, cap = 0;
+    int(*form)[T_NKEY] = NULL;
+    int *of = malloc((t->nrows ? t->nrows : 1) * sizeof(*of));
+    gc_sweep_pt_t *pt = malloc(MAXPT * sizeof(*pt));
+    int rc = 0;
+    if (!of || !pt) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        size_t g = 0;
+        for (; g < nform; g++) {
+            int same = 1;
+            for (int k = 0; k < T_NKEY && same; k++)
+                same = form[g][k] == t->txt[kc[k]][r];
+            if (same)
+                break;
+        }
+        if (g == nform) {
+            if (nform == cap) {
+                cap = cap ? 2 * cap : 16;
+                void *nf = realloc(form, cap * sizeof(*form));
+                if (!nf) {
+                    rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+                    goto done;
+                }
+                form = nf;
+            }
+            for (int k = 0; k < T_NKEY; k++)
+                form[nform][k] = t->txt[kc[k]][r];
+            nform++;
+        }
+        of[r] = (int)g;
+    }
+    if (!nform) {
+        gc_calib_leave_out(c, file, 0, "no rows: no tensor entries");
+        goto done;
+    }
+    gc_tensor_t *ent = gc_calib_grow(c, (void **)&c->a->tensor, &c->a->n_tensor, sizeof(*ent),
+                                     nform);
+    if (!ent) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t n_fit = 0, n_sass = 0;
+    double worst_rms = 0;
+    for (size_t g = 0; g < nform; g++) {
+        gc_tensor_t *e = &ent[g];
+        const char *s[T_NKEY];
+        for (int k = 0; k < T_NKEY; k++)
+            s[k] = t->dict[kc[k]][form[g][k]];
+        size_t first = 0;
+        while (of[first] != (int)g)
+            first++;
+        int m, nn, kk, len = 0;
+        if (sscanf(s[T_SHAPE], "m%dn%dk%d%n", &m, &nn, &kk, &len) != 3 || s[T_SHAPE][len] ||
+            m <= 0 || nn <= 0 || kk <= 0 || m > 256 || nn > 256 || kk > 1024)
+        {
+            rc = gc_err_at(err, GC_EINPUT, file, t->line[first], 0,
+                           "column 'shape': '%.40s' is not a PTX shape mMnNkK (e.g. m16n8k16)",
+                           s[T_SHAPE]);
+            goto done;
+        }
+        int wg = !strncmp(s[T_INST], "wgmma", 5);
+        double unit = wg ? 4 : 1;
+        e->inst = gc_arch_str(c->a, s[T_INST]);
+        e->shape = gc_arch_str(c->a, s[T_SHAPE]);
+        e->a = gc_arch_str(c->a, s[T_A]);
+        e->c = gc_arch_str(c->a, s[T_C]);
+        e->operands = strcmp(s[T_OPS], "-") ? gc_arch_str(c->a, s[T_OPS]) : NULL;
+        e->data = gc_arch_str(c->a, s[T_DATA]);
+        e->sass = find_sass(c, t, s[T_INST], s[T_SHAPE], s[T_A], s[T_C]);
+        n_sass += e->sass != NULL;
+        char label[128];
+        gc_tensor_label(e, label, sizeof(label));
+        char tl[160];
+        snprintf(tl, sizeof(tl), "tensor[%s]", label);
+
+        size_t n = 0;
+        long best_gpu = -1;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (of[r] != (int)g)
+                continue;
+            if (!strcmp(gc_table_txt(t, cscope, r), "gpu")) {
+                if ((rc = check_ci(t, file, r, sc.rate, sc.rate_lo, sc.rate_hi, err)) != 0)
+                    goto done;
+                if (best_gpu < 0 ||
+                    gc_table_num(t, sc.rate, r) > gc_table_num(t, sc.rate, (size_t)best_gpu))
+                    best_gpu = (long)r;
+                continue;
+            }
+            if (n == MAXPT) {
+                rc = gc_err_at(err, GC_ELIMIT, file, t->line[r], 0,
+                               "more than %d sweep rows for %s", MAXPT, label);
+                goto done;
+            }
+            if ((rc = row_point(t, file, r, &sc, unit, &pt[n], err)) != 0)
+                goto done;
+            n++;
+        }
+        if (!n) {
+            gc_calib_leave_out(c, file, t->line[first],
+                               "%s: no scope 'sm' rows: latency, pipe fit and peak left out",
+                               tl);
+        } else {
+            put_latency(c, &e->latency_cyc, pt, n, file, wg ? "1-warpgroup" : "1-warp", tl);
+            /* the pipe fit */
+            static const int warp_slots[] = {1, 2, 4, 8}, wg_slots[] = {1, 2, 4};
+            gc_sweep_fit_t f;
+            gc_err_t fe;
+            gc_err_clear(&fe);
+            int frc = gc_sweep_fit(pt, n, wg ? wg_slots : warp_slots, wg ? 3 : 4, &f, &fe);
+            if (frc == GC_ENOMEM) {
+                rc = gc_err_set(err, frc, "%s", fe.msg);
+                goto done;
+            }
+            if (frc) {
+                gc_calib_leave_out(c, file, 0, "%s issue_cyc, overhead_cyc, sub_cores left out: "
+                                   "%s", tl, fe.msg);
+            } else {
+                n_fit++;
+                worst_rms = f.rms_rel > worst_rms ? f.rms_rel : worst_rms;
+                const char *src = gc_calib_str(c, "%s: gc_pipe_cycles fitted to %zu rows of "
+                                               "scope sm (GSL multifit_nlinear)", file, n);
+                const char *note = fit_note(c, &f, wg ? "warpgroups" : "warps");
+                gc_calib_put(c, &e->issue_cyc, f.pipe.issue_cyc, f.lo[1], f.hi[1], src, note);
+                if (f.overhead_determined)
+                    gc_calib_put(c, &e->overhead_cyc, f.pipe.overhead_cyc, f.lo[2], f.hi[2],
+                                 src, f.overhead_at_zero
+                                          ? "the free fit went below 0: the constrained "
+                                            "optimum is 0 (interval up to the free fit's "
+                                            "upper limit)"
+                                          : NULL);
+                else
+                    gc_calib_leave_out(c, file, 0, "%s overhead_cyc left out: the latency-bound "
+                                       "rows sit at one in-flight count (sweep ILP 1..4 at 1 "
+                                       "warp)", tl);
+                char st[160];
+                slots_text(&f, st, sizeof(st));
+                if (f.slots_determined) {
+                    gc_calib_put_count(
+                        c, &e->sub_cores, f.pipe.slots,
+                        gc_calib_str(c, "%s: slot count of the gc_pipe_cycles fit, chosen by "
+                                     "residual (relative SSE by slots: %s)", file, st),
+                        wg ? "in warpgroups: 1 = the SM's tensor cores work on one wgmma at "
+                             "a time"
+                           : NULL);
+                    if (!wg && f.pipe.slots < 9) {
+                        c->slot_votes[f.pipe.slots]++;
+                        if (!c->slot_file)
+                            c->slot_file = gc_arch_str(c->a, file);
+                    }
+                } else {
+                    gc_calib_leave_out(c, file, 0, "%s sub_cores left out: the sweep does not "
+                                       "single out a slot count (relative SSE by slots: %s; "
+                                       "sweep more %s)", tl, st, wg ? "warpgroups" : "warps");
+                }
+            }
+            size_t pk = gc_sweep_peak(pt, n);
+            put_rate(c, &e->peak_fma_clk_sm, &pt[pk],
+                     gc_calib_str(c, "%s:%ld: best fma_clk_sm of the sweep (scope sm)", file,
+                                  pt[pk].line));
+            gc_calib_put_count(c, &e->peak_warps, pt[pk].warps * unit, NULL, NULL);
+            gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, NULL, NULL);
+            if (best_gpu < 0)
+                gc_calib_put(c, &e->clock_mhz, pt[pk].clock_mhz, 1, 0,
+                             gc_calib_str(c, "%s:%ld: clock_mhz of the peak row", file,
+                                          pt[pk].line),
+                             NULL);
+            put_conv(c, &e->conv, &e->n_conv, pt, n, unit, file);
+        }
+        if (best_gpu >= 0) {
+            size_t r = (size_t)best_gpu;
+            double k2 = 2e-6 * c->sms * gc_table_num(t, sc.clock, r);
+            gc_calib_put(c, &e->peak_tflops, k2 * gc_table_num(t, sc.rate, r),
+                         k2 * gc_table_num(t, sc.rate_lo, r), k2 * gc_table_num(t, sc.rate_hi, r),
+                         gc_calib_str(c, "%s:%d: best scope gpu row: 2 x fma_clk_sm x %g SMs x "
+                                      "clock_mhz", file, t->line[r], c->sms),
+                         NULL);
+            gc_calib_put(c, &e->clock_mhz, gc_table_num(t, sc.clock, r), 1, 0,
+                         gc_calib_str(c, "%s:%d: clock_mhz of the best scope gpu row", file,
+                                      t->line[r]),
+                         NULL);
+        }
+    }
+    gc_calib_info(c, "%s: %zu tensor form%s, pipe fitted for %zu (rms residual <= %.2f %%), "
+                  "SASS named for %zu",
+                  file, nform, nform == 1 ? "" : "s", n_fit, 100 * worst_rms, n_sass);
+done:
+    free(form);
+    free(of);
+    free(pt);
+    return rc;
+}
+
+/* ---- alu ---- */
+
+int gc_bench_alu(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    int cop = gc_table_col(t, "op");
+    sweep_cols_t sc;
+    sweep_cols(t, "ops_clk_sm", "ops_lo", "ops_hi", &sc);
+    size_t nop = t->ndict[cop];
+    if (!nop) {
+        gc_calib_leave_out(c, file, 0, "no rows: no alu entries");
+        return 0;
+    }
+    /* ops in the order they first appear: dict order is first appearance */
+    gc_alu_t *ent = gc_calib_grow(c, (void **)&c->a->alu, &c->a->n_alu, sizeof(*ent), nop);
+    gc_sweep_pt_t *pt = malloc(MAXPT * sizeof(*pt));
+    if (!ent || !pt) {
+        free(pt);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    int rc = 0;
+    for (size_t g = 0; g < nop; g++) {
+        gc_alu_t *e = &ent[g];
+        e->op = gc_arch_str(c->a, t->dict[cop][g]);
+        size_t n = 0;
+        for (size_t r = 0; r < t->nrows && n < MAXPT; r++)
+            if (t->txt[cop][r] == (int)g && (rc = row_point(t, file, r, &sc, 1, &pt[n++], err)))
+                goto done;
+        char tl[96];
+        snprintf(tl, sizeof(tl), "alu[%s]", e->op);
+        put_latency(c, &e->latency_cyc, pt, n, file, "1-warp", tl);
+        size_t pk = gc_sweep_peak(pt, n);
+        put_rate(c, &e->ops_clk_sm, &pt[pk],
+                 gc_calib_str(c, "%s:%ld: best ops_clk_sm of the sweep (%g warps, ILP %g)", file,
+                              pt[pk].line, pt[pk].warps, pt[pk].ilp));
+    }
+    gc_calib_info(c, "%s: %zu ALU operation%s", file, nop, nop == 1 ? "" : "s");
+done:
+    free(pt);
+    return rc;
+}
+
+/* ---- ldmatrix ---- */
+
+int gc_bench_ldmatrix(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    int cnum = gc_table_col(t, "num"), ctr = gc_table_col(t, "trans");
+    sweep_cols_t sc;
+    sweep_cols(t, "bytes_clk_sm", "bytes_lo", "bytes_hi", &sc);
+    /* forms (num, trans) in first-appearance order */
+    double fnum[8], ftr[8];
+    size_t nform = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        double nu = gc_table_num(t, cnum, r), tr = gc_table_num(t, ctr, r);
+        if (!(nu == 1 || nu == 2 || nu == 4))
+            return gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                             "column 'num': %g matrices (ldmatrix loads x1, x2 or x4)", nu);
+        if (tr > 1)
+            return gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                             "column 'trans': %g (must be 0 or 1)", tr);
+        size_t g = 0;
+        while (g < nform && !(fnum[g] == nu && ftr[g] == tr))
+            g++;
+        if (g == nform) {
+            fnum[nform] = nu;
+            ftr[nform++] = tr;
+        }
+    }
+    if (!nform) {
+        gc_calib_leave_out(c, file, 0, "no rows: no ldmatrix entries");
+        return 0;
+    }
+    gc_ldmatrix_t *ent = gc_calib_grow(c, (void **)&c->a->ldmatrix, &c->a->n_ldmatrix,
+                                       sizeof(*ent), nform);
+    gc_sweep_pt_t *pt = malloc(MAXPT * sizeof(*pt));
+    if (!ent || !pt) {
+        free(pt);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    int rc = 0;
+    size_t n_fit = 0;
+    for (size_t g = 0; g < nform; g++) {
+        gc_ldmatrix_t *e = &ent[g];
+        gc_calib_put_count(c, &e->num, fnum[g], NULL, NULL);
+        e->trans.set = 1;
+        e->trans.val = ftr[g] != 0;
+        size_t n = 0;
+        for (size_t r = 0; r < t->nrows && n < MAXPT; r++)
+            if (gc_table_num(t, cnum, r) == fnum[g] && gc_table_num(t, ctr, r) == ftr[g] &&
+                (rc = row_point(t, file, r, &sc, 1, &pt[n++], err)))
+                goto done;
+        char tl[96];
+        snprintf(tl, sizeof(tl), "ldmatrix[x%g%s]", fnum[g], ftr[g] ? ".trans" : "");
+        put_latency(c, &e->latency_cyc, pt, n, file, "1-warp", tl);
+        static const int slots[] = {1, 2, 4, 8};
+        gc_sweep_fit_t f;
+        gc_err_t fe;
+        gc_err_clear(&fe);
+        int frc = gc_sweep_fit(pt, n, slots, 4, &f, &fe);
+        const char *note = NULL;
+        if (frc == GC_ENOMEM) {
+            rc = gc_err_set(err, frc, "%s", fe.msg);
+            goto done;
+        }
+        if (!frc) {
+            note = fit_note(c, &f, "warps");
+            n_fit++;
+        } else {
+            gc_calib_leave_out(c, file, 0, "%s: no pipe fit (the peak is still given): %s", tl,
+                               fe.msg);
+        }
+        size_t pk = gc_sweep_peak(pt, n);
+        gc_calib_put(c, &e->peak_bytes_clk_sm, pt[pk].rate, pt[pk].rate_lo, pt[pk].rate_hi,
+                     gc_calib_str(c, "%s:%ld: best bytes_clk_sm of the sweep", file,
+                                  pt[pk].line),
+                     note);
+        gc_calib_put_count(c, &e->peak_warps, pt[pk].warps, NULL, NULL);
+        gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, NULL, NULL);
+        put_conv(c, &e->conv, &e->n_conv, pt, n, 1, file);
+    }
+    gc_calib_info(c, "%s: %zu ldmatrix form%s, pipe fitted for %zu", file, nform,
+                  nform == 1 ? "" : "s", n_fit);
+done:
+    free(pt);
+    return rc;
+}
+
+/* ---- smem: latency by bank-conflict degree ---- */
+
+typedef struct conflict_row {
+    double width, ways, cyc, lo, hi;
+    long line;
+} conflict_row_t;
+
+static int cmp_conflict(const void *a, const void *b)
+{
+    const conflict_row_t *x = a, *y = b;
+    if (x->width != y->width)
+        return (x->width > y->width) - (x->width < y->width);
+    return (x->ways > y->ways) - (x->ways < y->ways);
+}
+
+int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    int cw = gc_table_col(t, "width_bytes"), cways = gc_table_col(t, "ways");
+    sweep_cols_t sc;
+    sweep_cols(t, "bytes_clk_sm", "bytes_lo", "bytes_hi", &sc);
+    conflict_row_t *row = malloc((t->nrows ? t->nrows : 1) * sizeof(*row));
+    if (!row)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    size_t n = 0;
+    int rc = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        double w = gc_table_num(t, cw, r), ways = gc_table_num(t, cways, r);
+        if (!(w == 4 || w == 8 || w == 16)) {
+            rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                           "column 'width_bytes': %g (ld.shared widths are 4, 8 or 16 bytes)",
+                           w);
+            goto done;
+        }
+        if (ways > 32) {
+            rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                           "column 'ways': %g (a warp has 32 threads: at most 32 ways)", ways);
+            goto done;
+        }
+        if ((rc = check_ci(t, file, r, sc.cyc, sc.cyc_lo, sc.cyc_hi, err)) != 0)
+            goto done;
+        if (gc_table_num(t, sc.warps, r) != 1 || gc_table_num(t, sc.ilp, r) != 1)
+            continue; /* throughput rows: the bw bench gives bandwidths */
+        int dup = 0;
+        for (size_t j = 0; j < n && !dup; j++)
+            dup = row[j].width == w && row[j].ways == ways;
+        if (dup)
+            continue;
+        row[n++] = (conflict_row_t){w, ways, gc_table_num(t, sc.cyc, r),
+                                    gc_table_num(t, sc.cyc_lo, r), gc_table_num(t, sc.cyc_hi, r),
+                                    t->line[r]};
+    }
+    if (!n) {
+        gc_calib_leave_out(c, file, 0, "memory.shared latency and conflicts left out: no "
+                           "1-warp, ILP-1 rows");
+        goto done;
+    }
+    qsort(row, n, sizeof(*row), cmp_conflict);
+    gc_shared_t *sh = &c->a->memory.shared;
+    gc_conflict_t *ent = gc_calib_grow(c, (void **)&sh->conflicts, &sh->n_conflicts,
+                                       sizeof(*ent), n);
+    if (!ent) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t j = 0; j < n; j++) {
+        gc_calib_put_count(c, &ent[j].width_bytes, row[j].width, NULL, NULL);
+        gc_calib_put_count(c, &ent[j].ways, row[j].ways, NULL, NULL);
+        gc_calib_put(c, &ent[j].latency_cyc, row[j].cyc, row[j].lo, row[j].hi,
+                     gc_calib_str(c, "%s:%ld: 1-warp, ILP-1 row", file, row[j].line), NULL);
+    }
+    /* the reference width: 4 bytes if measured, else the smallest */
+    double wref = row[0].width;
+    for (size_t j = 0; j < n; j++)
+        if (row[j].width == 4)
+            wref = 4;
+    const conflict_row_t *base = NULL;
+    size_t m = 0;
+    double x[64], y[64];
+    for (size_t j = 0; j < n; j++)
+        if (row[j].width == wref) {
+            if (row[j].ways == 1)
+                base = &row[j];
+            if (m < 64) {
+                x[m] = row[j].ways;
+                y[m++] = row[j].cyc;
+            }
+        }
+    if (base)
+        gc_calib_put(c, &sh->latency_cyc, base->cyc, base->lo, base->hi,
+                     gc_calib_str(c, "%s:%ld: %g-byte loads, no conflict, 1 warp, ILP 1", file,
+                                  base->line, wref),
+                     NULL);
+    else
+        gc_calib_leave_out(c, file, 0, "memory.shared.latency_cyc left out: no conflict-free "
+                           "(ways 1) row at %g bytes", wref);
+    char why[GC_ERR_MSG_MAX] = "";
+    if (m >= 3) {
+        gc_fit_t *f = gc_fit_alloc(&gc_fit_line, m);
+        gc_fit_result_t res;
+        gc_err_t fe;
+        gc_err_clear(&fe);
+        double p0[2] = {y[0], 0};
+        if (!f) {
+            rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+            goto done;
+        }
+        if (gc_fit_init(f, x, y, NULL, NULL, &fe) || gc_fit_run(f, p0, &res, &fe))
+            snprintf(why, sizeof(why), "%s", fe.msg);
+        else if (!(res.p[1] > 0))
+            snprintf(why, sizeof(why), "the latency does not grow with the conflict degree "
+                     "(slope %.3g cycles/way)", res.p[1]);
+        else if (!res.has_ci)
+            snprintf(why, sizeof(why), "the fit has no interval (too few distinct degrees)");
+        else
+            gc_calib_put(c, &sh->conflict_cyc, res.p[1], res.lo[1] > 0 ? res.lo[1] : 0,
+                         res.hi[1],
+                         gc_calib_str(c, "%s: slope of a linear fit of latency on ways (%g-byte "
+                                      "loads, %zu degrees from %g to %g; GSL)", file, wref, m,
+                                      x[0], x[m - 1]),
+                         gc_calib_str(c, "latency = %.4g + %.4g x ways cycles; residuals rms "
+                                      "%.3g, max %.3g cycles", res.p[0], res.p[1], res.rms,
+                                      res.max_abs));
+        gc_fit_free(f);
+    } else {
+        snprintf(why, sizeof(why), "%zu conflict degree%s at %g bytes, at least 3 needed", m,
+                 m == 1 ? "" : "s", wref);
+    }
+    if (why[0])
+        gc_calib_leave_out(c, file, 0, "memory.shared.conflict_cyc left out: %s", why);
+    gc_calib_info(c, "%s: shared-memory latency at %zu (width, ways) points%s", file, n,
+                  sh->conflict_cyc.set ? ", conflict penalty fitted" : "");
+done:
+    free(row);
+    return rc;
+}

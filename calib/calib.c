@@ -1,0 +1,730 @@
+/* calib.c - the calibration driver (see calib.h): finds the traces of a
+ * folder, checks that they describe one device, runs each bench's handler
+ * (bench_sweep.c, bench_memory.c) and completes the arch with the device
+ * facts of the headers and the provenance. */
+#define _POSIX_C_SOURCE 200809L
+#include "calib.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+
+#ifndef GPUCAL_VERSION
+#define GPUCAL_VERSION "0.0.0"
+#endif
+
+/* ---- the column contracts of traces/README.md (what calib uses) ---- */
+
+static const char *const insts[] = {"mma", "mma.sp", "wgmma", "wgmma.sp", "wmma", NULL};
+static const char *const atypes[] = {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8",
+                                     "s4",  "u4",   "b1",   "f64",  NULL};
+static const char *const ctypes[] = {"f16", "f32", "s32", "f64", NULL};
+static const char *const operands[] = {"ss", "rs", "-", NULL};
+static const char *const datas[] = {"zero", "rand", NULL};
+static const char *const scopes[] = {"sm", "gpu", NULL};
+static const char *const paths[] = {"l1", "l2", "global", "shared", "tma", NULL};
+static const char *const patterns[] = {"seq", "rand", NULL};
+static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
+static const char *const loads[] = {"idle", "memory", "tensor", NULL};
+
+#define TXT(n, ch) {n, GC_COL_TEXT, 0, 0, ch}
+#define NUM(n, lo) {n, GC_COL_NUM, lo, 0, NULL}
+#define POS(n) {n, GC_COL_NUM, 0, 1, NULL}
+#define WHOLE(n, lo) {n, GC_COL_WHOLE, lo, 0, NULL}
+#define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const gc_col_t tensor_cols[] = {
+    TXT("inst", insts),    TXT("shape", NULL),     TXT("a_type", atypes),
+    TXT("c_type", ctypes), TXT("operands", operands), TXT("data", datas),
+    TXT("scope", scopes),  WHOLE("blocks", 1),     WHOLE("warps", 1),
+    WHOLE("ilp", 1),       POS("cyc_per_iter"),    NUM("cyc_lo", 0),
+    NUM("cyc_hi", 0),      NUM("fma_clk_sm", 0),   NUM("fma_lo", 0),
+    NUM("fma_hi", 0),      POS("clock_mhz"),
+};
+static const gc_col_t alu_cols[] = {
+    TXT("op", NULL),     WHOLE("warps", 1),   WHOLE("ilp", 1),     POS("cyc_per_iter"),
+    NUM("cyc_lo", 0),    NUM("cyc_hi", 0),    NUM("ops_clk_sm", 0), NUM("ops_lo", 0),
+    NUM("ops_hi", 0),    POS("clock_mhz"),
+};
+static const gc_col_t ldm_cols[] = {
+    WHOLE("num", 1),       WHOLE("trans", 0),   WHOLE("warps", 1),   WHOLE("ilp", 1),
+    POS("cyc_per_iter"),   NUM("cyc_lo", 0),    NUM("cyc_hi", 0),    NUM("bytes_clk_sm", 0),
+    NUM("bytes_lo", 0),    NUM("bytes_hi", 0),  POS("clock_mhz"),
+};
+static const gc_col_t smem_cols[] = {
+    WHOLE("width_bytes", 1), WHOLE("ways", 1),   WHOLE("warps", 1),     WHOLE("ilp", 1),
+    POS("cyc_per_iter"),     NUM("cyc_lo", 0),   NUM("cyc_hi", 0),      NUM("bytes_clk_sm", 0),
+    NUM("bytes_lo", 0),      NUM("bytes_hi", 0), POS("clock_mhz"),
+};
+static const gc_col_t pchase_cols[] = {
+    TXT("path", paths),   TXT("pattern", patterns), POS("array_bytes"), POS("stride_bytes"),
+    POS("latency_cyc"),   NUM("lat_lo", 0),         NUM("lat_hi", 0),
+};
+static const gc_col_t fine_cols[] = {
+    WHOLE("sm", 0),        POS("array_bytes"), POS("stride_bytes"), WHOLE("offset_bytes", 0),
+    POS("latency_cyc"),
+};
+static const gc_col_t bw_cols[] = {
+    TXT("level", levels),  WHOLE("width_bytes", 1), WHOLE("blocks", 1), WHOLE("threads", 1),
+    NUM("bytes_clk_sm", 0), NUM("bytes_clk", 0),    NUM("gbs", 0),
+};
+static const gc_col_t clock_cols[] = {
+    TXT("load", loads), POS("clock_mhz"), NUM("clock_lo", 0), NUM("clock_hi", 0),
+};
+
+typedef struct bench_def {
+    const char *name;
+    const gc_col_t *cols;
+    int ncols;
+    gc_bench_fn fn;
+    const char *keys; /* what it gives (the line printed when it is missing) */
+} bench_def_t;
+
+/* the order handlers run in (smem before pchase: the shared latency) */
+static const bench_def_t benches[] = {
+    {"mma", tensor_cols, NC(tensor_cols), gc_bench_tensor,
+     "tensor entries of mma/wmma, sm.sub_cores"},
+    {"mma_sp", tensor_cols, NC(tensor_cols), gc_bench_tensor, "tensor entries of mma.sp"},
+    {"wgmma", tensor_cols, NC(tensor_cols), gc_bench_tensor, "tensor entries of wgmma"},
+    {"alu", alu_cols, NC(alu_cols), gc_bench_alu, "alu entries"},
+    {"ldmatrix", ldm_cols, NC(ldm_cols), gc_bench_ldmatrix, "ldmatrix entries"},
+    {"smem", smem_cols, NC(smem_cols), gc_bench_smem,
+     "memory.shared latency, conflicts, conflict_cyc"},
+    {"pchase", pchase_cols, NC(pchase_cols), gc_bench_pchase,
+     "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
+    {"pchase_fine", fine_cols, NC(fine_cols), gc_bench_fine,
+     "memory.l2 near/far hit/miss latencies, partitions, near_share"},
+    {"bw", bw_cols, NC(bw_cols), gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
+    {"clock", clock_cols, NC(clock_cols), gc_bench_clock,
+     "sm.clock_tensor_mhz, sm.clock_memory_mhz"},
+};
+#define NBENCH NC(benches)
+
+const char *const gc_calib_benches[] = {"mma",  "mma_sp",      "wgmma", "alu",   "ldmatrix", "smem",
+                                        "pchase", "pchase_fine", "bw",    "clock", NULL};
+
+static const bench_def_t *find_bench(const char *name)
+{
+    for (int i = 0; i < NBENCH; i++)
+        if (!strcmp(benches[i].name, name))
+            return &benches[i];
+    return NULL;
+}
+
+/* ---- helpers shared with the handlers (bench.h) ---- */
+
+/* round v to `sig` significant digits at the decimal place of `ref`;
+ * dir -1 down, 0 nearest, +1 up */
+static double round_at(double v, double ref, int sig, int dir)
+{
+    if (v == 0 || !isfinite(v) || ref == 0)
+        return v;
+    int e = (int)floor(log10(fabs(ref)));
+    int d = sig - 1 - e; /* decimals kept */
+    if (d > 12)
+        d = 12;
+    double s = pow(10.0, d);
+    double x = v * s;
+    x = dir < 0 ? floor(x) : dir > 0 ? ceil(x) : round(x);
+    return x / s;
+}
+
+void gc_calib_put(gc_calib_ctx_t *c, gc_qty_t *q, double v, double lo, double hi,
+                  const char *src, const char *note)
+{
+    double ref = fabs(v);
+    if (lo <= hi) {
+        ref = fabs(lo) > ref ? fabs(lo) : ref;
+        ref = fabs(hi) > ref ? fabs(hi) : ref;
+    }
+    double rv = round_at(v, ref, 5, 0);
+    if (lo <= hi) {
+        lo = round_at(lo, ref, 5, -1);
+        hi = round_at(hi, ref, 5, +1);
+        lo = lo < rv ? lo : rv;
+        hi = hi > rv ? hi : rv;
+    }
+    gc_qty_put(c->a, q, rv, lo, hi, src);
+    if (note)
+        q->note = gc_arch_str(c->a, note);
+}
+
+void gc_calib_put_count(gc_calib_ctx_t *c, gc_qty_t *q, double v, const char *src,
+                        const char *note)
+{
+    gc_qty_put(c->a, q, v, 1, 0, src);
+    if (note)
+        q->note = gc_arch_str(c->a, note);
+}
+
+const char *gc_calib_str(gc_calib_ctx_t *c, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    return gc_arch_str(c->a, buf);
+}
+
+void gc_calib_info(gc_calib_ctx_t *c, const char *fmt, ...)
+{
+    if (c->o->quiet)
+        return;
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "calib: %s\n", buf);
+}
+
+void gc_calib_leave_out(gc_calib_ctx_t *c, const char *file, long line, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    c->n_left_out++;
+    gc_warn_at(file, line, 0, "%s", buf);
+}
+
+void *gc_calib_grow(gc_calib_ctx_t *c, void **list, size_t *count, size_t elem, size_t n)
+{
+    char *p = gc_arch_list(c->a, elem, *count + n);
+    if (!p)
+        return NULL;
+    if (*count)
+        memcpy(p, *list, *count * elem);
+    *list = p;
+    void *first = p + *count * elem;
+    *count += n;
+    return first;
+}
+
+const char *gc_calib_bytes(double b, char *buf, size_t n)
+{
+    const double mib = 1048576.0, kib = 1024.0;
+    if (b >= mib && fmod(b, mib / 4) == 0)
+        snprintf(buf, n, "%g MiB", b / mib);
+    else if (b >= kib && fmod(b, kib) == 0)
+        snprintf(buf, n, "%g KiB", b / kib);
+    else
+        snprintf(buf, n, "%.0f B", b);
+    return buf;
+}
+
+/* ---- device facts ---- */
+
+static const char *family_of(const char *cc)
+{
+    int maj, min;
+    if (sscanf(cc, "%d.%d", &maj, &min) != 2)
+        return NULL;
+    if (maj == 7 && min == 5)
+        return "turing";
+    if (maj == 8 && (min == 0 || min == 6 || min == 7))
+        return "ampere";
+    if (maj == 8 && min == 9)
+        return "ada";
+    if (maj == 9 && min == 0)
+        return "hopper";
+    if (maj == 10 || maj == 11 || maj == 12) /* 11.x: Thor after the CUDA 13 renumbering */
+        return "blackwell";
+    return NULL;
+}
+
+typedef struct trace_file {
+    char *name;  /* file name in the folder */
+    char *path;  /* folder/name */
+    const bench_def_t *def;
+} trace_file_t;
+
+typedef struct facts {
+    const char *first;    /* the trace that set device/cc/sms */
+    char device[256], cc[16], date[64];
+    double sms;
+    double l2_bytes, smem_optin, bus_bits, mem_clock;
+    const char *l2_src, *optin_src, *bus_src, *memclk_src;
+    double clock;         /* highest header sm_clock_mhz */
+    const char *clock_src;
+    double clock_max;     /* header clock_max_mhz (the device's boost clock) */
+    const char *clock_max_src;
+} facts_t;
+
+static int meta_err(gc_trace_reader_t *r, const char *key, gc_err_t *err, const char *fmt,
+                    const char *a, const char *b)
+{
+    gc_table_t t = {0};
+    t.r = r;
+    long line = gc_table_meta_line(&t, key);
+    return gc_err_at(err, GC_EINPUT, gc_trace_path(r), line > 0 ? line : 1, line > 0 ? 3 : 0,
+                     fmt, a, b);
+}
+
+/* read the header facts of one trace into f (checking it agrees) */
+static int header_facts(gc_trace_reader_t *r, const char *shown, facts_t *f, gc_err_t *err)
+{
+    const char *dev = gc_trace_meta(r, "device"), *cc = gc_trace_meta(r, "cc");
+    double sms;
+    if (!dev)
+        return gc_err_at(err, GC_EINPUT, gc_trace_path(r), 1, 0,
+                         "metadata key 'device' is missing from the header (traces/README.md "
+                         "lists the required keys)");
+    if (!cc)
+        return gc_err_at(err, GC_EINPUT, gc_trace_path(r), 1, 0,
+                         "metadata key 'cc' is missing from the header (traces/README.md "
+                         "lists the required keys)");
+    int rc = gc_trace_meta_num(r, "sms", &sms, err);
+    if (rc)
+        return rc;
+    if (!family_of(cc))
+        return meta_err(r, "cc", err,
+                        "cc '%.16s' is not a compute capability gpucal-arch/1 has a family "
+                        "for (7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.x-12.x)%s",
+                        cc, "");
+    if (!(sms >= 1 && sms <= 1024 && sms == floor(sms)))
+        return meta_err(r, "sms", err, "sms '%s' must be a whole number of SMs from 1 to 1024%s",
+                        gc_trace_meta(r, "sms"), "");
+    if (!f->first) {
+        f->first = shown;
+        snprintf(f->device, sizeof(f->device), "%s", dev);
+        snprintf(f->cc, sizeof(f->cc), "%s", cc);
+        f->sms = sms;
+    } else if (strcmp(dev, f->device) || strcmp(cc, f->cc) || sms != f->sms) {
+        const char *key = strcmp(dev, f->device) ? "device" : strcmp(cc, f->cc) ? "cc" : "sms";
+        return meta_err(r, key, err,
+                        "%s differs from %s: one folder holds the traces of one GPU (move the "
+                        "other traces to their own folder)",
+                        key, f->first);
+    }
+    const char *date = gc_trace_meta(r, "date");
+    if (date && strcmp(date, f->date) > 0)
+        snprintf(f->date, sizeof(f->date), "%s", date);
+    static const char *const keys[] = {"l2_bytes", "smem_optin_bytes", "mem_bus_bits",
+                                       "mem_clock_mhz", "clock_max_mhz"};
+    double *dst[] = {&f->l2_bytes, &f->smem_optin, &f->bus_bits, &f->mem_clock, &f->clock_max};
+    const char **srcs[] = {&f->l2_src, &f->optin_src, &f->bus_src, &f->memclk_src,
+                           &f->clock_max_src};
+    for (int k = 0; k < 5; k++) {
+        if (!gc_trace_meta(r, keys[k]))
+            continue;
+        double v;
+        if ((rc = gc_trace_meta_num(r, keys[k], &v, err)) != 0)
+            return rc;
+        if (!(v > 0))
+            return meta_err(r, keys[k], err, "%s '%s' must be greater than 0", keys[k],
+                            gc_trace_meta(r, keys[k]));
+        if (!*dst[k]) {
+            *dst[k] = v;
+            *srcs[k] = shown;
+        }
+    }
+    if (gc_trace_meta(r, "sm_clock_mhz")) {
+        double v;
+        if ((rc = gc_trace_meta_num(r, "sm_clock_mhz", &v, err)) != 0)
+            return rc;
+        if (v > f->clock) {
+            f->clock = v;
+            f->clock_src = shown;
+        }
+    }
+    return 0;
+}
+
+/* ---- the folder ---- */
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const trace_file_t *)a)->name, ((const trace_file_t *)b)->name);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n > m && !strcmp(s + n - m, suf);
+}
+
+static void free_files(trace_file_t *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(f[i].name);
+        free(f[i].path);
+    }
+    free(f);
+}
+
+static int list_folder(const char *dir, trace_file_t **out, size_t *nout, int quiet,
+                       gc_err_t *err)
+{
+    *out = NULL;
+    *nout = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return gc_err_set(err, errno == ENOENT || errno == ENOTDIR ? GC_EINPUT : GC_EIO,
+                          "%s: cannot open the trace folder: %s", dir, strerror(errno));
+    trace_file_t *f = NULL;
+    size_t n = 0, cap = 0;
+    int skipped = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *nm = de->d_name;
+        if (nm[0] == '.')
+            continue;
+        size_t plen = strlen(dir) + strlen(nm) + 2;
+        char *path = malloc(plen);
+        if (!path) {
+            closedir(d);
+            free_files(f, n);
+            return gc_err_set(err, GC_ENOMEM, "out of memory");
+        }
+        snprintf(path, plen, "%s/%s", dir, nm);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            free(path);
+            continue;
+        }
+        if (ends_with(nm, ".csv.gz") || ends_with(nm, ".csv.part")) {
+            if (!quiet)
+                fprintf(stderr, "calib: %s: skipped (%s)\n", path,
+                        ends_with(nm, ".gz") ? "compressed: calib reads plain .csv; "
+                                               "gunzip it first"
+                                             : "an interrupted bench: finish it with "
+                                               "`gpucal measure --resume`");
+            skipped++;
+            free(path);
+            continue;
+        }
+        if (!ends_with(nm, ".csv")) {
+            free(path);
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            trace_file_t *g = realloc(f, cap * sizeof(*g));
+            if (!g) {
+                free(path);
+                closedir(d);
+                free_files(f, n);
+                return gc_err_set(err, GC_ENOMEM, "out of memory");
+            }
+            f = g;
+        }
+        f[n].name = malloc(strlen(nm) + 1);
+        if (!f[n].name) {
+            free(path);
+            closedir(d);
+            free_files(f, n);
+            return gc_err_set(err, GC_ENOMEM, "out of memory");
+        }
+        memcpy(f[n].name, nm, strlen(nm) + 1);
+        f[n].path = path;
+        f[n].def = NULL;
+        n++;
+    }
+    closedir(d);
+    if (n == 0) {
+        free(f);
+        return gc_err_set(err, GC_EINPUT, "%s: no traces (*.csv) in the folder%s", dir,
+                          skipped ? " that calib can read (see the lines above)"
+                                  : " (give the folder `gpucal measure --out` wrote)");
+    }
+    qsort(f, n, sizeof(*f), by_name);
+    *out = f;
+    *nout = n;
+    return 0;
+}
+
+/* ---- the round trip: what calib writes must load ---- */
+
+static int self_check(const gc_arch_t *a, gc_err_t *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    if (!fp)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = gc_arch_emit(a, fp, err);
+    fclose(fp);
+    if (!rc) {
+        gc_arch_t *b;
+        gc_err_t e;
+        gc_err_clear(&e);
+        if (gc_arch_parse(&b, "<calibrated arch>", buf, len, &e) != 0)
+            rc = gc_err_set(err, GC_ERUN, "the calibrated arch does not validate (a calib bug: "
+                            "please report it): %s", e.msg);
+        else
+            gc_arch_destroy(b);
+    }
+    free(buf);
+    return rc;
+}
+
+/* ---- the run ---- */
+
+static void finish_device(gc_calib_ctx_t *c, const facts_t *f)
+{
+    gc_arch_t *a = c->a;
+    gc_calib_put_count(c, &a->sm.count, f->sms, gc_calib_str(c, "%s: header sms", f->first),
+                       NULL);
+    if (f->optin_src)
+        gc_calib_put(c, &a->sm.shared_block_max_kib, f->smem_optin / 1024, 1, 0,
+                     gc_calib_str(c, "%s: header smem_optin_bytes", f->optin_src), NULL);
+    if (f->bus_src)
+        gc_calib_put_count(c, &a->memory.dram.bus_bits, f->bus_bits,
+                           gc_calib_str(c, "%s: header mem_bus_bits", f->bus_src), NULL);
+    if (f->memclk_src)
+        gc_calib_put(c, &a->memory.dram.clock_mhz, f->mem_clock, 1, 0,
+                     gc_calib_str(c, "%s: header mem_clock_mhz", f->memclk_src), NULL);
+    if (f->l2_src && !a->memory.l2.size_mib.set)
+        gc_calib_put(c, &a->memory.l2.size_mib, f->l2_bytes / 1048576.0, 1, 0,
+                     gc_calib_str(c, "%s: header l2_bytes (the device's own figure; no P-chase "
+                                  "inflection gave it)", f->l2_src),
+                     NULL);
+    /* sm.sub_cores: the slot count the warp-level tensor fits agree on */
+    int best = 0, kinds = 0, total = 0;
+    for (int s = 1; s < 9; s++)
+        if (c->slot_votes[s]) {
+            kinds++;
+            total += c->slot_votes[s];
+            if (!best || c->slot_votes[s] > c->slot_votes[best])
+                best = s;
+        }
+    if (kinds == 1)
+        gc_calib_put_count(c, &a->sm.sub_cores, best,
+                           gc_calib_str(c, "%s: slot count of the gc_pipe_cycles fits of %d "
+                                        "warp-level tensor form%s, chosen by residual",
+                                        c->slot_file, total, total == 1 ? "" : "s"),
+                           NULL);
+    else if (kinds > 1)
+        gc_calib_leave_out(c, c->slot_file, 0, "sm.sub_cores left out: the tensor fits "
+                           "disagree on the slot count (%d forms, %d different counts)",
+                           total, kinds);
+    /* sm.clock_max_mhz: the device's figure in the headers, else the highest
+     * clock measured (the clock bench, else the headers' sm_clock_mhz) */
+    if (f->clock_max_src)
+        gc_calib_put(c, &a->sm.clock_max_mhz, f->clock_max, 1, 0,
+                     gc_calib_str(c, "%s: header clock_max_mhz (the device's maximum clock)",
+                                  f->clock_max_src),
+                     NULL);
+    else if (c->clk_src)
+        gc_calib_put(c, &a->sm.clock_max_mhz, c->clk, c->clk_lo, c->clk_hi, c->clk_src,
+                     "a measured clock: the boost limit may be higher");
+    else if (f->clock_src)
+        gc_calib_put(c, &a->sm.clock_max_mhz, f->clock, 1, 0,
+                     gc_calib_str(c, "%s: header sm_clock_mhz (the highest SM clock measured "
+                                  "at the start of any bench)", f->clock_src),
+                     "a measured clock: the boost limit may be higher");
+}
+
+static int required(gc_calib_ctx_t *c, gc_err_t *err)
+{
+    const gc_arch_t *a = c->a;
+    if (!a->sm.sub_cores.set)
+        return gc_err_set(err, GC_ENODATA,
+                          "%s: cannot write an arch file: sm.sub_cores (required by "
+                          "gpucal-arch/1) comes from the pipe fits of an mma sweep, and no "
+                          "warp-level form determined it (see the warnings above)",
+                          c->dir);
+    if (!a->sm.clock_max_mhz.set)
+        return gc_err_set(err, GC_ENODATA,
+                          "%s: cannot write an arch file: sm.clock_max_mhz (required) needs "
+                          "a clock trace or an sm_clock_mhz header",
+                          c->dir);
+    return 0;
+}
+
+int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
+{
+    *out = NULL;
+    /* the folder as the sources name it: no trailing '/' */
+    size_t dl = strlen(o->dir);
+    while (dl > 1 && o->dir[dl - 1] == '/')
+        dl--;
+    char *dir = malloc(dl + 1);
+    if (!dir)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    memcpy(dir, o->dir, dl);
+    dir[dl] = '\0';
+
+    trace_file_t *files = NULL;
+    size_t nfiles = 0;
+    gc_calib_ctx_t c;
+    memset(&c, 0, sizeof(c));
+    facts_t f;
+    memset(&f, 0, sizeof(f));
+    int rc = list_folder(dir, &files, &nfiles, o->quiet, err);
+    if (rc)
+        goto done;
+    /* pass 1: which bench each trace holds, and the device facts */
+    const trace_file_t *by_bench[NBENCH] = {0};
+    int found = 0;
+    for (size_t i = 0; i < nfiles; i++) {
+        gc_trace_reader_t *r;
+        if ((rc = gc_trace_open(&r, files[i].path, err)) != 0)
+            goto done;
+        const char *bench = gc_trace_meta(r, "bench");
+        if (!bench) {
+            rc = gc_err_at(err, GC_EINPUT, files[i].path, 1, 0,
+                           "metadata key 'bench' is missing from the header (traces/README.md "
+                           "lists the required keys)");
+            gc_trace_close(r);
+            goto done;
+        }
+        const bench_def_t *def = find_bench(bench);
+        if (!def) {
+            if (!o->quiet)
+                fprintf(stderr, "calib: %s: skipped (bench '%s' is not one calib reads)\n",
+                        files[i].path, bench);
+            gc_trace_close(r);
+            continue;
+        }
+        int k = (int)(def - benches);
+        if (by_bench[k]) {
+            rc = gc_err_set(err, GC_EINPUT, "%s: a second trace of bench '%s' (the first is "
+                            "%s): keep one of them in the folder", files[i].path, bench,
+                            by_bench[k]->path);
+            gc_trace_close(r);
+            goto done;
+        }
+        rc = header_facts(r, files[i].path, &f, err);
+        gc_trace_close(r);
+        if (rc)
+            goto done;
+        files[i].def = def;
+        by_bench[k] = &files[i];
+        found++;
+    }
+    if (!found) {
+        rc = gc_err_set(err, GC_EINPUT, "%s: no trace of a bench calib reads (mma, mma_sp, "
+                        "wgmma, alu, ldmatrix, smem, pchase, pchase_fine, bw, clock)", dir);
+        goto done;
+    }
+
+    c.a = gc_arch_create();
+    if (!c.a) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+        goto done;
+    }
+    c.o = o;
+    c.dir = dir;
+    c.l2_bytes = f.l2_bytes;
+    c.sms = f.sms;
+    gc_arch_t *a = c.a;
+    a->name = gc_arch_str(a, o->name);
+    a->family = gc_arch_str(a, family_of(f.cc));
+    a->device = gc_arch_str(a, f.device);
+    a->cc = gc_arch_str(a, f.cc);
+
+    /* pass 2: the handlers, in the order of the bench table */
+    char used[512] = "", missing[512] = "";
+    for (int k = 0; k < NBENCH; k++) {
+        const trace_file_t *tf = by_bench[k];
+        if (!tf) {
+            if (!o->quiet)
+                fprintf(stderr, "calib: no %s trace in %s: %s left out\n", benches[k].name,
+                        dir, benches[k].keys);
+            size_t at = strlen(missing);
+            snprintf(missing + at, sizeof(missing) - at, "%s%s", at ? ", " : "",
+                     benches[k].name);
+            continue;
+        }
+        gc_table_t *t;
+        if ((rc = gc_table_read(&t, tf->path, benches[k].cols, benches[k].ncols, err)) != 0)
+            goto done;
+        rc = benches[k].fn(&c, t, tf->path, err);
+        gc_table_free(t);
+        if (rc)
+            goto done;
+        size_t at = strlen(used);
+        snprintf(used + at, sizeof(used) - at, "%s%s", at ? ", " : "", benches[k].name);
+    }
+    finish_device(&c, &f);
+    if ((rc = required(&c, err)) != 0)
+        goto done;
+
+    gc_prov_t *p = &a->provenance;
+    p->made_by = gc_arch_str(a, "gpucal calib: every value fitted from the traces of one GPU "
+                                "(methods: calib/README.md)");
+    if (f.date[0])
+        p->date = gc_arch_str(a, f.date);
+    p->gpucal = gc_arch_str(a, GPUCAL_VERSION);
+    p->command = gc_calib_str(&c, "gpucal calib %s -o %s --name %s", dir,
+                              o->out ? o->out : "FILE", o->name);
+    p->traces = gc_arch_str(a, dir);
+    p->notes = gc_calib_str(&c, "benches used: %s; missing: %s; %d value%s left out where the "
+                            "data could not support them (warnings at calibration). The date "
+                            "is the latest trace date.",
+                            used, missing[0] ? missing : "none", c.n_left_out,
+                            c.n_left_out == 1 ? "" : "s");
+    if ((rc = self_check(a, err)) != 0)
+        goto done;
+    *out = c.a;
+    c.a = NULL;
+done:
+    gc_arch_destroy(c.a);
+    if (files)
+        free_files(files, nfiles);
+    free(dir);
+    return rc;
+}
+
+int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
+{
+    gc_trace_reader_t *r;
+    int rc = gc_trace_open(&r, path, err);
+    if (rc)
+        return rc;
+    const char *bench = gc_trace_meta(r, "bench");
+    const bench_def_t *def = bench ? find_bench(bench) : NULL;
+    facts_t f;
+    memset(&f, 0, sizeof(f));
+    if (!bench)
+        rc = gc_err_at(err, GC_EINPUT, path, 1, 0,
+                       "metadata key 'bench' is missing from the header (traces/README.md "
+                       "lists the required keys)");
+    else if (!def)
+        rc = meta_err(r, "bench", err,
+                      "bench '%.40s' is not one calib reads (mma, mma_sp, wgmma, alu, "
+                      "ldmatrix, smem, pchase, pchase_fine, bw, clock)%s",
+                      bench, "");
+    else
+        rc = header_facts(r, path, &f, err);
+    gc_trace_close(r);
+    if (rc)
+        return rc;
+    gc_table_t *t;
+    if ((rc = gc_table_read(&t, path, def->cols, def->ncols, err)) != 0)
+        return rc;
+    /* run the handler on its own, silently: its located errors are input errors too */
+    gc_calib_opts_t o = {.dir = ".", .name = "check", .quiet = 1};
+    gc_calib_ctx_t c;
+    memset(&c, 0, sizeof(c));
+    c.a = gc_arch_create();
+    c.o = &o;
+    c.dir = ".";
+    c.l2_bytes = f.l2_bytes;
+    c.sms = f.sms;
+    if (!c.a) {
+        gc_table_free(t);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    gc_warn_set_quiet(1);
+    rc = def->fn(&c, t, path, err);
+    gc_warn_set_quiet(0);
+    if (!rc)
+        snprintf(summary, n, "bench %s, %zu rows, %s (cc %s, %g SMs); %d value%s the data "
+                 "cannot support",
+                 def->name, t->nrows, f.device, f.cc, f.sms, c.n_left_out,
+                 c.n_left_out == 1 ? "" : "s");
+    gc_table_free(t);
+    gc_arch_destroy(c.a);
+    return rc;
+}

@@ -1,0 +1,266 @@
+/* table.c - a trace read into typed columns (see table.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void free_cols(gc_table_t *t)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        if (t->num)
+            free(t->num[c]);
+        if (t->txt)
+            free(t->txt[c]);
+        if (t->dict && t->dict[c]) {
+            for (size_t i = 0; i < t->ndict[c]; i++)
+                free(t->dict[c][i]);
+            free(t->dict[c]);
+        }
+    }
+    free(t->num);
+    free(t->txt);
+    free(t->dict);
+    free(t->ndict);
+    free(t->line);
+}
+
+void gc_table_free(gc_table_t *t)
+{
+    if (!t)
+        return;
+    free_cols(t);
+    gc_trace_close(t->r);
+    free(t);
+}
+
+int gc_table_col(const gc_table_t *t, const char *name)
+{
+    for (int c = 0; c < t->ncols; c++)
+        if (!strcmp(t->cols[c].name, name))
+            return c;
+    return -1;
+}
+
+double gc_table_num(const gc_table_t *t, int col, size_t row)
+{
+    return t->num[col][row];
+}
+
+const char *gc_table_txt(const gc_table_t *t, int col, size_t row)
+{
+    return t->dict[col][t->txt[col][row]];
+}
+
+long gc_table_meta_line(const gc_table_t *t, const char *key)
+{
+    FILE *fp = fopen(gc_trace_path(t->r), "r");
+    if (!fp)
+        return 0;
+    char buf[512];
+    size_t klen = strlen(key);
+    long line = 0, found = 0;
+    while (fgets(buf, sizeof(buf), fp)) {
+        line++;
+        if (buf[0] == '#' && buf[1] == ' ' && !strncmp(buf + 2, key, klen) &&
+            buf[2 + klen] == ':') {
+            found = line;
+            break;
+        }
+        /* a long line: skip to its end */
+        while (!strchr(buf, '\n') && fgets(buf, sizeof(buf), fp))
+            ;
+    }
+    fclose(fp);
+    return found;
+}
+
+/* column (1-based) of cell i in the current line */
+static long cell_col(const gc_trace_reader_t *r, int i)
+{
+    return (long)(gc_trace_cell(r, i) - gc_trace_cell(r, 0)) + 1;
+}
+
+static int valid_word(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+              *p == '-'))
+            return 0;
+    return 1;
+}
+
+static int intern(gc_table_t *t, int c, const char *s, int *out)
+{
+    for (size_t i = 0; i < t->ndict[c]; i++)
+        if (!strcmp(t->dict[c][i], s)) {
+            *out = (int)i;
+            return 0;
+        }
+    char **d = realloc(t->dict[c], (t->ndict[c] + 1) * sizeof(*d));
+    if (!d)
+        return -1;
+    t->dict[c] = d;
+    size_t n = strlen(s) + 1;
+    d[t->ndict[c]] = malloc(n);
+    if (!d[t->ndict[c]])
+        return -1;
+    memcpy(d[t->ndict[c]], s, n);
+    *out = (int)t->ndict[c]++;
+    return 0;
+}
+
+static int grow(gc_table_t *t, size_t *cap)
+{
+    size_t nc = *cap ? 2 * *cap : 1024;
+    for (int c = 0; c < t->ncols; c++) {
+        if (t->cols[c].kind == GC_COL_TEXT) {
+            int *p = realloc(t->txt[c], nc * sizeof(*p));
+            if (!p)
+                return -1;
+            t->txt[c] = p;
+        } else {
+            double *p = realloc(t->num[c], nc * sizeof(*p));
+            if (!p)
+                return -1;
+            t->num[c] = p;
+        }
+    }
+    int *l = realloc(t->line, nc * sizeof(*l));
+    if (!l)
+        return -1;
+    t->line = l;
+    *cap = nc;
+    return 0;
+}
+
+/* Check and store one cell. */
+static int put_cell(gc_table_t *t, int c, int ci, size_t row, gc_err_t *err)
+{
+    const gc_col_t *col = &t->cols[c];
+    const gc_trace_reader_t *r = t->r;
+    const char *path = gc_trace_path(r);
+    long line = gc_trace_line(r);
+    if (col->kind == GC_COL_TEXT) {
+        const char *s = gc_trace_cell(r, ci);
+        int ok = 0;
+        if (col->choices) {
+            for (const char *const *k = col->choices; *k && !ok; k++)
+                ok = !strcmp(*k, s);
+        } else {
+            ok = valid_word(s);
+        }
+        if (!ok) {
+            char list[256] = "";
+            size_t at = 0;
+            for (const char *const *k = col->choices; k && *k; k++) {
+                int w = snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", *k);
+                if (w > 0 && (size_t)w < sizeof(list) - at)
+                    at += (size_t)w;
+            }
+            if (col->choices)
+                return gc_err_at(err, GC_EINPUT, path, line, cell_col(r, ci),
+                                 "column '%s': '%.40s' is not one of: %s", col->name, s, list);
+            return gc_err_at(err, GC_EINPUT, path, line, cell_col(r, ci),
+                             "column '%s': '%.40s' is not a name of [a-z0-9._-]", col->name, s);
+        }
+        int id;
+        if (intern(t, c, s, &id) != 0)
+            return gc_err_set(err, GC_ENOMEM, "out of memory reading %s", path);
+        t->txt[c][row] = id;
+        return 0;
+    }
+    double v;
+    int rc = gc_trace_num(r, ci, &v, err);
+    if (rc)
+        return rc;
+    if (col->kind == GC_COL_WHOLE && v != floor(v))
+        return gc_err_at(err, GC_EINPUT, path, line, cell_col(r, ci),
+                         "column '%s': expected a whole number, found '%.40s'", col->name,
+                         gc_trace_cell(r, ci));
+    if (col->strict ? !(v > col->lo) : !(v >= col->lo))
+        return gc_err_at(err, GC_EINPUT, path, line, cell_col(r, ci),
+                         "column '%s': %.40s is out of range (must be %s %g)", col->name,
+                         gc_trace_cell(r, ci), col->strict ? ">" : ">=", col->lo);
+    t->num[c][row] = v;
+    return 0;
+}
+
+int gc_table_read(gc_table_t **out, const char *path, const gc_col_t *cols, int ncols,
+                  gc_err_t *err)
+{
+    *out = NULL;
+    gc_table_t *t = calloc(1, sizeof(*t));
+    if (!t)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = gc_trace_open(&t->r, path, err);
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    t->ncols = ncols;
+    t->cols = cols;
+    t->bench = gc_trace_meta(t->r, "bench");
+    t->num = calloc((size_t)ncols, sizeof(*t->num));
+    t->txt = calloc((size_t)ncols, sizeof(*t->txt));
+    t->dict = calloc((size_t)ncols, sizeof(*t->dict));
+    t->ndict = calloc((size_t)ncols, sizeof(*t->ndict));
+    int idx[GC_TRACE_COLS_MAX];
+    const char *names[GC_TRACE_COLS_MAX];
+    if (!t->num || !t->txt || !t->dict || !t->ndict || ncols > GC_TRACE_COLS_MAX) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (int c = 0; c < ncols; c++)
+        names[c] = cols[c].name;
+    if ((rc = gc_trace_cols(t->r, names, idx, ncols, err)) != 0)
+        goto fail;
+    size_t cap = 0;
+    while ((rc = gc_trace_next(t->r, err)) > 0) {
+        if (t->nrows == cap) {
+            if ((long)cap >= GC_TABLE_ROWS_MAX) {
+                rc = gc_err_at(err, GC_ELIMIT, path, gc_trace_line(t->r), 0,
+                               "more than %ld rows: calib reads at most that many per trace "
+                               "(record fewer accesses)",
+                               GC_TABLE_ROWS_MAX);
+                goto fail;
+            }
+            if (grow(t, &cap) != 0) {
+                rc = gc_err_set(err, GC_ENOMEM, "out of memory reading %s (%zu rows)", path,
+                                t->nrows);
+                goto fail;
+            }
+        }
+        for (int c = 0; c < ncols; c++)
+            if ((rc = put_cell(t, c, idx[c], t->nrows, err)) != 0)
+                goto fail;
+        long line = gc_trace_line(t->r);
+        t->line[t->nrows++] = line > 0x7fffffffL ? 0x7fffffff : (int)line;
+    }
+    if (rc < 0)
+        goto fail;
+    if (!gc_trace_complete(t->r)) {
+        const char *end = gc_trace_meta(t->r, "end");
+        if (end)
+            rc = gc_err_at(err, GC_EINPUT, path, gc_table_meta_line(t, "end"), 0,
+                           "the 'end' trailer says %s rows, the trace has %zu (a truncated or "
+                           "edited trace: re-measure the bench)",
+                           end, t->nrows);
+        else
+            rc = gc_err_at(err, GC_EINPUT, path, gc_trace_line(t->r) + 1, 0,
+                           "incomplete trace: no 'end' trailer after %zu rows (the bench was "
+                           "interrupted: finish it with `gpucal measure --resume` or "
+                           "re-measure)",
+                           t->nrows);
+        goto fail;
+    }
+    *out = t;
+    return 0;
+fail:
+    gc_table_free(t);
+    return rc;
+}

@@ -1,0 +1,67 @@
+/* table.h - one trace read into typed columns for calib.
+ *
+ * A bench's column contract (traces/README.md) is a list of gc_col_t: the
+ * columns calib uses, each with a kind (number, whole number, text from a
+ * fixed set) and limits. gc_table_read streams the trace once, checks every
+ * cell it keeps and fails on the first bad one with the trace reader's
+ * located message "FILE:LINE:COL: ..." (exit status 2 at the CLI). Columns
+ * a bench has but calib does not use are not parsed. A trace without its
+ * matching `end` trailer (an interrupted run) is refused.
+ *
+ * Text cells are interned: each text column keeps its distinct values
+ * (few: inst, shape, path, ...) and a row stores an index.
+ */
+#ifndef GC_TABLE_H
+#define GC_TABLE_H
+
+#include <stddef.h>
+
+#include "../traces/trace.h"
+#include "../util/err.h"
+
+#define GC_TABLE_ROWS_MAX 50000000L /* rows per trace calib accepts */
+
+enum gc_col_kind {
+    GC_COL_NUM,   /* finite number >= lo */
+    GC_COL_WHOLE, /* whole number >= lo */
+    GC_COL_TEXT,  /* one of choices (NULL choices: [a-z0-9._-]+) */
+};
+
+typedef struct gc_col {
+    const char *name;
+    int kind;                    /* enum gc_col_kind */
+    double lo;                   /* smallest value allowed (numbers) */
+    int strict;                  /* 1: the value must be > lo */
+    const char *const *choices;  /* text: allowed values, NULL-terminated */
+} gc_col_t;
+
+typedef struct gc_table {
+    gc_trace_reader_t *r;  /* still open: metadata (and trailer) lookups */
+    const char *bench;     /* the bench header value */
+    int ncols;
+    const gc_col_t *cols;  /* the contract it was read with */
+    size_t nrows;
+    double **num;          /* num[c][row] (numeric columns) */
+    int **txt;             /* txt[c][row]: index into dict[c] (text columns) */
+    char ***dict;          /* dict[c][i]: distinct values of text column c */
+    size_t *ndict;
+    int *line;             /* trace line of each row */
+} gc_table_t;
+
+/* Read the trace at path with ncols columns cols (all required). */
+int gc_table_read(gc_table_t **t, const char *path, const gc_col_t *cols, int ncols,
+                  gc_err_t *err);
+
+void gc_table_free(gc_table_t *t);
+
+/* Column index by name (-1 if not in the contract). */
+int gc_table_col(const gc_table_t *t, const char *name);
+
+/* Cell values by column index. */
+double gc_table_num(const gc_table_t *t, int col, size_t row);
+const char *gc_table_txt(const gc_table_t *t, int col, size_t row);
+
+/* The line of the metadata key in the file (for messages), or 0. */
+long gc_table_meta_line(const gc_table_t *t, const char *key);
+
+#endif

@@ -1,0 +1,598 @@
+/* test_calib.c - the whole calibration (calib/calib.c) on a synthetic trace
+ * folder with known ground truth, written here with the trace writer:
+ *   mma / wgmma sweeps generated from gc_pipe_cycles with known lat, issue,
+ *   overhead and slots plus 0.1 % noise; alu, ldmatrix and smem sweeps
+ *   (bank-conflict penalty 2 cycles/way); a classic P-chase curve with L1
+ *   256 KiB, L2 near 264.5 up to 25 MiB, far 502 up to 50 MiB, DRAM 656; a
+ *   fine-grained P-chase mixture of near/far hits and misses (seed 004's
+ *   H800 centres) with a TLB-miss tail; bandwidths; clocks.
+ * Checks every value against its truth (2 %), intervals and sources, what a
+ * missing bench leaves out, folder-level errors, and that two runs give
+ * the same bytes.
+ *
+ *   test_calib              run the checks (in a temporary folder)
+ *   test_calib --write DIR  write the synthetic folder to DIR and exit (this
+ *                           is how tests/fixtures/calib/synth was made)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calib/calib.h"
+#include "check.h"
+#include "model/arch.h"
+#include "model/pipe.h"
+#include "traces/trace.h"
+
+/* ---- deterministic noise ---- */
+
+static uint64_t rs;
+
+static double unit(void)
+{
+    uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(void)
+{
+    return sqrt(-2 * log(unit())) * cos(6.283185307179586 * unit());
+}
+
+/* ---- the ground truth ---- */
+
+#define MIB 1048576.0
+#define KIB 1024.0
+static const double L2_BYTES = 50 * MIB;
+
+typedef struct form {
+    const char *inst, *shape, *a, *c, *ops;
+    double mnk;
+    gc_pipe_t pipe;
+    const char *sass;
+} form_t;
+
+static const form_t mma_forms[] = {
+    {"mma", "m16n8k16", "f16", "f32", "-", 16 * 8 * 16, {33.0, 16.0, 2.5, 4}, "HMMA.16816.F32"},
+    {"mma", "m16n8k8", "f16", "f16", "-", 16 * 8 * 8, {24.0, 8.0, 1.5, 4}, "HMMA.1688.F16"},
+    {"wmma", "m16n16k16", "f16", "f32", "-", 16 * 16 * 16, {40.0, 12.0, 3.0, 4},
+     "HMMA.16816.F32"},
+};
+static const form_t wg_form = {"wgmma", "m64n256k16", "f16", "f32", "ss", 64 * 256 * 16,
+                               {200.0, 64.0, 6.0, 1}, "HGMMA.64x256x16.F32"};
+
+/* near/far partition of an address seen from an SM: 4 KiB granules */
+static int is_near(int sm, double off)
+{
+    return (((long)off >> 12) ^ (sm >> 2)) & 1;
+}
+
+static const double C_NEAR_HIT = 258.0, C_FAR_HIT = 414.1, C_NEAR_MISS = 555.5,
+                    C_FAR_MISS = 743.7;
+
+static double plateau_truth(const char *path, double x)
+{
+    if (!strcmp(path, "shared"))
+        return 29.0;
+    if (!strcmp(path, "l1") && x <= 256 * KIB)
+        return 33.0;
+    if (!strcmp(path, "l1") && x <= 512 * KIB)
+        return 33.0 + (264.5 - 33.0) * (x - 256 * KIB) / (256 * KIB);
+    double base = !strcmp(path, "tma") ? 40.0 : 0.0;
+    if (x <= 25 * MIB)
+        return 264.5 + base;
+    if (x <= 50 * MIB)
+        return 502.0 + base;
+    return 656.0 + base;
+}
+
+/* ---- writing traces ---- */
+
+static char dir[512];
+
+static gc_trace_writer_t *start(const char *bench, const char *sass)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s.csv", dir, bench);
+    gc_trace_writer_t *w;
+    gc_err_t e;
+    if (gc_trace_create(&w, path, GC_TRACE_FORCE, &e) != 0) {
+        fprintf(stderr, "test_calib: %s\n", e.msg);
+        exit(1);
+    }
+    gc_trace_put_meta(w, "bench", "%s", bench);
+    gc_trace_put_meta(w, "device", "Synthetic H100-like GPU (gpucal test)");
+    gc_trace_put_meta(w, "cc", "9.0");
+    gc_trace_put_meta(w, "sms", "132");
+    gc_trace_put_meta(w, "sm_clock_mhz", "1755.0");
+    gc_trace_put_meta(w, "date", "2025-01-0%dT03:04:05Z", (int)strlen(bench) % 9 + 1);
+    gc_trace_put_meta(w, "gpucal", "test");
+    gc_trace_put_meta(w, "sass_check", "%s", sass ? sass : "none: this bench times no opcode");
+    gc_trace_put_meta(w, "l2_bytes", "%.0f", L2_BYTES);
+    gc_trace_put_meta(w, "smem_optin_bytes", "232448");
+    gc_trace_put_meta(w, "mem_bus_bits", "5120");
+    gc_trace_put_meta(w, "mem_clock_mhz", "2619");
+    gc_trace_put_meta(w, "clock_max_mhz", "1980");
+    return w;
+}
+
+static void finish(gc_trace_writer_t *w)
+{
+    gc_err_t e;
+    if (gc_trace_finish(w, &e) != 0) {
+        fprintf(stderr, "test_calib: %s\n", e.msg);
+        exit(1);
+    }
+}
+
+static void tensor_rows(gc_trace_writer_t *w, const form_t *f, int wg)
+{
+    static const int warps[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    static const int wgs[] = {1, 2, 3, 4};
+    int nw = wg ? 4 : 10;
+    for (int i = 0; i < nw; i++)
+        for (int ilp = 1; ilp <= 8; ilp++) {
+            if (wg && ilp != 1 && ilp != 2 && ilp != 4)
+                continue;
+            double units = wg ? wgs[i] : warps[i];
+            double cyc = gc_pipe_cycles(&f->pipe, units, ilp) * (1 + 0.001 * gauss());
+            double lo = cyc * 0.998, hi = cyc * 1.002, work = units * ilp * f->mnk;
+            gc_trace_rowf(w, "%s,%s,%s,%s,%s,rand,sm,1,%g,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,"
+                          "1755.0,0",
+                          f->inst, f->shape, f->a, f->c, f->ops, wg ? units * 4 : units, ilp, cyc,
+                          lo, hi, work / cyc, work / hi, work / lo);
+        }
+}
+
+static void write_tensor(void)
+{
+    char sass[1024];
+    snprintf(sass, sizeof(sass), "ok: HMMA.16816.F32 x1536 in gc_k_MMA_F16_F32_M16N8K16_, "
+                                 "HMMA.1688.F16 x1536 in gc_k_MMA_F16_F16_M16N8K8_, "
+                                 "HMMA.16816.F32 x3072 in gc_k_WMMA_F16_F32_M16N16K16_");
+    gc_trace_writer_t *w = start("mma", sass);
+    static const char *const cols[] = {"inst", "shape", "a_type", "c_type", "operands", "data",
+                                       "scope", "blocks", "warps", "ilp", "iters", "reps",
+                                       "cyc_per_iter", "cyc_lo", "cyc_hi", "fma_clk_sm", "fma_lo",
+                                       "fma_hi", "clock_mhz", "clock_moved"};
+    gc_trace_columns(w, cols, 20);
+    for (size_t i = 0; i < sizeof(mma_forms) / sizeof(mma_forms[0]); i++)
+        tensor_rows(w, &mma_forms[i], 0);
+    /* the whole GPU, first form: 8 warps x ILP 4 on every SM */
+    const form_t *f = &mma_forms[0];
+    double cyc = gc_pipe_cycles(&f->pipe, 8, 4), work = 32 * f->mnk;
+    gc_trace_rowf(w, "mma,m16n8k16,f16,f32,-,rand,gpu,132,8,4,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,"
+                     "%.3f,1650.0,1",
+                  cyc, cyc * 0.998, cyc * 1.002, work / cyc, work / (cyc * 1.002),
+                  work / (cyc * 0.998));
+    finish(w);
+    w = start("wgmma", "ok: HGMMA.64x256x16.F32 x768 in gc_k_WG_F16_F32_N256_");
+    gc_trace_columns(w, cols, 20);
+    tensor_rows(w, &wg_form, 1);
+    finish(w);
+}
+
+static void write_alu_ldm_smem(void)
+{
+    static const int warps[] = {1, 2, 4, 8, 16, 32};
+    gc_trace_writer_t *w = start("alu", "ok: FFMA x64 in gc_k_alu_ffma_");
+    static const char *const acols[] = {"op",      "warps",      "ilp",    "iters",
+                                        "reps",    "cyc_per_iter", "cyc_lo", "cyc_hi",
+                                        "ops_clk_sm", "ops_lo",  "ops_hi", "clock_mhz",
+                                        "clock_moved"};
+    gc_trace_columns(w, acols, 13);
+    gc_pipe_t ffma = {4.0, 1.0, 0.0, 4};
+    for (int i = 0; i < 6; i++)
+        for (int ilp = 1; ilp <= 8; ilp *= 2) {
+            double cyc = gc_pipe_cycles(&ffma, warps[i], ilp) * (1 + 0.001 * gauss());
+            double ops = warps[i] * 32.0 * ilp;
+            gc_trace_rowf(w, "ffma,%d,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", warps[i],
+                          ilp, cyc, cyc * 0.998, cyc * 1.002, ops / cyc, ops / (cyc * 1.002),
+                          ops / (cyc * 0.998));
+        }
+    finish(w);
+
+    w = start("ldmatrix", "ok: LDSM.16.M88.4 x64 in gc_k_ldsm_");
+    static const char *const lcols[] = {"num",          "trans",  "warps",  "ilp",
+                                        "iters",        "reps",   "cyc_per_iter", "cyc_lo",
+                                        "cyc_hi",       "bytes_clk_sm", "bytes_lo", "bytes_hi",
+                                        "clock_mhz",    "clock_moved"};
+    gc_trace_columns(w, lcols, 14);
+    gc_pipe_t x4 = {30.0, 4.0, 0.5, 1};
+    for (int i = 0; i < 6; i++)
+        for (int ilp = 1; ilp <= 8; ilp++) {
+            double cyc = gc_pipe_cycles(&x4, warps[i], ilp) * (1 + 0.001 * gauss());
+            double b = warps[i] * ilp * 512.0;
+            gc_trace_rowf(w, "4,0,%d,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", warps[i],
+                          ilp, cyc, cyc * 0.998, cyc * 1.002, b / cyc, b / (cyc * 1.002),
+                          b / (cyc * 0.998));
+        }
+    finish(w);
+
+    w = start("smem", "ok: LDS x64 in gc_k_smem_");
+    static const char *const scols[] = {"width_bytes", "ways",  "warps",  "ilp",
+                                        "iters",       "reps",  "cyc_per_iter", "cyc_lo",
+                                        "cyc_hi",      "bytes_clk_sm", "bytes_lo", "bytes_hi",
+                                        "clock_mhz",   "clock_moved"};
+    gc_trace_columns(w, scols, 14);
+    for (int width = 4; width <= 16; width *= 4)
+        for (int ways = 1; ways <= 32; ways *= 2) {
+            double cyc = (width == 4 ? 29.0 + 2.0 * (ways - 1) : 33.0 + 4.0 * (ways - 1)) *
+                         (1 + 0.001 * gauss());
+            double b = 32.0 * width;
+            gc_trace_rowf(w, "%d,%d,1,1,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", width,
+                          ways, cyc, cyc * 0.998, cyc * 1.002, b / cyc, b / (cyc * 1.002),
+                          b / (cyc * 0.998));
+            /* a throughput row: not a latency, calib skips it */
+            gc_trace_rowf(w, "%d,%d,16,4,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", width,
+                          ways, 4 * cyc, 4 * cyc, 4 * cyc, 64 * b / (4 * cyc),
+                          64 * b / (4 * cyc), 64 * b / (4 * cyc));
+        }
+    finish(w);
+}
+
+static void write_pchase(void)
+{
+    gc_trace_writer_t *w = start("pchase", NULL);
+    gc_trace_put_meta(w, "clock_overhead_cyc", "2.0");
+    static const char *const cols[] = {"path",   "pattern", "array_bytes", "stride_bytes",
+                                       "steps",  "latency_cyc", "lat_lo", "lat_hi",
+                                       "clock_mhz"};
+    gc_trace_columns(w, cols, 9);
+    static const char *const paths[] = {"l1", "l2", "shared", "tma"};
+    for (int p = 0; p < 4; p++) {
+        double top = !strcmp(paths[p], "shared") ? 128 * KIB : 256 * MIB;
+        for (int e = 0;; e++) {
+            double x = round(16 * KIB * pow(2.0, e / 4.0) / 1024) * 1024;
+            if (x > top)
+                break;
+            double y = plateau_truth(paths[p], x) * (1 + 0.003 * gauss());
+            gc_trace_rowf(w, "%s,rand,%.0f,64,100000,%.2f,%.2f,%.2f,1755.0", paths[p], x, y,
+                          y * 0.997, y * 1.003);
+        }
+    }
+    finish(w);
+}
+
+static void write_fine(void)
+{
+    gc_trace_writer_t *w = start("pchase_fine", NULL);
+    static const char *const cols[] = {"sm",   "array_bytes",  "stride_bytes",
+                                       "step", "offset_bytes", "latency_cyc"};
+    gc_trace_columns(w, cols, 6);
+    /* L2/6 warmed (hits), 0.8 L2 warmed (near hits and misses), 2 L2 (misses) */
+    const double arrays[3] = {8 * MIB, 40 * MIB, 100 * MIB};
+    for (int a = 0; a < 3; a++)
+        for (int k = 0; k < 8; k++) {
+            int sm = k * 132 / 8;
+            double off0 = floor(arrays[a] / 8 * k / 32) * 32;
+            for (int step = 0; step < 512; step++) {
+                double off = fmod(off0 + 32.0 * step, arrays[a]);
+                int near = is_near(sm, off);
+                double c, sd;
+                double u = unit();
+                if (a == 0 || (a == 1 && near && u < 0.6)) {
+                    c = near ? C_NEAR_HIT : C_FAR_HIT;
+                    sd = near ? 6 : 9;
+                } else {
+                    c = near ? C_NEAR_MISS : C_FAR_MISS;
+                    sd = near ? 14 : 18;
+                }
+                double lat = unit() < 0.003 ? 1500 + 3500 * unit() : c + sd * gauss();
+                gc_trace_rowf(w, "%d,%.0f,32,%d,%.0f,%.0f", sm, arrays[a], step, off, round(lat));
+            }
+        }
+    finish(w);
+}
+
+static void write_bw_clock(void)
+{
+    gc_trace_writer_t *w = start("bw", NULL);
+    static const char *const cols[] = {"level", "width_bytes", "blocks", "threads", "bytes",
+                                       "cycles", "bytes_clk_sm", "bytes_clk", "gbs", "clock_mhz"};
+    gc_trace_columns(w, cols, 10);
+    static const char *const levels[] = {"l1", "shared", "l2", "global"};
+    static const double per_sm[4][2] = {{64, 120}, {128, 128}, {40, 80}, {20, 26}};
+    for (int l = 0; l < 4; l++)
+        for (int wi = 0; wi < 2; wi++)
+            for (int threads = 256; threads <= 1024; threads *= 2)
+                for (int rep = 0; rep < 3; rep++) {
+                    double eff = threads == 1024 ? 1.0 : threads == 512 ? 0.9 : 0.7;
+                    double bcs = per_sm[l][wi] * eff * (1 + 0.002 * gauss());
+                    double cycles = 1e6, bytes = bcs * cycles * 132;
+                    gc_trace_rowf(w, "%s,%d,264,%d,%.0f,%.0f,%.4f,%.3f,%.2f,1755.0", levels[l],
+                                  wi ? 16 : 4, threads, bytes, cycles, bcs, bcs * 132,
+                                  bytes / (cycles / 1755e6) / 1e9);
+                }
+    finish(w);
+
+    w = start("clock", NULL);
+    static const char *const ccols[] = {"load", "clock_mhz", "clock_lo", "clock_hi", "seconds"};
+    gc_trace_columns(w, ccols, 5);
+    gc_trace_rowf(w, "idle,1755.0,1750.0,1760.0,0.300");
+    gc_trace_rowf(w, "memory,1700.0,1690.0,1705.0,2.000");
+    gc_trace_rowf(w, "tensor,1650.0,1620.0,1660.0,2.000");
+    finish(w);
+}
+
+static void write_all(void)
+{
+    rs = 20240601;
+    mkdir(dir, 0777);
+    write_tensor();
+    write_alu_ldm_smem();
+    write_pchase();
+    write_fine();
+    write_bw_clock();
+}
+
+/* ---- checks ---- */
+
+static void near(const gc_qty_t *q, double truth, double rel, const char *what)
+{
+    if (!q->set) {
+        fprintf(stderr, "missing: %s\n", what);
+        CHECK(q->set);
+        return;
+    }
+    if (fabs(q->v - truth) > rel * fabs(truth))
+        fprintf(stderr, "%s = %g, truth %g\n", what, q->v, truth);
+    CHECK_NEAR(q->v, truth, rel * fabs(truth));
+    CHECK(!q->has_ci || (q->lo <= q->v && q->v <= q->hi));
+    CHECK(q->src != NULL);
+}
+
+static gc_arch_t *run(const char *d, gc_err_t *e)
+{
+    gc_calib_opts_t o = {.dir = d, .name = "synth-h100", .out = "synth.yaml", .quiet = 1};
+    gc_arch_t *a = NULL;
+    gc_err_clear(e);
+    if (gc_calib_run(&o, &a, e) != 0)
+        return NULL;
+    return a;
+}
+
+static void check_tensor(const gc_arch_t *a)
+{
+    CHECK(a->n_tensor == 4);
+    for (size_t i = 0; i < 3 && i < a->n_tensor; i++) {
+        const form_t *f = &mma_forms[i];
+        const gc_tensor_t *t = gc_arch_tensor(a, f->inst, f->shape, f->a, f->c, NULL);
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        near(&t->latency_cyc, f->pipe.lat_cyc, 0.02, "latency_cyc");
+        near(&t->issue_cyc, f->pipe.issue_cyc, 0.02, "issue_cyc");
+        near(&t->overhead_cyc, f->pipe.overhead_cyc, 0.02, "overhead_cyc");
+        near(&t->sub_cores, 4, 0, "sub_cores");
+        CHECK_STR(t->sass, f->sass);
+        CHECK_STR(t->data, "rand");
+        CHECK(t->operands == NULL);
+        /* the peak: 32 warps x ILP 8, throughput-bound: 32 * 8 * mnk / (64 * issue) */
+        near(&t->peak_fma_clk_sm, 4 * f->mnk / f->pipe.issue_cyc, 0.02, "peak_fma_clk_sm");
+        CHECK(t->n_conv >= 1);
+        CHECK_HAS(t->issue_cyc.src, "gc_pipe_cycles fitted to 80 rows");
+        CHECK_HAS(t->issue_cyc.note, "4 slots of warps");
+    }
+    const gc_tensor_t *t = gc_arch_tensor(a, "mma", "m16n8k16", "f16", "f32", NULL);
+    if (t) {
+        /* the gpu row: 2 x fma x 132 SMs x 1650 MHz */
+        double fma = 32 * mma_forms[0].mnk / gc_pipe_cycles(&mma_forms[0].pipe, 8, 4);
+        near(&t->peak_tflops, 2 * fma * 132 * 1650e6 / 1e12, 0.001, "peak_tflops");
+        near(&t->clock_mhz, 1650, 0, "clock_mhz");
+        CHECK_HAS(t->latency_cyc.src, "/mma.csv:");
+        CHECK_HAS(t->latency_cyc.src, "ILP-1 row (completion latency)");
+    }
+    const gc_tensor_t *w = gc_arch_tensor(a, "wgmma", "m64n256k16", "f16", "f32", "ss");
+    CHECK(w != NULL);
+    if (w) {
+        near(&w->latency_cyc, wg_form.pipe.lat_cyc, 0.02, "wgmma latency");
+        near(&w->issue_cyc, wg_form.pipe.issue_cyc, 0.02, "wgmma issue");
+        near(&w->overhead_cyc, wg_form.pipe.overhead_cyc, 0.02, "wgmma overhead");
+        near(&w->sub_cores, 1, 0, "wgmma slots");
+        CHECK_STR(w->sass, "HGMMA.64x256x16.F32");
+        CHECK_STR(w->operands, "ss");
+        /* peak at 4 warpgroups (16 warps) */
+        CHECK(w->peak_warps.v == 16 || w->peak_warps.v == 8 || w->peak_warps.v == 12);
+    }
+    near(&a->sm.sub_cores, 4, 0, "sm.sub_cores");
+}
+
+static void check_memory(const gc_arch_t *a)
+{
+    const gc_memory_t *m = &a->memory;
+    near(&m->l2.near_hit_cyc, C_NEAR_HIT, 0.02, "near hit");
+    near(&m->l2.far_hit_cyc, C_FAR_HIT, 0.02, "far hit");
+    near(&m->l2.near_miss_cyc, C_NEAR_MISS, 0.02, "near miss");
+    near(&m->l2.far_miss_cyc, C_FAR_MISS, 0.02, "far miss");
+    near(&m->l2.partitions, 2, 0, "partitions");
+    near(&m->l2.near_share, 0.5, 0.02, "near share");
+    CHECK_HAS(m->l2.near_hit_cyc.src, "k-means cluster 1 of 4 (near hit), arrays 8 MiB, 40 MiB");
+    CHECK_HAS(m->l2.far_miss_cyc.src, "cluster 4 of 4 (far miss), arrays 40 MiB, 100 MiB");
+    CHECK_HAS(m->l2.near_hit_cyc.note, "left out as the long tail");
+    /* the curve: plateau levels and capacities within their grid step */
+    near(&m->l1.latency_cyc, 33.0, 0.02, "l1 latency");
+    near(&m->l1.size_kib, 256, 0.0, "l1 size");
+    CHECK(m->l1.size_kib.has_ci && m->l1.size_kib.hi > 256 && m->l1.size_kib.hi < 305);
+    near(&m->l2.latency_cyc, 264.5, 0.02, "l2 near plateau");
+    near(&m->l2.latency_far_cyc, 502, 0.02, "l2 far plateau");
+    CHECK(m->l2.partition_mib.set && m->l2.partition_mib.lo <= 25 &&
+          m->l2.partition_mib.v > 25 && m->l2.partition_mib.v < 30);
+    CHECK(m->l2.size_mib.set && m->l2.size_mib.v <= 50 && m->l2.size_mib.hi > 50);
+    CHECK_HAS(m->l2.size_mib.src, "L2 capacity");
+    near(&m->dram.latency_cyc, 656, 0.02, "dram");
+    near(&m->tma.latency_cyc, 304.5, 0.02, "tma");
+    near(&m->tma.latency_extra_cyc, 40, 0.05, "tma extra");
+    /* shared: the smem bench wins over the pchase shared path */
+    near(&m->shared.latency_cyc, 29, 0.02, "shared latency");
+    near(&m->shared.conflict_cyc, 2.0, 0.02, "conflict_cyc");
+    CHECK(m->shared.n_conflicts == 12);
+    CHECK_HAS(m->shared.conflict_cyc.src, "linear fit of latency on ways (4-byte loads, 6 degrees");
+    /* bandwidths: the best configuration (1024 threads) */
+    near(&m->l1.bw_bytes_clk_sm, 64, 0.02, "l1 bw");
+    near(&m->l1.bw_v4_bytes_clk_sm, 120, 0.02, "l1 bw v4");
+    near(&m->shared.bw_bytes_clk_sm, 128, 0.02, "shared bw");
+    near(&m->l2.bw_bytes_clk, 40 * 132, 0.02, "l2 bw");
+    near(&m->l2.bw_v4_bytes_clk, 80 * 132, 0.02, "l2 bw v4");
+    near(&m->dram.bw_gbs, 26 * 132 * 1.755, 0.02, "dram bw");
+    CHECK(m->dram.bw_gbs.has_ci);
+    /* device facts */
+    near(&m->dram.bus_bits, 5120, 0, "bus bits");
+    near(&a->sm.shared_block_max_kib, 227, 0, "smem opt-in");
+}
+
+static void check_rest(const gc_arch_t *a)
+{
+    CHECK_STR(a->family, "hopper");
+    CHECK_STR(a->cc, "9.0");
+    CHECK_STR(a->name, "synth-h100");
+    near(&a->sm.count, 132, 0, "sms");
+    near(&a->sm.clock_max_mhz, 1980, 0, "clock max");
+    near(&a->sm.clock_tensor_mhz, 1650, 0, "clock tensor");
+    near(&a->sm.clock_memory_mhz, 1700, 0, "clock memory");
+    CHECK(a->sm.clock_tensor_mhz.lo == 1620 && a->sm.clock_tensor_mhz.hi == 1660);
+    const gc_alu_t *f = gc_arch_alu(a, "ffma");
+    CHECK(f != NULL);
+    if (f) {
+        near(&f->latency_cyc, 4, 0.02, "ffma latency");
+        near(&f->ops_clk_sm, 128, 0.02, "ffma throughput");
+    }
+    CHECK(a->n_ldmatrix == 1);
+    if (a->n_ldmatrix) {
+        near(&a->ldmatrix[0].latency_cyc, 30, 0.02, "ldmatrix latency");
+        near(&a->ldmatrix[0].peak_bytes_clk_sm, 128, 0.02, "ldmatrix peak");
+        CHECK_HAS(a->ldmatrix[0].peak_bytes_clk_sm.note, "1 slot of warps");
+    }
+    CHECK_STR(a->provenance.date, "2025-01-09T03:04:05Z");
+    CHECK_HAS(a->provenance.command, "gpucal calib ");
+    CHECK_HAS(a->provenance.command, " -o synth.yaml --name synth-h100");
+    CHECK_HAS(a->provenance.notes, "missing: mma_sp");
+}
+
+static char *emit(const gc_arch_t *a, size_t *len)
+{
+    char *buf = NULL;
+    FILE *fp = open_memstream(&buf, len);
+    gc_err_t e;
+    CHECK(gc_arch_emit(a, fp, &e) == 0);
+    fclose(fp);
+    return buf;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static void rm_dir(const char *d)
+{
+    DIR *dd = opendir(d);
+    if (!dd)
+        return;
+    struct dirent *de;
+    char p[1024];
+    while ((de = readdir(dd)))
+        if (de->d_name[0] != '.') {
+            snprintf(p, sizeof(p), "%s/%s", d, de->d_name);
+            unlink(p);
+        }
+    closedir(dd);
+    rmdir(d);
+}
+
+/* Folder-level failures, each with its message. */
+static void check_folders(void)
+{
+    gc_err_t e;
+    char d[600], p[700];
+    snprintf(d, sizeof(d), "%s-bad", dir);
+    mkdir(d, 0777);
+    CHECK(run(d, &e) == NULL && e.code == GC_EINPUT);
+    CHECK_HAS(e.msg, "no traces (*.csv) in the folder");
+    snprintf(p, sizeof(p), "%s/other.csv", d);
+    write_file(p, "# gpucal-trace: 1\n# bench: numerics\n# device: X\n# cc: 9.0\n# sms: 1\n"
+                  "a\n1\n# end: 1\n");
+    CHECK(run(d, &e) == NULL && e.code == GC_EINPUT);
+    CHECK_HAS(e.msg, "no trace of a bench calib reads");
+    /* only a clock trace: sm.sub_cores (required) cannot be supported */
+    snprintf(p, sizeof(p), "%s/clock.csv", d);
+    write_file(p, "# gpucal-trace: 1\n# bench: clock\n# device: X\n# cc: 9.0\n# sms: 1\n"
+                  "load,clock_mhz,clock_lo,clock_hi,seconds\nidle,1500,1490,1510,1\n# end: 1\n");
+    CHECK(run(d, &e) == NULL && e.code == GC_ENODATA);
+    CHECK_HAS(e.msg, "sm.sub_cores (required by gpucal-arch/1)");
+    /* a second clock trace, and a trace of another device */
+    snprintf(p, sizeof(p), "%s/clock2.csv", d);
+    write_file(p, "# gpucal-trace: 1\n# bench: clock\n# device: X\n# cc: 9.0\n# sms: 1\n"
+                  "load,clock_mhz,clock_lo,clock_hi,seconds\nidle,1500,1490,1510,1\n# end: 1\n");
+    CHECK(run(d, &e) == NULL && e.code == GC_EINPUT);
+    CHECK_HAS(e.msg, "a second trace of bench 'clock'");
+    unlink(p);
+    snprintf(p, sizeof(p), "%s/bw.csv", d);
+    write_file(p, "# gpucal-trace: 1\n# bench: bw\n# device: Y\n# cc: 9.0\n# sms: 1\n"
+                  "level,width_bytes,blocks,threads,bytes_clk_sm,bytes_clk,gbs\n"
+                  "l1,4,1,1,1,1,1\n# end: 1\n");
+    CHECK(run(d, &e) == NULL && e.code == GC_EINPUT);
+    /* files go in name order: bw.csv sets the device, clock.csv differs */
+    CHECK_HAS(e.msg, "clock.csv:3:3: device differs from");
+    CHECK_HAS(e.msg, "bw.csv: one folder holds the traces of one GPU");
+    rm_dir(d);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--write")) {
+        snprintf(dir, sizeof(dir), "%s", argv[2]);
+        write_all();
+        return 0;
+    }
+    snprintf(dir, sizeof(dir), "test_calib_tmp_%ld", (long)getpid());
+    write_all();
+    gc_err_t e;
+    gc_arch_t *a = run(dir, &e);
+    if (!a)
+        fprintf(stderr, "calib failed: %s\n", e.msg);
+    CHECK(a != NULL);
+    if (a) {
+        check_tensor(a);
+        check_memory(a);
+        check_rest(a);
+        /* twice: the same bytes */
+        gc_arch_t *b = run(dir, &e);
+        CHECK(b != NULL);
+        if (b) {
+            size_t la, lb;
+            char *ta = emit(a, &la), *tb = emit(b, &lb);
+            CHECK(la == lb && !memcmp(ta, tb, la));
+            free(ta);
+            free(tb);
+            gc_arch_destroy(b);
+        }
+        gc_arch_destroy(a);
+    }
+    /* a missing bench leaves its keys out, nothing defaulted */
+    char p[700];
+    snprintf(p, sizeof(p), "%s/bw.csv", dir);
+    unlink(p);
+    snprintf(p, sizeof(p), "%s/pchase_fine.csv", dir);
+    unlink(p);
+    a = run(dir, &e);
+    CHECK(a != NULL);
+    if (a) {
+        CHECK(!a->memory.l1.bw_bytes_clk_sm.set && !a->memory.dram.bw_gbs.set);
+        CHECK(!a->memory.l2.near_hit_cyc.set && !a->memory.l2.partitions.set);
+        CHECK(a->memory.l2.latency_cyc.set);
+        CHECK_HAS(a->provenance.notes, "missing: mma_sp, pchase_fine, bw");
+        gc_arch_destroy(a);
+    }
+    rm_dir(dir);
+    check_folders();
+    CHECK_DONE();
+}
