@@ -22,6 +22,9 @@
 typedef struct gc_calib_ctx {
     gc_arch_t *a;
     const gc_calib_opts_t *o;
+    FILE *log;             /* progress lines and warnings, printed on stderr only when
+                              the run succeeds (an error is then the one line); NULL:
+                              silent */
     const char *dir;       /* the trace folder, as given, without trailing '/' */
     double l2_bytes;       /* header l2_bytes (0: no trace gave it) */
     double sms;            /* header sms */
@@ -64,10 +67,11 @@ void gc_calib_put_count(gc_calib_ctx_t *c, gc_qty_t *q, double v, const char *sr
 /* printf into the arch's arena (for sources and notes); NULL when out of memory. */
 const char *gc_calib_str(gc_calib_ctx_t *c, const char *fmt, ...) GC_PRINTF(2, 3);
 
-/* One progress line "calib: MSG" on stderr (unless quiet). */
+/* One progress line "calib: MSG" (unless quiet) into the log. */
 void gc_calib_info(gc_calib_ctx_t *c, const char *fmt, ...) GC_PRINTF(2, 3);
 
-/* A value left out: "FILE:LINE: warning: MSG" on stderr, counted. */
+/* A value left out: "FILE:LINE: warning: MSG" into the log (quiet or
+ * not), counted. */
 void gc_calib_leave_out(gc_calib_ctx_t *c, const char *file, long line, const char *fmt, ...)
     GC_PRINTF(4, 5);
 

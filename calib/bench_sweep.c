@@ -113,9 +113,10 @@ static void put_conv(gc_calib_ctx_t *c, gc_conv_t **list, size_t *count,
         const char *src = gc_calib_str(c, "%s:%ld: convergence point (smallest ILP within 5 %% "
                                        "of the best rate at these warps; calib/README.md)",
                                        file, p->line);
-        gc_calib_put_count(c, &v[j].warps, p->warps * unit, NULL, NULL);
-        gc_calib_put_count(c, &v[j].ilp, p->ilp, NULL, NULL);
-        gc_calib_put(c, &v[j].latency_cyc, p->cyc, p->cyc_lo, p->cyc_hi, NULL, NULL);
+        const char *row = gc_calib_str(c, "%s:%ld", file, p->line);
+        gc_calib_put_count(c, &v[j].warps, p->warps * unit, row, NULL);
+        gc_calib_put_count(c, &v[j].ilp, p->ilp, row, NULL);
+        gc_calib_put(c, &v[j].latency_cyc, p->cyc, p->cyc_lo, p->cyc_hi, row, NULL);
         put_rate(c, &v[j].rate, p, src);
     }
 }
@@ -437,8 +438,9 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
             put_rate(c, &e->peak_fma_clk_sm, &pt[pk],
                      gc_calib_str(c, "%s:%ld: best fma_clk_sm of the sweep (scope sm)", file,
                                   pt[pk].line));
-            gc_calib_put_count(c, &e->peak_warps, pt[pk].warps * unit, NULL, NULL);
-            gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, NULL, NULL);
+            const char *prow = gc_calib_str(c, "%s:%ld: the peak row", file, pt[pk].line);
+            gc_calib_put_count(c, &e->peak_warps, pt[pk].warps * unit, prow, NULL);
+            gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, prow, NULL);
             if (best_gpu < 0)
                 gc_calib_put(c, &e->clock_mhz, pt[pk].clock_mhz, 1, 0,
                              gc_calib_str(c, "%s:%ld: clock_mhz of the peak row", file,
@@ -552,7 +554,7 @@ int gc_bench_ldmatrix(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, 
     size_t n_fit = 0;
     for (size_t g = 0; g < nform; g++) {
         gc_ldmatrix_t *e = &ent[g];
-        gc_calib_put_count(c, &e->num, fnum[g], NULL, NULL);
+        gc_calib_put_count(c, &e->num, fnum[g], gc_calib_str(c, "%s: num column", file), NULL);
         e->trans.set = 1;
         e->trans.val = ftr[g] != 0;
         size_t n = 0;
@@ -585,8 +587,9 @@ int gc_bench_ldmatrix(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, 
                      gc_calib_str(c, "%s:%ld: best bytes_clk_sm of the sweep", file,
                                   pt[pk].line),
                      note);
-        gc_calib_put_count(c, &e->peak_warps, pt[pk].warps, NULL, NULL);
-        gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, NULL, NULL);
+        const char *prow = gc_calib_str(c, "%s:%ld: the peak row", file, pt[pk].line);
+        gc_calib_put_count(c, &e->peak_warps, pt[pk].warps, prow, NULL);
+        gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, prow, NULL);
         put_conv(c, &e->conv, &e->n_conv, pt, n, 1, file);
     }
     gc_calib_info(c, "%s: %zu ldmatrix form%s, pipe fitted for %zu", file, nform,
@@ -661,8 +664,9 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
         goto done;
     }
     for (size_t j = 0; j < n; j++) {
-        gc_calib_put_count(c, &ent[j].width_bytes, row[j].width, NULL, NULL);
-        gc_calib_put_count(c, &ent[j].ways, row[j].ways, NULL, NULL);
+        const char *at = gc_calib_str(c, "%s:%ld", file, row[j].line);
+        gc_calib_put_count(c, &ent[j].width_bytes, row[j].width, at, NULL);
+        gc_calib_put_count(c, &ent[j].ways, row[j].ways, at, NULL);
         gc_calib_put(c, &ent[j].latency_cyc, row[j].cyc, row[j].lo, row[j].hi,
                      gc_calib_str(c, "%s:%ld: 1-warp, ILP-1 row", file, row[j].line), NULL);
     }

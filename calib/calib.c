@@ -175,25 +175,30 @@ const char *gc_calib_str(gc_calib_ctx_t *c, const char *fmt, ...)
 
 void gc_calib_info(gc_calib_ctx_t *c, const char *fmt, ...)
 {
-    if (c->o->quiet)
+    if (c->o->quiet || !c->log)
         return;
-    char buf[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    fprintf(c->log, "calib: ");
+    vfprintf(c->log, fmt, ap);
+    fprintf(c->log, "\n");
     va_end(ap);
-    fprintf(stderr, "calib: %s\n", buf);
 }
 
 void gc_calib_leave_out(gc_calib_ctx_t *c, const char *file, long line, const char *fmt, ...)
 {
-    char buf[2048];
+    c->n_left_out++;
+    if (!c->log)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    if (line > 0)
+        fprintf(c->log, "%s:%ld: warning: ", file, line);
+    else
+        fprintf(c->log, "%s: warning: ", file);
+    vfprintf(c->log, fmt, ap);
+    fprintf(c->log, "\n");
     va_end(ap);
-    c->n_left_out++;
-    gc_warn_at(file, line, 0, "%s", buf);
 }
 
 void *gc_calib_grow(gc_calib_ctx_t *c, void **list, size_t *count, size_t elem, size_t n)
@@ -361,7 +366,7 @@ static void free_files(trace_file_t *f, size_t n)
     free(f);
 }
 
-static int list_folder(const char *dir, trace_file_t **out, size_t *nout, int quiet,
+static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *log,
                        gc_err_t *err)
 {
     *out = NULL;
@@ -392,8 +397,8 @@ static int list_folder(const char *dir, trace_file_t **out, size_t *nout, int qu
             continue;
         }
         if (ends_with(nm, ".csv.gz") || ends_with(nm, ".csv.part")) {
-            if (!quiet)
-                fprintf(stderr, "calib: %s: skipped (%s)\n", path,
+            if (log)
+                fprintf(log, "calib: %s: skipped (%s)\n", path,
                         ends_with(nm, ".gz") ? "compressed: calib reads plain .csv; "
                                                "gunzip it first"
                                              : "an interrupted bench: finish it with "
@@ -560,7 +565,15 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
     memset(&c, 0, sizeof(c));
     facts_t f;
     memset(&f, 0, sizeof(f));
-    int rc = list_folder(dir, &files, &nfiles, o->quiet, err);
+    char *logbuf = NULL;
+    size_t loglen = 0;
+    FILE *log = open_memstream(&logbuf, &loglen);
+    if (!log) {
+        free(dir);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    c.log = log;
+    int rc = list_folder(dir, &files, &nfiles, o->quiet ? NULL : log, err);
     if (rc)
         goto done;
     /* pass 1: which bench each trace holds, and the device facts */
@@ -581,7 +594,7 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         const bench_def_t *def = find_bench(bench);
         if (!def) {
             if (!o->quiet)
-                fprintf(stderr, "calib: %s: skipped (bench '%s' is not one calib reads)\n",
+                fprintf(log, "calib: %s: skipped (bench '%s' is not one calib reads)\n",
                         files[i].path, bench);
             gc_trace_close(r);
             continue;
@@ -629,8 +642,8 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         const trace_file_t *tf = by_bench[k];
         if (!tf) {
             if (!o->quiet)
-                fprintf(stderr, "calib: no %s trace in %s: %s left out\n", benches[k].name,
-                        dir, benches[k].keys);
+                fprintf(log, "calib: no %s trace in %s: %s left out\n", benches[k].name, dir,
+                        benches[k].keys);
             size_t at = strlen(missing);
             snprintf(missing + at, sizeof(missing) - at, "%s%s", at ? ", " : "",
                      benches[k].name);
@@ -669,6 +682,10 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
     *out = c.a;
     c.a = NULL;
 done:
+    fclose(log);
+    if (!rc && loglen) /* the lines of a run that failed would bury its one error line */
+        fwrite(logbuf, 1, loglen, stderr);
+    free(logbuf);
     gc_arch_destroy(c.a);
     if (files)
         free_files(files, nfiles);
@@ -716,9 +733,7 @@ int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
         gc_table_free(t);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
-    gc_warn_set_quiet(1);
-    rc = def->fn(&c, t, path, err);
-    gc_warn_set_quiet(0);
+    rc = def->fn(&c, t, path, err); /* c.log NULL: no lines */
     if (!rc)
         snprintf(summary, n, "bench %s, %zu rows, %s (cc %s, %g SMs); %d value%s the data "
                  "cannot support",
