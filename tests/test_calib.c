@@ -11,8 +11,11 @@
  * the same bytes.
  *
  *   test_calib              run the checks (in a temporary folder)
- *   test_calib --write DIR  write the synthetic folder to DIR and exit (this
- *                           is how tests/fixtures/calib/synth was made)
+ *   test_calib --write DIR [SMS STEPS]
+ *                           write the synthetic folder to DIR and exit (the
+ *                           shell test and the benchmark use it); the fine
+ *                           P-chase from SMS SMs x STEPS accesses per array
+ *                           (default 8 x 512; gpucal measure --full: 132 x 2048)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -260,6 +263,8 @@ static void write_pchase(void)
     finish(w);
 }
 
+static int fine_sms = 8, fine_steps = 512;
+
 static void write_fine(void)
 {
     gc_trace_writer_t *w = start("pchase_fine", NULL);
@@ -269,10 +274,10 @@ static void write_fine(void)
     /* L2/6 warmed (hits), 0.8 L2 warmed (near hits and misses), 2 L2 (misses) */
     const double arrays[3] = {8 * MIB, 40 * MIB, 100 * MIB};
     for (int a = 0; a < 3; a++)
-        for (int k = 0; k < 8; k++) {
-            int sm = k * 132 / 8;
-            double off0 = floor(arrays[a] / 8 * k / 32) * 32;
-            for (int step = 0; step < 512; step++) {
+        for (int k = 0; k < fine_sms; k++) {
+            int sm = k * 132 / fine_sms;
+            double off0 = floor(arrays[a] / fine_sms * k / 32) * 32;
+            for (int step = 0; step < fine_steps; step++) {
                 double off = fmod(off0 + 32.0 * step, arrays[a]);
                 int near = is_near(sm, off);
                 double c, sd;
@@ -548,8 +553,16 @@ static void check_folders(void)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "--write")) {
+    if ((argc == 3 || argc == 5) && !strcmp(argv[1], "--write")) {
         snprintf(dir, sizeof(dir), "%s", argv[2]);
+        if (argc == 5) {
+            fine_sms = atoi(argv[3]);
+            fine_steps = atoi(argv[4]);
+            if (fine_sms < 1 || fine_sms > 132 || fine_steps < 1 || fine_steps > 100000) {
+                fprintf(stderr, "test_calib: SMS 1..132, STEPS 1..100000\n");
+                return 2;
+            }
+        }
         write_all();
         return 0;
     }
