@@ -22,12 +22,12 @@
 typedef struct gc_calib_ctx {
     gc_arch_t *a;
     const gc_calib_opts_t *o;
-    FILE *log;             /* progress lines and warnings, printed on stderr only when
-                              the run succeeds (an error is then the one line); NULL:
-                              silent */
-    const char *dir;       /* the trace folder, as given, without trailing '/' */
-    double l2_bytes;       /* header l2_bytes (0: no trace gave it) */
-    double sms;            /* header sms */
+    FILE *log;       /* progress lines and warnings, printed on stderr only when
+                        the run succeeds (an error is then the one line); NULL:
+                        silent */
+    const char *dir; /* the trace folder, as given, without trailing '/' */
+    double l2_bytes; /* header l2_bytes (0: no trace gave it) */
+    double sms;      /* header sms */
     /* sm.sub_cores: votes of the warp-level tensor fits (slot count -> forms) */
     int slot_votes[9];
     const char *slot_file; /* the trace the first vote came from */
@@ -38,11 +38,10 @@ typedef struct gc_calib_ctx {
      * headers lack clock_max_mhz) */
     double clk, clk_lo, clk_hi;
     const char *clk_src;
-    int n_left_out;        /* values left out with a warning */
+    int n_left_out; /* values left out with a warning */
 } gc_calib_ctx_t;
 
-typedef int (*gc_bench_fn)(gc_calib_ctx_t *c, const gc_table_t *t, const char *file,
-                           gc_err_t *err);
+typedef int (*gc_bench_fn)(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 
 /* the handlers */
 int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
@@ -57,8 +56,8 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
 /* Set q to v with interval [lo, hi] (lo > hi: none), source src and note
  * (NULL: none), rounded to 5 significant digits (the interval outward, to
  * the same decimal place). */
-void gc_calib_put(gc_calib_ctx_t *c, gc_qty_t *q, double v, double lo, double hi,
-                  const char *src, const char *note);
+void gc_calib_put(gc_calib_ctx_t *c, gc_qty_t *q, double v, double lo, double hi, const char *src,
+                  const char *note);
 
 /* Set a whole-number quantity (a count), exact, no interval. */
 void gc_calib_put_count(gc_calib_ctx_t *c, gc_qty_t *q, double v, const char *src,

@@ -82,9 +82,9 @@ static int build_curve(const gc_table_t *t, const char *path, curve_t *cv, gc_er
     for (size_t r = 0; r < t->nrows; r++)
         if (!strcmp(gc_table_txt(t, cp, r), path) &&
             !strcmp(gc_table_txt(t, cpat, r), cv->pattern) && gc_table_num(t, cs, r) == best)
-            cv->p[cv->n++] = (gc_curve_pt_t){gc_table_num(t, cx, r), gc_table_num(t, cy, r),
-                                             gc_table_num(t, clo, r), gc_table_num(t, chi, r),
-                                             t->line[r]};
+            cv->p[cv->n++] =
+                (gc_curve_pt_t){gc_table_num(t, cx, r), gc_table_num(t, cy, r),
+                                gc_table_num(t, clo, r), gc_table_num(t, chi, r), t->line[r]};
     cv->n = gc_curve_normalize(cv->p, cv->n);
     cv->k = gc_curve_plateaus(cv->p, cv->n, 0.08, 3, cv->pl, 16);
     return 0;
@@ -94,12 +94,12 @@ static const char *plateau_src(gc_calib_ctx_t *c, const char *file, const curve_
                                const gc_plateau_t *pl)
 {
     char a[32], b[32];
-    return gc_calib_str(c, "%s:%ld: plateau of the %s path (%s pattern, stride %g B) from %s to "
+    return gc_calib_str(c,
+                        "%s:%ld: plateau of the %s path (%s pattern, stride %g B) from %s to "
                         "%s, %zu sizes",
                         file, cv->p[pl->first].line, cv->path, cv->pattern, cv->stride,
                         gc_calib_bytes(cv->p[pl->first].x, a, sizeof(a)),
-                        gc_calib_bytes(cv->p[pl->last].x, b, sizeof(b)),
-                        pl->last - pl->first + 1);
+                        gc_calib_bytes(cv->p[pl->last].x, b, sizeof(b)), pl->last - pl->first + 1);
 }
 
 /* a capacity: the last size of plateau pl, interval up to the next size */
@@ -109,7 +109,8 @@ static void put_capacity(gc_calib_ctx_t *c, gc_qty_t *q, double unit, const char
     double last = cv->p[pl->last].x, next = cv->p[pl->last + 1].x;
     char a[32], b[32];
     gc_calib_put(c, q, last / unit, last / unit, next / unit,
-                 gc_calib_str(c, "%s:%ld: %s: the last size on the %.0f-cycle plateau (%s path); "
+                 gc_calib_str(c,
+                              "%s:%ld: %s: the last size on the %.0f-cycle plateau (%s path); "
                               "the next size measured, %s, is off it",
                               file, cv->p[pl->last].line, what, pl->level, cv->path,
                               gc_calib_bytes(next, b, sizeof(b))),
@@ -134,15 +135,18 @@ static void pchase_l1(gc_calib_ctx_t *c, const char *file, const curve_t *cv)
     if (cv->k >= 2 && !(cv->pl[0].level < 0.5 * cv->pl[1].level)) {
         gc_calib_leave_out(c, file, cv->p[cv->pl[0].first].line,
                            "memory.l1 left out: the first plateau (%.0f cycles) is not an L1 "
-                           "hit (start the sweep inside L1)", cv->pl[0].level);
+                           "hit (start the sweep inside L1)",
+                           cv->pl[0].level);
         return;
     }
     put_level(c, &l1->latency_cyc, file, cv, &cv->pl[0]);
     if (cv->pl[0].last + 1 < cv->n)
         put_capacity(c, &l1->size_kib, KIB, file, cv, &cv->pl[0], "L1 capacity");
     else
-        gc_calib_leave_out(c, file, 0, "memory.l1.size_kib left out: the %s curve ends on the "
-                           "L1 plateau", cv->path);
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l1.size_kib left out: the %s curve ends on the "
+                           "L1 plateau",
+                           cv->path);
 }
 
 /* L2 and DRAM from the l2 (else global, after its L1 plateau) path */
@@ -150,7 +154,8 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
 {
     gc_l2_t *l2 = &c->a->memory.l2;
     if (!(c->l2_bytes > 0)) {
-        gc_calib_leave_out(c, file, 0, "memory.l2 and memory.dram latencies left out: no "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 and memory.dram latencies left out: no "
                            "l2_bytes header to tell L2 plateaus from DRAM ones");
         return;
     }
@@ -168,11 +173,13 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
     }
     char b[32];
     if (nl2 == 0) {
-        gc_calib_leave_out(c, file, 0, "memory.l2 latencies left out: no plateau of the %s path "
-                           "below the L2 size (%s)", cv->path,
-                           gc_calib_bytes(c->l2_bytes, b, sizeof(b)));
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 latencies left out: no plateau of the %s path "
+                           "below the L2 size (%s)",
+                           cv->path, gc_calib_bytes(c->l2_bytes, b, sizeof(b)));
     } else if (nl2 > 2) {
-        gc_calib_leave_out(c, file, 0, "memory.l2 latencies left out: %zu plateaus below the L2 "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 latencies left out: %zu plateaus below the L2 "
                            "size on the %s path (expected a near and a far one at most)",
                            nl2, cv->path);
     } else {
@@ -188,7 +195,8 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
             double last = cv->p[near->last].x, first = cv->p[far->first].x;
             char a[32];
             gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
-                         gc_calib_str(c, "%s:%ld: the first size on the far L2 plateau (%s "
+                         gc_calib_str(c,
+                                      "%s:%ld: the first size on the far L2 plateau (%s "
                                       "path); the near plateau ends at %s",
                                       file, cv->p[far->first].line, cv->path,
                                       gc_calib_bytes(last, a, sizeof(a))),
@@ -201,9 +209,10 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
     if (has_dram)
         put_level(c, &c->a->memory.dram.latency_cyc, file, cv, &cv->pl[dram]);
     else
-        gc_calib_leave_out(c, file, 0, "memory.dram.latency_cyc left out: no plateau of the %s "
-                           "path above the L2 size (%s)", cv->path,
-                           gc_calib_bytes(c->l2_bytes, b, sizeof(b)));
+        gc_calib_leave_out(c, file, 0,
+                           "memory.dram.latency_cyc left out: no plateau of the %s "
+                           "path above the L2 size (%s)",
+                           cv->path, gc_calib_bytes(c->l2_bytes, b, sizeof(b)));
 }
 
 int gc_bench_pchase(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
@@ -227,29 +236,33 @@ int gc_bench_pchase(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
     else if (cv[2].n)
         pchase_l2(c, file, &cv[2], 1);
     else
-        gc_calib_leave_out(c, file, 0, "memory.l2 and memory.dram latencies left out: no l2 or "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 and memory.dram latencies left out: no l2 or "
                            "global path rows");
     if (cv[3].n && cv[3].k && !c->a->memory.shared.latency_cyc.set)
         put_level(c, &c->a->memory.shared.latency_cyc, file, &cv[3], &cv[3].pl[0]);
     if (cv[4].n) {
         gc_tma_t *tma = &c->a->memory.tma;
         if (!cv[4].k || !(c->l2_bytes > 0) || !(cv[4].p[cv[4].pl[0].first].x < c->l2_bytes)) {
-            gc_calib_leave_out(c, file, 0, "memory.tma left out: no tma plateau below the L2 "
+            gc_calib_leave_out(c, file, 0,
+                               "memory.tma left out: no tma plateau below the L2 "
                                "size");
         } else {
             const gc_plateau_t *p = &cv[4].pl[0];
             put_level(c, &tma->latency_cyc, file, &cv[4], p);
             double extra = p->level - c->l2_level;
             if (c->has_l2_plateau && extra > 0)
-                gc_calib_put(c, &tma->latency_extra_cyc, extra, p->lo - c->l2_hi,
-                             p->hi - c->l2_lo,
-                             gc_calib_str(c, "%s: tma plateau minus the L2 plateau of the "
-                                          "classic chase", file),
+                gc_calib_put(c, &tma->latency_extra_cyc, extra, p->lo - c->l2_hi, p->hi - c->l2_lo,
+                             gc_calib_str(c,
+                                          "%s: tma plateau minus the L2 plateau of the "
+                                          "classic chase",
+                                          file),
                              NULL);
             else if (c->has_l2_plateau)
-                gc_calib_leave_out(c, file, 0, "memory.tma.latency_extra_cyc left out: the tma "
-                                   "plateau (%.1f) is not above the L2 one (%.1f)", p->level,
-                                   c->l2_level);
+                gc_calib_leave_out(c, file, 0,
+                                   "memory.tma.latency_extra_cyc left out: the tma "
+                                   "plateau (%.1f) is not above the L2 one (%.1f)",
+                                   p->level, c->l2_level);
         }
     }
     char plat[128] = "";
@@ -297,8 +310,8 @@ static int cmp_double(const void *a, const void *b)
 /* Write the per-SM near/far map: runs of consecutive offsets served by one
  * partition, per SM and array size, hit-regime accesses only. Returns the
  * median run length in bytes through *median_run. */
-static int write_map(gc_calib_ctx_t *c, const gc_table_t *t, const int *lab, int near,
-                     int far, double hit_max, double *median_run, size_t *nruns, gc_err_t *err)
+static int write_map(gc_calib_ctx_t *c, const gc_table_t *t, const int *lab, int near, int far,
+                     double hit_max, double *median_run, size_t *nruns, gc_err_t *err)
 {
     int csm = gc_table_col(t, "sm"), ca = gc_table_col(t, "array_bytes"),
         co = gc_table_col(t, "offset_bytes"), cs = gc_table_col(t, "stride_bytes");
@@ -329,8 +342,7 @@ static int write_map(gc_calib_ctx_t *c, const gc_table_t *t, const int *lab, int
     size_t runs = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && a[j].sm == a[i].sm && a[j].array == a[i].array &&
-               a[j].label == a[i].label)
+        while (j < n && a[j].sm == a[i].sm && a[j].array == a[i].array && a[j].label == a[i].label)
             j++;
         double end = a[j - 1].offset + gc_table_num(t, cs, a[j - 1].row);
         len[runs++] = end - a[i].offset;
@@ -356,8 +368,8 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
     int ca = gc_table_col(t, "array_bytes"), cy = gc_table_col(t, "latency_cyc");
     size_t n = t->nrows;
     if (n < 2) {
-        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %zu access%s",
-                           n, n == 1 ? "" : "es");
+        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %zu access%s", n,
+                           n == 1 ? "" : "es");
         return 0;
     }
     int *lab = malloc(n * sizeof(*lab));
@@ -373,8 +385,7 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
     if (rc) {
         free(lab);
         if (rc == GC_ENODATA) {
-            gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %s",
-                               err->msg);
+            gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %s", err->msg);
             gc_err_clear(err);
             return 0;
         }
@@ -393,13 +404,15 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
     }
     size_t nout = km.n_low + km.n_high;
     const char *method = gc_calib_str(
-        c, "k = %d chosen by silhouette among separated partitions (k = 1..%d; silhouette by k: "
-           "%s); %zu of %zu accesses (%.2f %%) outside every cluster left out as the long tail "
-           "(%zu above, %zu below)",
-        km.k, ko.kmax, sil[0] ? sil : "none", nout, n, 100.0 * (double)nout / (double)n,
-        km.n_high, km.n_low);
+        c,
+        "k = %d chosen by silhouette among separated partitions (k = 1..%d; silhouette by k: "
+        "%s); %zu of %zu accesses (%.2f %%) outside every cluster left out as the long tail "
+        "(%zu above, %zu below)",
+        km.k, ko.kmax, sil[0] ? sil : "none", nout, n, 100.0 * (double)nout / (double)n, km.n_high,
+        km.n_low);
     if (!(c->l2_bytes > 0)) {
-        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: no l2_bytes "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near/far latencies left out: no l2_bytes "
                            "header to tell the hit regime (arrays up to half the L2) from misses");
         goto info;
     }
@@ -412,7 +425,8 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
         }
     char b[32];
     if (!hit_rows) {
-        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: no array of at "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near/far latencies left out: no array of at "
                            "most half the L2 (%s): hits cannot be told from misses",
                            gc_calib_bytes(hit_max, b, sizeof(b)));
         goto info;
@@ -450,9 +464,10 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
         }
     }
     if (nh == 0 || nh > 2 || nm > 2) {
-        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %d cluster%s in "
-                           "the hit regime and %d outside it (expected 1-2 and at most 2)", nh,
-                           nh == 1 ? "" : "s", nm);
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near/far latencies left out: %d cluster%s in "
+                           "the hit regime and %d outside it (expected 1-2 and at most 2)",
+                           nh, nh == 1 ? "" : "s", nm);
         goto info;
     }
     static const char *const names[] = {"near hit", "far hit", "near miss", "far miss"};
@@ -484,41 +499,46 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
                                       cl->spread, 100 * cl->share, method);
     }
     if (nh == 1 && nm == 1)
-        gc_calib_leave_out(c, file, 0, "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
                            "miss cluster (%.1f cycles): near and far misses not separable",
                            km.c[miss_cl[0]].centre);
     else if (nm == 1)
-        gc_calib_leave_out(c, file, 0, "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
                            "miss cluster (%.1f cycles): near and far misses not separable",
                            km.c[miss_cl[0]].centre);
     else if (nm == 0)
-        gc_calib_leave_out(c, file, 0, "memory.l2 near_miss_cyc, far_miss_cyc left out: no "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near_miss_cyc, far_miss_cyc left out: no "
                            "cluster outside the hit regime (measure an array larger than the "
                            "L2)");
     gc_calib_put_count(c, &l2->partitions, nh,
-                       gc_calib_str(c, "%s: k-means clusters present in arrays of at most half "
-                                    "the L2 (%s): one per partition", file,
-                                    gc_calib_bytes(hit_max, b, sizeof(b))),
+                       gc_calib_str(c,
+                                    "%s: k-means clusters present in arrays of at most half "
+                                    "the L2 (%s): one per partition",
+                                    file, gc_calib_bytes(hit_max, b, sizeof(b))),
                        NULL);
     if (nh == 2) {
         double m = (double)(hits[hit_cl[0]] + hits[hit_cl[1]]);
         double p = (double)hits[hit_cl[0]] / m, h = 1.96 * sqrt(p * (1 - p) / m);
         gc_calib_put(c, &l2->near_share, p, p - h > 0 ? p - h : 0, p + h < 1 ? p + h : 1,
-                     gc_calib_str(c, "%s: near-hit accesses / all hits in arrays of at most "
-                                  "half the L2 (%.0f accesses; normal interval)", file, m),
+                     gc_calib_str(c,
+                                  "%s: near-hit accesses / all hits in arrays of at most "
+                                  "half the L2 (%.0f accesses; normal interval)",
+                                  file, m),
                      NULL);
-        if ((rc = write_map(c, t, lab, hit_cl[0], hit_cl[1], hit_max, &median_run, &runs,
-                            err)) != 0)
+        if ((rc = write_map(c, t, lab, hit_cl[0], hit_cl[1], hit_max, &median_run, &runs, err)) !=
+            0)
             goto done;
     } else if (c->o->near_map) {
         gc_calib_leave_out(c, file, 0, "no near/far map written: the L2 shows one partition");
     }
 info:
-    gc_calib_info(c, "%s: %zu accesses, k = %d, %zu tail outliers%s%s", file, n, km.k, nout,
-                  runs ? gc_calib_str(c, "; near/far runs: %zu, median %.0f bytes", runs,
-                                      median_run)
-                       : "",
-                  c->o->near_map && runs ? gc_calib_str(c, " (map: %s)", c->o->near_map) : "");
+    gc_calib_info(
+        c, "%s: %zu accesses, k = %d, %zu tail outliers%s%s", file, n, km.k, nout,
+        runs ? gc_calib_str(c, "; near/far runs: %zu, median %.0f bytes", runs, median_run) : "",
+        c->o->near_map && runs ? gc_calib_str(c, " (map: %s)", c->o->near_map) : "");
 done:
     free(lab);
     return rc;
@@ -528,17 +548,20 @@ done:
 
 typedef struct target {
     const char *level;
-    double width;   /* 0: any width (the best) */
+    double width; /* 0: any width (the best) */
     const char *metric;
-    size_t off;     /* offset of the gc_qty_t in the arch */
+    size_t off; /* offset of the gc_qty_t in the arch */
 } target_t;
 
 int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
     gc_memory_t *m = &c->a->memory;
-    gc_qty_t *dst[] = {&m->l1.bw_bytes_clk_sm,     &m->l1.bw_v4_bytes_clk_sm,
-                       &m->shared.bw_bytes_clk_sm, &m->shared.bw_v4_bytes_clk_sm,
-                       &m->l2.bw_bytes_clk,        &m->l2.bw_v4_bytes_clk,
+    gc_qty_t *dst[] = {&m->l1.bw_bytes_clk_sm,
+                       &m->l1.bw_v4_bytes_clk_sm,
+                       &m->shared.bw_bytes_clk_sm,
+                       &m->shared.bw_v4_bytes_clk_sm,
+                       &m->l2.bw_bytes_clk,
+                       &m->l2.bw_v4_bytes_clk,
                        &m->dram.bw_gbs};
     static const target_t tg[] = {
         {"l1", 4, "bytes_clk_sm", 0},     {"l1", 16, "bytes_clk_sm", 0},
@@ -575,9 +598,8 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
             size_t mm = 0;
             double s = 0;
             for (size_t q = r; q < t->nrows; q++)
-                if (!strcmp(gc_table_txt(t, cl, q), tg[k].level) &&
-                    gc_table_num(t, cw, q) == w && gc_table_num(t, cb, q) == bl &&
-                    gc_table_num(t, ct, q) == th) {
+                if (!strcmp(gc_table_txt(t, cl, q), tg[k].level) && gc_table_num(t, cw, q) == w &&
+                    gc_table_num(t, cb, q) == bl && gc_table_num(t, ct, q) == th) {
                     v[mm] = gc_table_num(t, cm, q);
                     s += v[mm++];
                 }
@@ -610,7 +632,8 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
             continue;
         }
         gc_calib_put(c, dst[k], best, blo, bhi,
-                     gc_calib_str(c, "%s:%ld: best %s of level %s (%g-byte accesses, %g blocks "
+                     gc_calib_str(c,
+                                  "%s:%ld: best %s of level %s (%g-byte accesses, %g blocks "
                                   "x %g threads; mean of %zu row%s)",
                                   file, bline, tg[k].metric, tg[k].level, bw, bb, bt, bm,
                                   bm == 1 ? "" : "s"),
@@ -676,8 +699,8 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
     }
     for (int k = 1; k < 3; k++)
         if (!line[k])
-            gc_calib_leave_out(c, file, 0, "sm.clock_%s_mhz left out: no '%s' load rows",
-                               loads[k], loads[k]);
+            gc_calib_leave_out(c, file, 0, "sm.clock_%s_mhz left out: no '%s' load rows", loads[k],
+                               loads[k]);
     gc_calib_info(c, "%s: clocks of %d load%s", file, !!line[0] + !!line[1] + !!line[2],
                   !!line[0] + !!line[1] + !!line[2] == 1 ? "" : "s");
     return 0;

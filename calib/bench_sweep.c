@@ -82,14 +82,13 @@ static void put_latency(gc_calib_ctx_t *c, gc_qty_t *q, const gc_sweep_pt_t *pt,
 {
     long i = gc_sweep_find(pt, n, 1, 1);
     if (i < 0) {
-        gc_calib_leave_out(c, file, 0, "%s latency_cyc left out: no %s, ILP-1 row", label,
-                           what);
+        gc_calib_leave_out(c, file, 0, "%s latency_cyc left out: no %s, ILP-1 row", label, what);
         return;
     }
-    gc_calib_put(c, q, pt[i].cyc, pt[i].cyc_lo, pt[i].cyc_hi,
-                 gc_calib_str(c, "%s:%ld: the %s, ILP-1 row (completion latency)", file,
-                              pt[i].line, what),
-                 NULL);
+    gc_calib_put(
+        c, q, pt[i].cyc, pt[i].cyc_lo, pt[i].cyc_hi,
+        gc_calib_str(c, "%s:%ld: the %s, ILP-1 row (completion latency)", file, pt[i].line, what),
+        NULL);
 }
 
 static void put_rate(gc_calib_ctx_t *c, gc_qty_t *q, const gc_sweep_pt_t *p, const char *src)
@@ -98,8 +97,8 @@ static void put_rate(gc_calib_ctx_t *c, gc_qty_t *q, const gc_sweep_pt_t *p, con
 }
 
 /* Convergence points into a new conv list. */
-static void put_conv(gc_calib_ctx_t *c, gc_conv_t **list, size_t *count,
-                     const gc_sweep_pt_t *pt, size_t n, double unit, const char *file)
+static void put_conv(gc_calib_ctx_t *c, gc_conv_t **list, size_t *count, const gc_sweep_pt_t *pt,
+                     size_t n, double unit, const char *file)
 {
     size_t idx[16];
     size_t k = gc_sweep_conv(pt, n, idx, 16);
@@ -110,7 +109,8 @@ static void put_conv(gc_calib_ctx_t *c, gc_conv_t **list, size_t *count,
         return;
     for (size_t j = 0; j < k; j++) {
         const gc_sweep_pt_t *p = &pt[idx[j]];
-        const char *src = gc_calib_str(c, "%s:%ld: convergence point (smallest ILP within 5 %% "
+        const char *src = gc_calib_str(c,
+                                       "%s:%ld: convergence point (smallest ILP within 5 %% "
                                        "of the best rate at these warps; calib/README.md)",
                                        file, p->line);
         const char *row = gc_calib_str(c, "%s:%ld", file, p->line);
@@ -134,9 +134,9 @@ static const char *fit_note(gc_calib_ctx_t *c, const gc_sweep_fit_t *f, const ch
                         "gc_pipe_cycles fit: lat %.4g [%.4g, %.4g], issue %.4g [%.4g, %.4g], "
                         "%s cycles; %d slot%s of %s; residuals rms %.2f %%, max %.2f %% over "
                         "%zu rows (%zu latency-bound, %zu throughput-bound)",
-                        f->pipe.lat_cyc, f->lo[0], f->hi[0], f->pipe.issue_cyc, f->lo[1],
-                        f->hi[1], ov, f->pipe.slots, f->pipe.slots == 1 ? "" : "s", unit,
-                        100 * f->rms_rel, 100 * f->max_rel, f->n, f->n_lat, f->n_thr);
+                        f->pipe.lat_cyc, f->lo[0], f->hi[0], f->pipe.issue_cyc, f->lo[1], f->hi[1],
+                        ov, f->pipe.slots, f->pipe.slots == 1 ? "" : "s", unit, 100 * f->rms_rel,
+                        100 * f->max_rel, f->n, f->n_lat, f->n_thr);
 }
 
 static const char *slots_text(const gc_sweep_fit_t *f, char *buf, size_t n)
@@ -172,8 +172,10 @@ static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char 
     if (!chk || strncmp(chk, "ok:", 3) != 0 || sscanf(shape, "m%dn%dk%d", &m, &nn, &k) != 3)
         return NULL;
     int wg = !strncmp(inst, "wgmma", 5), sp = strstr(inst, ".sp") != NULL;
-    const char *prefix = !strcmp(inst, "wmma") ? "WMMA" : wg ? (sp ? "WGS" : "WG")
-                                                            : sp ? "SP" : "MMA";
+    const char *prefix = !strcmp(inst, "wmma") ? "WMMA"
+                         : wg                  ? (sp ? "WGS" : "WG")
+                         : sp                  ? "SP"
+                                               : "MMA";
     char id[96], up[32];
     if (wg)
         snprintf(up, sizeof(up), "N%d", nn);
@@ -266,8 +268,8 @@ enum { T_INST, T_SHAPE, T_A, T_C, T_OPS, T_DATA, T_NKEY };
 
 int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
-    static const char *const keys[T_NKEY] = {"inst", "shape", "a_type", "c_type", "operands",
-                                             "data"};
+    static const char *const keys[T_NKEY] = {"inst",   "shape",    "a_type",
+                                             "c_type", "operands", "data"};
     int kc[T_NKEY];
     for (int k = 0; k < T_NKEY; k++)
         kc[k] = gc_table_col(t, keys[k]);
@@ -314,8 +316,8 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
         gc_calib_leave_out(c, file, 0, "no rows: no tensor entries");
         goto done;
     }
-    gc_tensor_t *ent = gc_calib_grow(c, (void **)&c->a->tensor, &c->a->n_tensor, sizeof(*ent),
-                                     nform);
+    gc_tensor_t *ent =
+        gc_calib_grow(c, (void **)&c->a->tensor, &c->a->n_tensor, sizeof(*ent), nform);
     if (!ent) {
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
         goto done;
@@ -332,8 +334,7 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
             first++;
         int m, nn, kk, len = 0;
         if (sscanf(s[T_SHAPE], "m%dn%dk%d%n", &m, &nn, &kk, &len) != 3 || s[T_SHAPE][len] ||
-            m <= 0 || nn <= 0 || kk <= 0 || m > 256 || nn > 256 || kk > 1024)
-        {
+            m <= 0 || nn <= 0 || kk <= 0 || m > 256 || nn > 256 || kk > 1024) {
             rc = gc_err_at(err, GC_EINPUT, file, t->line[first], 0,
                            "column 'shape': '%.40s' is not a PTX shape mMnNkK (e.g. m16n8k16)",
                            s[T_SHAPE]);
@@ -378,8 +379,7 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
         }
         if (!n) {
             gc_calib_leave_out(c, file, t->line[first],
-                               "%s: no scope 'sm' rows: latency, pipe fit and peak left out",
-                               tl);
+                               "%s: no scope 'sm' rows: latency, pipe fit and peak left out", tl);
         } else {
             put_latency(c, &e->latency_cyc, pt, n, file, wg ? "1-warpgroup" : "1-warp", tl);
             /* the pipe fit */
@@ -393,33 +393,40 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
                 goto done;
             }
             if (frc) {
-                gc_calib_leave_out(c, file, 0, "%s issue_cyc, overhead_cyc, sub_cores left out: "
-                                   "%s", tl, fe.msg);
+                gc_calib_leave_out(c, file, 0,
+                                   "%s issue_cyc, overhead_cyc, sub_cores left out: "
+                                   "%s",
+                                   tl, fe.msg);
             } else {
                 n_fit++;
                 worst_rms = f.rms_rel > worst_rms ? f.rms_rel : worst_rms;
-                const char *src = gc_calib_str(c, "%s: gc_pipe_cycles fitted to %zu rows of "
-                                               "scope sm (GSL multifit_nlinear)", file, n);
+                const char *src = gc_calib_str(c,
+                                               "%s: gc_pipe_cycles fitted to %zu rows of "
+                                               "scope sm (GSL multifit_nlinear)",
+                                               file, n);
                 const char *note = fit_note(c, &f, wg ? "warpgroups" : "warps");
                 gc_calib_put(c, &e->issue_cyc, f.pipe.issue_cyc, f.lo[1], f.hi[1], src, note);
                 if (f.overhead_determined)
-                    gc_calib_put(c, &e->overhead_cyc, f.pipe.overhead_cyc, f.lo[2], f.hi[2],
-                                 src, f.overhead_at_zero
-                                          ? "the free fit went below 0: the constrained "
-                                            "optimum is 0 (interval up to the free fit's "
-                                            "upper limit)"
-                                          : NULL);
+                    gc_calib_put(c, &e->overhead_cyc, f.pipe.overhead_cyc, f.lo[2], f.hi[2], src,
+                                 f.overhead_at_zero ? "the free fit went below 0: the constrained "
+                                                      "optimum is 0 (interval up to the free fit's "
+                                                      "upper limit)"
+                                                    : NULL);
                 else
-                    gc_calib_leave_out(c, file, 0, "%s overhead_cyc left out: the latency-bound "
+                    gc_calib_leave_out(c, file, 0,
+                                       "%s overhead_cyc left out: the latency-bound "
                                        "rows sit at one in-flight count (sweep ILP 1..4 at 1 "
-                                       "warp)", tl);
+                                       "warp)",
+                                       tl);
                 char st[160];
                 slots_text(&f, st, sizeof(st));
                 if (f.slots_determined) {
                     gc_calib_put_count(
                         c, &e->sub_cores, f.pipe.slots,
-                        gc_calib_str(c, "%s: slot count of the gc_pipe_cycles fit, chosen by "
-                                     "residual (relative SSE by slots: %s)", file, st),
+                        gc_calib_str(c,
+                                     "%s: slot count of the gc_pipe_cycles fit, chosen by "
+                                     "residual (relative SSE by slots: %s)",
+                                     file, st),
                         wg ? "in warpgroups: 1 = the SM's tensor cores work on one wgmma at "
                              "a time"
                            : NULL);
@@ -429,9 +436,11 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
                             c->slot_file = gc_arch_str(c->a, file);
                     }
                 } else {
-                    gc_calib_leave_out(c, file, 0, "%s sub_cores left out: the sweep does not "
+                    gc_calib_leave_out(c, file, 0,
+                                       "%s sub_cores left out: the sweep does not "
                                        "single out a slot count (relative SSE by slots: %s; "
-                                       "sweep more %s)", tl, st, wg ? "warpgroups" : "warps");
+                                       "sweep more %s)",
+                                       tl, st, wg ? "warpgroups" : "warps");
                 }
             }
             size_t pk = gc_sweep_peak(pt, n);
@@ -442,10 +451,9 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
             gc_calib_put_count(c, &e->peak_warps, pt[pk].warps * unit, prow, NULL);
             gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, prow, NULL);
             if (best_gpu < 0)
-                gc_calib_put(c, &e->clock_mhz, pt[pk].clock_mhz, 1, 0,
-                             gc_calib_str(c, "%s:%ld: clock_mhz of the peak row", file,
-                                          pt[pk].line),
-                             NULL);
+                gc_calib_put(
+                    c, &e->clock_mhz, pt[pk].clock_mhz, 1, 0,
+                    gc_calib_str(c, "%s:%ld: clock_mhz of the peak row", file, pt[pk].line), NULL);
             put_conv(c, &e->conv, &e->n_conv, pt, n, unit, file);
         }
         if (best_gpu >= 0) {
@@ -453,16 +461,19 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
             double k2 = 2e-6 * c->sms * gc_table_num(t, sc.clock, r);
             gc_calib_put(c, &e->peak_tflops, k2 * gc_table_num(t, sc.rate, r),
                          k2 * gc_table_num(t, sc.rate_lo, r), k2 * gc_table_num(t, sc.rate_hi, r),
-                         gc_calib_str(c, "%s:%d: best scope gpu row: 2 x fma_clk_sm x %g SMs x "
-                                      "clock_mhz", file, t->line[r], c->sms),
+                         gc_calib_str(c,
+                                      "%s:%d: best scope gpu row: 2 x fma_clk_sm x %g SMs x "
+                                      "clock_mhz",
+                                      file, t->line[r], c->sms),
                          NULL);
-            gc_calib_put(c, &e->clock_mhz, gc_table_num(t, sc.clock, r), 1, 0,
-                         gc_calib_str(c, "%s:%d: clock_mhz of the best scope gpu row", file,
-                                      t->line[r]),
-                         NULL);
+            gc_calib_put(
+                c, &e->clock_mhz, gc_table_num(t, sc.clock, r), 1, 0,
+                gc_calib_str(c, "%s:%d: clock_mhz of the best scope gpu row", file, t->line[r]),
+                NULL);
         }
     }
-    gc_calib_info(c, "%s: %zu tensor form%s, pipe fitted for %zu (rms residual <= %.2f %%), "
+    gc_calib_info(c,
+                  "%s: %zu tensor form%s, pipe fitted for %zu (rms residual <= %.2f %%), "
                   "SASS named for %zu",
                   file, nform, nform == 1 ? "" : "s", n_fit, 100 * worst_rms, n_sass);
 done:
@@ -543,8 +554,8 @@ int gc_bench_ldmatrix(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, 
         gc_calib_leave_out(c, file, 0, "no rows: no ldmatrix entries");
         return 0;
     }
-    gc_ldmatrix_t *ent = gc_calib_grow(c, (void **)&c->a->ldmatrix, &c->a->n_ldmatrix,
-                                       sizeof(*ent), nform);
+    gc_ldmatrix_t *ent =
+        gc_calib_grow(c, (void **)&c->a->ldmatrix, &c->a->n_ldmatrix, sizeof(*ent), nform);
     gc_sweep_pt_t *pt = malloc(MAXPT * sizeof(*pt));
     if (!ent || !pt) {
         free(pt);
@@ -584,8 +595,7 @@ int gc_bench_ldmatrix(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, 
         }
         size_t pk = gc_sweep_peak(pt, n);
         gc_calib_put(c, &e->peak_bytes_clk_sm, pt[pk].rate, pt[pk].rate_lo, pt[pk].rate_hi,
-                     gc_calib_str(c, "%s:%ld: best bytes_clk_sm of the sweep", file,
-                                  pt[pk].line),
+                     gc_calib_str(c, "%s:%ld: best bytes_clk_sm of the sweep", file, pt[pk].line),
                      note);
         const char *prow = gc_calib_str(c, "%s:%ld: the peak row", file, pt[pk].line);
         gc_calib_put_count(c, &e->peak_warps, pt[pk].warps, prow, NULL);
@@ -628,8 +638,7 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
         double w = gc_table_num(t, cw, r), ways = gc_table_num(t, cways, r);
         if (!(w == 4 || w == 8 || w == 16)) {
             rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
-                           "column 'width_bytes': %g (ld.shared widths are 4, 8 or 16 bytes)",
-                           w);
+                           "column 'width_bytes': %g (ld.shared widths are 4, 8 or 16 bytes)", w);
             goto done;
         }
         if (ways > 32) {
@@ -646,19 +655,23 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
             dup = row[j].width == w && row[j].ways == ways;
         if (dup)
             continue;
-        row[n++] = (conflict_row_t){w, ways, gc_table_num(t, sc.cyc, r),
-                                    gc_table_num(t, sc.cyc_lo, r), gc_table_num(t, sc.cyc_hi, r),
+        row[n++] = (conflict_row_t){w,
+                                    ways,
+                                    gc_table_num(t, sc.cyc, r),
+                                    gc_table_num(t, sc.cyc_lo, r),
+                                    gc_table_num(t, sc.cyc_hi, r),
                                     t->line[r]};
     }
     if (!n) {
-        gc_calib_leave_out(c, file, 0, "memory.shared latency and conflicts left out: no "
+        gc_calib_leave_out(c, file, 0,
+                           "memory.shared latency and conflicts left out: no "
                            "1-warp, ILP-1 rows");
         goto done;
     }
     qsort(row, n, sizeof(*row), cmp_conflict);
     gc_shared_t *sh = &c->a->memory.shared;
-    gc_conflict_t *ent = gc_calib_grow(c, (void **)&sh->conflicts, &sh->n_conflicts,
-                                       sizeof(*ent), n);
+    gc_conflict_t *ent =
+        gc_calib_grow(c, (void **)&sh->conflicts, &sh->n_conflicts, sizeof(*ent), n);
     if (!ent) {
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
         goto done;
@@ -693,8 +706,10 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
                                   base->line, wref),
                      NULL);
     else
-        gc_calib_leave_out(c, file, 0, "memory.shared.latency_cyc left out: no conflict-free "
-                           "(ways 1) row at %g bytes", wref);
+        gc_calib_leave_out(c, file, 0,
+                           "memory.shared.latency_cyc left out: no conflict-free "
+                           "(ways 1) row at %g bytes",
+                           wref);
     char why[GC_ERR_MSG_MAX] = "";
     if (m >= 3) {
         gc_fit_t *f = gc_fit_alloc(&gc_fit_line, m);
@@ -709,19 +724,22 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
         if (gc_fit_init(f, x, y, NULL, NULL, &fe) || gc_fit_run(f, p0, &res, &fe))
             snprintf(why, sizeof(why), "%s", fe.msg);
         else if (!(res.p[1] > 0))
-            snprintf(why, sizeof(why), "the latency does not grow with the conflict degree "
-                     "(slope %.3g cycles/way)", res.p[1]);
+            snprintf(why, sizeof(why),
+                     "the latency does not grow with the conflict degree "
+                     "(slope %.3g cycles/way)",
+                     res.p[1]);
         else if (!res.has_ci)
             snprintf(why, sizeof(why), "the fit has no interval (too few distinct degrees)");
         else
-            gc_calib_put(c, &sh->conflict_cyc, res.p[1], res.lo[1] > 0 ? res.lo[1] : 0,
-                         res.hi[1],
-                         gc_calib_str(c, "%s: slope of a linear fit of latency on ways (%g-byte "
-                                      "loads, %zu degrees from %g to %g; GSL)", file, wref, m,
-                                      x[0], x[m - 1]),
-                         gc_calib_str(c, "latency = %.4g + %.4g x ways cycles; residuals rms "
-                                      "%.3g, max %.3g cycles", res.p[0], res.p[1], res.rms,
-                                      res.max_abs));
+            gc_calib_put(c, &sh->conflict_cyc, res.p[1], res.lo[1] > 0 ? res.lo[1] : 0, res.hi[1],
+                         gc_calib_str(c,
+                                      "%s: slope of a linear fit of latency on ways (%g-byte "
+                                      "loads, %zu degrees from %g to %g; GSL)",
+                                      file, wref, m, x[0], x[m - 1]),
+                         gc_calib_str(c,
+                                      "latency = %.4g + %.4g x ways cycles; residuals rms "
+                                      "%.3g, max %.3g cycles",
+                                      res.p[0], res.p[1], res.rms, res.max_abs));
         gc_fit_free(f);
     } else {
         snprintf(why, sizeof(why), "%zu conflict degree%s at %g bytes, at least 3 needed", m,

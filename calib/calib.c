@@ -22,8 +22,8 @@
 /* ---- the column contracts of traces/README.md (what calib uses) ---- */
 
 static const char *const insts[] = {"mma", "mma.sp", "wgmma", "wgmma.sp", "wmma", NULL};
-static const char *const atypes[] = {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8",
-                                     "s4",  "u4",   "b1",   "f64",  NULL};
+static const char *const atypes[] = {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8",
+                                     "u8",  "s4",   "u4",   "b1",   "f64",  NULL};
 static const char *const ctypes[] = {"f16", "f32", "s32", "f64", NULL};
 static const char *const operands[] = {"ss", "rs", "-", NULL};
 static const char *const datas[] = {"zero", "rand", NULL};
@@ -33,49 +33,62 @@ static const char *const patterns[] = {"seq", "rand", NULL};
 static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
 static const char *const loads[] = {"idle", "memory", "tensor", NULL};
 
-#define TXT(n, ch) {n, GC_COL_TEXT, 0, 0, ch}
-#define NUM(n, lo) {n, GC_COL_NUM, lo, 0, NULL}
-#define POS(n) {n, GC_COL_NUM, 0, 1, NULL}
-#define WHOLE(n, lo) {n, GC_COL_WHOLE, lo, 0, NULL}
+#define TXT(n, ch)                                                                                 \
+    {                                                                                              \
+        n, GC_COL_TEXT, 0, 0, ch                                                                   \
+    }
+#define NUM(n, lo)                                                                                 \
+    {                                                                                              \
+        n, GC_COL_NUM, lo, 0, NULL                                                                 \
+    }
+#define POS(n)                                                                                     \
+    {                                                                                              \
+        n, GC_COL_NUM, 0, 1, NULL                                                                  \
+    }
+#define WHOLE(n, lo)                                                                               \
+    {                                                                                              \
+        n, GC_COL_WHOLE, lo, 0, NULL                                                               \
+    }
 #define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const gc_col_t tensor_cols[] = {
-    TXT("inst", insts),    TXT("shape", NULL),     TXT("a_type", atypes),
-    TXT("c_type", ctypes), TXT("operands", operands), TXT("data", datas),
-    TXT("scope", scopes),  WHOLE("blocks", 1),     WHOLE("warps", 1),
-    WHOLE("ilp", 1),       POS("cyc_per_iter"),    NUM("cyc_lo", 0),
-    NUM("cyc_hi", 0),      NUM("fma_clk_sm", 0),   NUM("fma_lo", 0),
-    NUM("fma_hi", 0),      POS("clock_mhz"),
+    TXT("inst", insts),        TXT("shape", NULL),   TXT("a_type", atypes), TXT("c_type", ctypes),
+    TXT("operands", operands), TXT("data", datas),   TXT("scope", scopes),  WHOLE("blocks", 1),
+    WHOLE("warps", 1),         WHOLE("ilp", 1),      POS("cyc_per_iter"),   NUM("cyc_lo", 0),
+    NUM("cyc_hi", 0),          NUM("fma_clk_sm", 0), NUM("fma_lo", 0),      NUM("fma_hi", 0),
+    POS("clock_mhz"),
 };
 static const gc_col_t alu_cols[] = {
-    TXT("op", NULL),     WHOLE("warps", 1),   WHOLE("ilp", 1),     POS("cyc_per_iter"),
-    NUM("cyc_lo", 0),    NUM("cyc_hi", 0),    NUM("ops_clk_sm", 0), NUM("ops_lo", 0),
-    NUM("ops_hi", 0),    POS("clock_mhz"),
+    TXT("op", NULL),  WHOLE("warps", 1),    WHOLE("ilp", 1),  POS("cyc_per_iter"), NUM("cyc_lo", 0),
+    NUM("cyc_hi", 0), NUM("ops_clk_sm", 0), NUM("ops_lo", 0), NUM("ops_hi", 0),    POS("clock_mhz"),
 };
 static const gc_col_t ldm_cols[] = {
-    WHOLE("num", 1),       WHOLE("trans", 0),   WHOLE("warps", 1),   WHOLE("ilp", 1),
-    POS("cyc_per_iter"),   NUM("cyc_lo", 0),    NUM("cyc_hi", 0),    NUM("bytes_clk_sm", 0),
-    NUM("bytes_lo", 0),    NUM("bytes_hi", 0),  POS("clock_mhz"),
+    WHOLE("num", 1),     WHOLE("trans", 0),  WHOLE("warps", 1), WHOLE("ilp", 1),
+    POS("cyc_per_iter"), NUM("cyc_lo", 0),   NUM("cyc_hi", 0),  NUM("bytes_clk_sm", 0),
+    NUM("bytes_lo", 0),  NUM("bytes_hi", 0), POS("clock_mhz"),
 };
 static const gc_col_t smem_cols[] = {
-    WHOLE("width_bytes", 1), WHOLE("ways", 1),   WHOLE("warps", 1),     WHOLE("ilp", 1),
-    POS("cyc_per_iter"),     NUM("cyc_lo", 0),   NUM("cyc_hi", 0),      NUM("bytes_clk_sm", 0),
+    WHOLE("width_bytes", 1), WHOLE("ways", 1),   WHOLE("warps", 1), WHOLE("ilp", 1),
+    POS("cyc_per_iter"),     NUM("cyc_lo", 0),   NUM("cyc_hi", 0),  NUM("bytes_clk_sm", 0),
     NUM("bytes_lo", 0),      NUM("bytes_hi", 0), POS("clock_mhz"),
 };
 static const gc_col_t pchase_cols[] = {
-    TXT("path", paths),   TXT("pattern", patterns), POS("array_bytes"), POS("stride_bytes"),
-    POS("latency_cyc"),   NUM("lat_lo", 0),         NUM("lat_hi", 0),
+    TXT("path", paths), TXT("pattern", patterns), POS("array_bytes"), POS("stride_bytes"),
+    POS("latency_cyc"), NUM("lat_lo", 0),         NUM("lat_hi", 0),
 };
 static const gc_col_t fine_cols[] = {
-    WHOLE("sm", 0),        POS("array_bytes"), POS("stride_bytes"), WHOLE("offset_bytes", 0),
-    POS("latency_cyc"),
+    WHOLE("sm", 0),           POS("array_bytes"), POS("stride_bytes"),
+    WHOLE("offset_bytes", 0), POS("latency_cyc"),
 };
 static const gc_col_t bw_cols[] = {
-    TXT("level", levels),  WHOLE("width_bytes", 1), WHOLE("blocks", 1), WHOLE("threads", 1),
-    NUM("bytes_clk_sm", 0), NUM("bytes_clk", 0),    NUM("gbs", 0),
+    TXT("level", levels),   WHOLE("width_bytes", 1), WHOLE("blocks", 1), WHOLE("threads", 1),
+    NUM("bytes_clk_sm", 0), NUM("bytes_clk", 0),     NUM("gbs", 0),
 };
 static const gc_col_t clock_cols[] = {
-    TXT("load", loads), POS("clock_mhz"), NUM("clock_lo", 0), NUM("clock_hi", 0),
+    TXT("load", loads),
+    POS("clock_mhz"),
+    NUM("clock_lo", 0),
+    NUM("clock_hi", 0),
 };
 
 typedef struct bench_def {
@@ -106,8 +119,9 @@ static const bench_def_t benches[] = {
 };
 #define NBENCH NC(benches)
 
-const char *const gc_calib_benches[] = {"mma",  "mma_sp",      "wgmma", "alu",   "ldmatrix", "smem",
-                                        "pchase", "pchase_fine", "bw",    "clock", NULL};
+const char *const gc_calib_benches[] = {"mma",      "mma_sp", "wgmma",  "alu",
+                                        "ldmatrix", "smem",   "pchase", "pchase_fine",
+                                        "bw",       "clock",  NULL};
 
 static const bench_def_t *find_bench(const char *name)
 {
@@ -135,8 +149,8 @@ static double round_at(double v, double ref, int sig, int dir)
     return x / s;
 }
 
-void gc_calib_put(gc_calib_ctx_t *c, gc_qty_t *q, double v, double lo, double hi,
-                  const char *src, const char *note)
+void gc_calib_put(gc_calib_ctx_t *c, gc_qty_t *q, double v, double lo, double hi, const char *src,
+                  const char *note)
 {
     double ref = fabs(v);
     if (lo <= hi) {
@@ -155,8 +169,7 @@ void gc_calib_put(gc_calib_ctx_t *c, gc_qty_t *q, double v, double lo, double hi
         q->note = gc_arch_str(c->a, note);
 }
 
-void gc_calib_put_count(gc_calib_ctx_t *c, gc_qty_t *q, double v, const char *src,
-                        const char *note)
+void gc_calib_put_count(gc_calib_ctx_t *c, gc_qty_t *q, double v, const char *src, const char *note)
 {
     gc_qty_put(c->a, q, v, 1, 0, src);
     if (note)
@@ -247,20 +260,20 @@ static const char *family_of(const char *cc)
 }
 
 typedef struct trace_file {
-    char *name;  /* file name in the folder */
-    char *path;  /* folder/name */
+    char *name; /* file name in the folder */
+    char *path; /* folder/name */
     const bench_def_t *def;
 } trace_file_t;
 
 typedef struct facts {
-    const char *first;    /* the trace that set device/cc/sms */
+    const char *first; /* the trace that set device/cc/sms */
     char device[256], cc[16], date[64];
     double sms;
     double l2_bytes, smem_optin, bus_bits, mem_clock;
     const char *l2_src, *optin_src, *bus_src, *memclk_src;
-    double clock;         /* highest header sm_clock_mhz */
+    double clock; /* highest header sm_clock_mhz */
     const char *clock_src;
-    double clock_max;     /* header clock_max_mhz (the device's boost clock) */
+    double clock_max; /* header clock_max_mhz (the device's boost clock) */
     const char *clock_max_src;
 } facts_t;
 
@@ -270,8 +283,8 @@ static int meta_err(gc_trace_reader_t *r, const char *key, gc_err_t *err, const 
     gc_table_t t = {0};
     t.r = r;
     long line = gc_table_meta_line(&t, key);
-    return gc_err_at(err, GC_EINPUT, gc_trace_path(r), line > 0 ? line : 1, line > 0 ? 3 : 0,
-                     fmt, a, b);
+    return gc_err_at(err, GC_EINPUT, gc_trace_path(r), line > 0 ? line : 1, line > 0 ? 3 : 0, fmt,
+                     a, b);
 }
 
 /* read the header facts of one trace into f (checking it agrees) */
@@ -366,8 +379,7 @@ static void free_files(trace_file_t *f, size_t n)
     free(f);
 }
 
-static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *log,
-                       gc_err_t *err)
+static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *log, gc_err_t *err)
 {
     *out = NULL;
     *nout = 0;
@@ -463,8 +475,10 @@ static int self_check(const gc_arch_t *a, gc_err_t *err)
         gc_err_t e;
         gc_err_clear(&e);
         if (gc_arch_parse(&b, "<calibrated arch>", buf, len, &e) != 0)
-            rc = gc_err_set(err, GC_ERUN, "the calibrated arch does not validate (a calib bug: "
-                            "please report it): %s", e.msg);
+            rc = gc_err_set(err, GC_ERUN,
+                            "the calibrated arch does not validate (a calib bug: "
+                            "please report it): %s",
+                            e.msg);
         else
             gc_arch_destroy(b);
     }
@@ -477,8 +491,7 @@ static int self_check(const gc_arch_t *a, gc_err_t *err)
 static void finish_device(gc_calib_ctx_t *c, const facts_t *f)
 {
     gc_arch_t *a = c->a;
-    gc_calib_put_count(c, &a->sm.count, f->sms, gc_calib_str(c, "%s: header sms", f->first),
-                       NULL);
+    gc_calib_put_count(c, &a->sm.count, f->sms, gc_calib_str(c, "%s: header sms", f->first), NULL);
     if (f->optin_src)
         gc_calib_put(c, &a->sm.shared_block_max_kib, f->smem_optin / 1024, 1, 0,
                      gc_calib_str(c, "%s: header smem_optin_bytes", f->optin_src), NULL);
@@ -490,8 +503,10 @@ static void finish_device(gc_calib_ctx_t *c, const facts_t *f)
                      gc_calib_str(c, "%s: header mem_clock_mhz", f->memclk_src), NULL);
     if (f->l2_src && !a->memory.l2.size_mib.set)
         gc_calib_put(c, &a->memory.l2.size_mib, f->l2_bytes / 1048576.0, 1, 0,
-                     gc_calib_str(c, "%s: header l2_bytes (the device's own figure; no P-chase "
-                                  "inflection gave it)", f->l2_src),
+                     gc_calib_str(c,
+                                  "%s: header l2_bytes (the device's own figure; no P-chase "
+                                  "inflection gave it)",
+                                  f->l2_src),
                      NULL);
     /* sm.sub_cores: the slot count the warp-level tensor fits agree on */
     int best = 0, kinds = 0, total = 0;
@@ -504,12 +519,14 @@ static void finish_device(gc_calib_ctx_t *c, const facts_t *f)
         }
     if (kinds == 1)
         gc_calib_put_count(c, &a->sm.sub_cores, best,
-                           gc_calib_str(c, "%s: slot count of the gc_pipe_cycles fits of %d "
+                           gc_calib_str(c,
+                                        "%s: slot count of the gc_pipe_cycles fits of %d "
                                         "warp-level tensor form%s, chosen by residual",
                                         c->slot_file, total, total == 1 ? "" : "s"),
                            NULL);
     else if (kinds > 1)
-        gc_calib_leave_out(c, c->slot_file, 0, "sm.sub_cores left out: the tensor fits "
+        gc_calib_leave_out(c, c->slot_file, 0,
+                           "sm.sub_cores left out: the tensor fits "
                            "disagree on the slot count (%d forms, %d different counts)",
                            total, kinds);
     /* sm.clock_max_mhz: the device's figure in the headers, else the highest
@@ -524,8 +541,10 @@ static void finish_device(gc_calib_ctx_t *c, const facts_t *f)
                      "a measured clock: the boost limit may be higher");
     else if (f->clock_src)
         gc_calib_put(c, &a->sm.clock_max_mhz, f->clock, 1, 0,
-                     gc_calib_str(c, "%s: header sm_clock_mhz (the highest SM clock measured "
-                                  "at the start of any bench)", f->clock_src),
+                     gc_calib_str(c,
+                                  "%s: header sm_clock_mhz (the highest SM clock measured "
+                                  "at the start of any bench)",
+                                  f->clock_src),
                      "a measured clock: the boost limit may be higher");
 }
 
@@ -601,9 +620,10 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         }
         int k = (int)(def - benches);
         if (by_bench[k]) {
-            rc = gc_err_set(err, GC_EINPUT, "%s: a second trace of bench '%s' (the first is "
-                            "%s): keep one of them in the folder", files[i].path, bench,
-                            by_bench[k]->path);
+            rc = gc_err_set(err, GC_EINPUT,
+                            "%s: a second trace of bench '%s' (the first is "
+                            "%s): keep one of them in the folder",
+                            files[i].path, bench, by_bench[k]->path);
             gc_trace_close(r);
             goto done;
         }
@@ -616,8 +636,10 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         found++;
     }
     if (!found) {
-        rc = gc_err_set(err, GC_EINPUT, "%s: no trace of a bench calib reads (mma, mma_sp, "
-                        "wgmma, alu, ldmatrix, smem, pchase, pchase_fine, bw, clock)", dir);
+        rc = gc_err_set(err, GC_EINPUT,
+                        "%s: no trace of a bench calib reads (mma, mma_sp, "
+                        "wgmma, alu, ldmatrix, smem, pchase, pchase_fine, bw, clock)",
+                        dir);
         goto done;
     }
 
@@ -645,8 +667,7 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
                 fprintf(log, "calib: no %s trace in %s: %s left out\n", benches[k].name, dir,
                         benches[k].keys);
             size_t at = strlen(missing);
-            snprintf(missing + at, sizeof(missing) - at, "%s%s", at ? ", " : "",
-                     benches[k].name);
+            snprintf(missing + at, sizeof(missing) - at, "%s%s", at ? ", " : "", benches[k].name);
             continue;
         }
         gc_table_t *t;
@@ -669,10 +690,11 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
     if (f.date[0])
         p->date = gc_arch_str(a, f.date);
     p->gpucal = gc_arch_str(a, GPUCAL_VERSION);
-    p->command = gc_calib_str(&c, "gpucal calib %s -o %s --name %s", dir,
-                              o->out ? o->out : "FILE", o->name);
+    p->command =
+        gc_calib_str(&c, "gpucal calib %s -o %s --name %s", dir, o->out ? o->out : "FILE", o->name);
     p->traces = gc_arch_str(a, dir);
-    p->notes = gc_calib_str(&c, "benches used: %s; missing: %s; %d value%s left out where the "
+    p->notes = gc_calib_str(&c,
+                            "benches used: %s; missing: %s; %d value%s left out where the "
                             "data could not support them (warnings at calibration). The date "
                             "is the latest trace date.",
                             used, missing[0] ? missing : "none", c.n_left_out,
@@ -735,7 +757,8 @@ int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
     }
     rc = def->fn(&c, t, path, err); /* c.log NULL: no lines */
     if (!rc)
-        snprintf(summary, n, "bench %s, %zu rows, %s (cc %s, %g SMs); %d value%s the data "
+        snprintf(summary, n,
+                 "bench %s, %zu rows, %s (cc %s, %g SMs); %d value%s the data "
                  "cannot support",
                  def->name, t->nrows, f.device, f.cc, f.sms, c.n_left_out,
                  c.n_left_out == 1 ? "" : "s");

@@ -26,12 +26,12 @@
 #include "../util/err.h"
 
 typedef struct gc_calib_opts {
-    const char *dir;       /* the trace folder */
-    const char *name;      /* arch name ([a-z0-9-]) */
-    const char *out;       /* the arch file it will be saved to (for provenance), or NULL */
-    const char *near_map;  /* write the per-SM near/far L2 map here (CSV), or NULL */
-    int force;             /* near_map may replace an existing file */
-    int quiet;             /* no progress lines (warnings still go to stderr) */
+    const char *dir;      /* the trace folder */
+    const char *name;     /* arch name ([a-z0-9-]) */
+    const char *out;      /* the arch file it will be saved to (for provenance), or NULL */
+    const char *near_map; /* write the per-SM near/far L2 map here (CSV), or NULL */
+    int force;            /* near_map may replace an existing file */
+    int quiet;            /* no progress lines (warnings still go to stderr) */
 } gc_calib_opts_t;
 
 /* Calibrate the traces in o->dir into a new arch (*a, caller destroys).

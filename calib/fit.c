@@ -72,17 +72,19 @@ void gc_fit_free(gc_fit_t *f)
     free(f);
 }
 
-int gc_fit_init(gc_fit_t *f, const double *x, const double *y, const double *w,
-                const void *ctx, gc_err_t *err)
+int gc_fit_init(gc_fit_t *f, const double *x, const double *y, const double *w, const void *ctx,
+                gc_err_t *err)
 {
     for (size_t i = 0; i < f->n; i++) {
         for (size_t j = 0; j < f->m->n_x; j++)
             if (!isfinite(x[i * f->m->n_x + j]))
-                return gc_err_set(err, GC_EINPUT, "fit %s: point %zu: coordinate %zu is not "
-                                  "finite", f->m->name, i, j);
+                return gc_err_set(err, GC_EINPUT,
+                                  "fit %s: point %zu: coordinate %zu is not "
+                                  "finite",
+                                  f->m->name, i, j);
         if (!isfinite(y[i]))
-            return gc_err_set(err, GC_EINPUT, "fit %s: point %zu: value is not finite",
-                              f->m->name, i);
+            return gc_err_set(err, GC_EINPUT, "fit %s: point %zu: value is not finite", f->m->name,
+                              i);
         if (w && !(w[i] > 0 && isfinite(w[i])))
             return gc_err_set(err, GC_EINPUT, "fit %s: point %zu: weight %g must be > 0",
                               f->m->name, i, w[i]);
@@ -134,12 +136,12 @@ int gc_fit_run(gc_fit_t *f, const double *p0, gc_fit_result_t *res, gc_err_t *er
     if (!f->ready)
         return gc_err_set(err, GC_ERUN, "fit %s: gc_fit_run before gc_fit_init", m->name);
     if (f->n < np || !f->ws)
-        return gc_err_set(err, GC_ENODATA, "fit %s: %zu points for %zu parameters", m->name,
-                          f->n, np);
+        return gc_err_set(err, GC_ENODATA, "fit %s: %zu points for %zu parameters", m->name, f->n,
+                          np);
     for (size_t j = 0; j < np; j++)
         if (!isfinite(p0[j]))
-            return gc_err_set(err, GC_EINPUT, "fit %s: start value of %s is not finite",
-                              m->name, m->names[j]);
+            return gc_err_set(err, GC_EINPUT, "fit %s: start value of %s is not finite", m->name,
+                              m->names[j]);
     gsl_multifit_nlinear_fdf fdf;
     memset(&fdf, 0, sizeof(fdf));
     fdf.f = cb_f;
@@ -153,8 +155,10 @@ int gc_fit_run(gc_fit_t *f, const double *p0, gc_fit_result_t *res, gc_err_t *er
     gsl_vector_view x0 = gsl_vector_view_array(start, np);
     int st = gsl_multifit_nlinear_winit(&x0.vector, f->wts, &fdf, f->ws);
     if (st != GSL_SUCCESS)
-        return gc_err_set(err, GC_ENODATA, "fit %s: the model cannot be evaluated at the start "
-                          "point (%s)", m->name, gsl_strerror(st));
+        return gc_err_set(err, GC_ENODATA,
+                          "fit %s: the model cannot be evaluated at the start "
+                          "point (%s)",
+                          m->name, gsl_strerror(st));
     int info = 0;
     st = gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 0.0, NULL, NULL, &info, f->ws);
     if (st == GSL_ENOPROG) {
@@ -164,16 +168,15 @@ int gc_fit_run(gc_fit_t *f, const double *p0, gc_fit_result_t *res, gc_err_t *er
     res->iters = (int)gsl_multifit_nlinear_niter(f->ws);
     res->info = info;
     if (st == GSL_EMAXITER)
-        return gc_err_set(err, GC_ENODATA, "fit %s did not converge in %d iterations",
-                          m->name, res->iters);
+        return gc_err_set(err, GC_ENODATA, "fit %s did not converge in %d iterations", m->name,
+                          res->iters);
     if (st != GSL_SUCCESS)
         return gc_err_set(err, GC_ENODATA, "fit %s failed: %s", m->name, gsl_strerror(st));
     const gsl_vector *p = gsl_multifit_nlinear_position(f->ws);
     for (size_t j = 0; j < np; j++) {
         res->p[j] = gsl_vector_get(p, j);
         if (!isfinite(res->p[j]))
-            return gc_err_set(err, GC_ENODATA, "fit %s: %s is not finite", m->name,
-                              m->names[j]);
+            return gc_err_set(err, GC_ENODATA, "fit %s: %s is not finite", m->name, m->names[j]);
     }
     /* residuals, unweighted, and chi2 */
     double ss = 0;

@@ -23,10 +23,10 @@
 #define GC_FIT_PMAX 8 /* parameters per model, at most */
 
 typedef struct gc_fit_model {
-    const char *name;             /* e.g. "line" */
-    size_t n_params;              /* 1..GC_FIT_PMAX */
-    const char *const *names;     /* n_params parameter names */
-    size_t n_x;                   /* coordinates of one point */
+    const char *name;         /* e.g. "line" */
+    size_t n_params;          /* 1..GC_FIT_PMAX */
+    const char *const *names; /* n_params parameter names */
+    size_t n_x;               /* coordinates of one point */
     /* model value at point x (n_x doubles) for parameters p */
     double (*f)(const double *p, const double *x, const void *ctx);
     /* gradient d f / d p_j into g[0..n_params) */
@@ -34,20 +34,20 @@ typedef struct gc_fit_model {
 } gc_fit_model_t;
 
 typedef struct gc_fit_result {
-    size_t n;                  /* points */
+    size_t n; /* points */
     size_t n_params;
-    size_t dof;                /* n - n_params */
-    double p[GC_FIT_PMAX];     /* fitted parameters */
-    double se[GC_FIT_PMAX];    /* standard errors: sqrt(C_jj * chi2 / dof) */
-    double lo[GC_FIT_PMAX];    /* 95 % interval: p -+ t(0.975, dof) * se */
+    size_t dof;             /* n - n_params */
+    double p[GC_FIT_PMAX];  /* fitted parameters */
+    double se[GC_FIT_PMAX]; /* standard errors: sqrt(C_jj * chi2 / dof) */
+    double lo[GC_FIT_PMAX]; /* 95 % interval: p -+ t(0.975, dof) * se */
     double hi[GC_FIT_PMAX];
-    int has_ci;                /* dof > 0 and the covariance has full rank */
-    double chi2;               /* sum_i w_i r_i^2 */
-    double rms;                /* sqrt(mean r_i^2), unweighted, data units */
-    double max_abs;            /* max |r_i|, data units */
-    int iters;                 /* iterations of the solver */
-    int info;                  /* GSL's reason to stop: 1 small step, 2 small gradient,
-                                  3 no further progress */
+    int has_ci;     /* dof > 0 and the covariance has full rank */
+    double chi2;    /* sum_i w_i r_i^2 */
+    double rms;     /* sqrt(mean r_i^2), unweighted, data units */
+    double max_abs; /* max |r_i|, data units */
+    int iters;      /* iterations of the solver */
+    int info;       /* GSL's reason to stop: 1 small step, 2 small gradient,
+                       3 no further progress */
 } gc_fit_result_t;
 
 typedef struct gc_fit gc_fit_t;
@@ -60,8 +60,8 @@ gc_fit_t *gc_fit_alloc(const gc_fit_model_t *m, size_t n);
  * (n weights > 0, or NULL for all 1), and the context passed to f/df.
  * The arrays are borrowed until gc_fit_free. Fails with GC_EINPUT on a
  * non-finite value or a weight <= 0. */
-int gc_fit_init(gc_fit_t *f, const double *x, const double *y, const double *w,
-                const void *ctx, gc_err_t *err);
+int gc_fit_init(gc_fit_t *f, const double *x, const double *y, const double *w, const void *ctx,
+                gc_err_t *err);
 
 /* Run from the start point p0 (n_params values). 0: converged, res
  * filled. GC_ENODATA: fewer points than parameters, the solver did not

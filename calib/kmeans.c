@@ -382,8 +382,10 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
     if (o->kmax < 1 || o->kmax > GC_KMEANS_KMAX || o->restarts < 1 || o->max_rounds < 1 ||
         !(o->min_share >= 0 && o->min_share < 1) || !(o->trim_sigma > 0) || !(o->gap >= 0) ||
         !(o->min_spread >= 0))
-        return gc_err_set(err, GC_EINPUT, "k-means: bad options (kmax 1..%d, restarts >= 1, "
-                          "0 <= min_share < 1, trim_sigma > 0)", GC_KMEANS_KMAX);
+        return gc_err_set(err, GC_EINPUT,
+                          "k-means: bad options (kmax 1..%d, restarts >= 1, "
+                          "0 <= min_share < 1, trim_sigma > 0)",
+                          GC_KMEANS_KMAX);
     if (n < 2)
         return gc_err_set(err, GC_ENODATA, "k-means: %zu sample%s, at least 2 needed", n,
                           n == 1 ? "" : "s");
@@ -438,8 +440,10 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
                 kept[m++] = xs[i];
             }
         if (m < 2) {
-            rc = gc_err_set(err, GC_ENODATA, "k-means: only %zu sample%s left after removing "
-                            "the tail", m, m == 1 ? "" : "s");
+            rc = gc_err_set(err, GC_ENODATA,
+                            "k-means: only %zu sample%s left after removing "
+                            "the tail",
+                            m, m == 1 ? "" : "s");
             goto done;
         }
         psum_fini(&p);

@@ -32,14 +32,14 @@
 #define GC_KMEANS_KMAX 6
 
 typedef struct gc_kmeans_opts {
-    int kmax;                 /* largest k tried, 1..GC_KMEANS_KMAX */
-    unsigned long long seed;  /* seed of the k-means++ draws */
-    int restarts;             /* k-means++ runs per k (>= 1); the lowest SSE is kept */
-    double min_share;         /* clusters below this fraction of the samples are tail */
-    double trim_sigma;        /* samples beyond this many robust sd from the median are tail */
-    double min_spread;        /* floor of the robust sd, in data units (the resolution) */
-    double gap;               /* neighbours must be gap * (sd_a + sd_b) apart */
-    int max_rounds;           /* rounds of (choose k, remove tail), >= 1 */
+    int kmax;                /* largest k tried, 1..GC_KMEANS_KMAX */
+    unsigned long long seed; /* seed of the k-means++ draws */
+    int restarts;            /* k-means++ runs per k (>= 1); the lowest SSE is kept */
+    double min_share;        /* clusters below this fraction of the samples are tail */
+    double trim_sigma;       /* samples beyond this many robust sd from the median are tail */
+    double min_spread;       /* floor of the robust sd, in data units (the resolution) */
+    double gap;              /* neighbours must be gap * (sd_a + sd_b) apart */
+    int max_rounds;          /* rounds of (choose k, remove tail), >= 1 */
 } gc_kmeans_opts_t;
 
 typedef struct gc_kmeans_cluster {
@@ -52,15 +52,15 @@ typedef struct gc_kmeans_cluster {
 } gc_kmeans_cluster_t;
 
 typedef struct gc_kmeans {
-    int k;                                   /* clusters found, 1..kmax */
-    gc_kmeans_cluster_t c[GC_KMEANS_KMAX];   /* by ascending centre */
-    double silhouette[GC_KMEANS_KMAX + 1];   /* mean silhouette per k of the last round;
-                                                -1 where not computed (k = 1, no solution) */
-    int admissible[GC_KMEANS_KMAX + 1];      /* 1 if every neighbour pair is separated */
-    size_t n;                                /* samples given */
-    size_t n_in;                             /* samples kept (inliers) */
-    size_t n_low, n_high;                    /* outliers below / above their cluster */
-    int rounds;                              /* rounds run */
+    int k;                                 /* clusters found, 1..kmax */
+    gc_kmeans_cluster_t c[GC_KMEANS_KMAX]; /* by ascending centre */
+    double silhouette[GC_KMEANS_KMAX + 1]; /* mean silhouette per k of the last round;
+                                              -1 where not computed (k = 1, no solution) */
+    int admissible[GC_KMEANS_KMAX + 1];    /* 1 if every neighbour pair is separated */
+    size_t n;                              /* samples given */
+    size_t n_in;                           /* samples kept (inliers) */
+    size_t n_low, n_high;                  /* outliers below / above their cluster */
+    int rounds;                            /* rounds run */
 } gc_kmeans_t;
 
 /* The defaults: kmax 6, seed 20240601, 8 restarts, min_share 0.005,

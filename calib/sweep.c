@@ -58,10 +58,10 @@ static void pipe2_df(const double *p, const double *x, const void *ctx, double *
 }
 
 static const char *const pipe_names[] = {"lat_cyc", "issue_cyc", "overhead_cyc"};
-static const gc_fit_model_t pipe3 = {"pipe (lat, issue, overhead)", 3, pipe_names, 1, pipe3_f,
-                                     pipe3_df};
-static const gc_fit_model_t pipe2 = {"pipe (lat, issue; overhead 0)", 2, pipe_names, 1,
-                                     pipe2_f, pipe2_df};
+static const gc_fit_model_t pipe3 = {
+    "pipe (lat, issue, overhead)", 3, pipe_names, 1, pipe3_f, pipe3_df};
+static const gc_fit_model_t pipe2 = {
+    "pipe (lat, issue; overhead 0)", 2, pipe_names, 1, pipe2_f, pipe2_df};
 
 /* ---- one slot count ---- */
 
@@ -95,8 +95,7 @@ static double rel_sse(const gc_sweep_pt_t *pt, size_t n, const gc_pipe_t *pp)
 
 /* Continuation over eps from p0; fills o (p, intervals of the last run). */
 static int continuation(const gc_fit_model_t *m, gc_fit_t *f, const double *x, const double *y,
-                        const double *w, double scale, const double *p0, one_t *o,
-                        gc_err_t *err)
+                        const double *w, double scale, const double *p0, one_t *o, gc_err_t *err)
 {
     static const double eps_rel[] = {0.05, 0.01, 0.001, 0.0};
     double p[3];
@@ -124,8 +123,8 @@ static int continuation(const gc_fit_model_t *m, gc_fit_t *f, const double *x, c
 
 static int fit_slots(const gc_sweep_pt_t *pt, size_t n, int slots, one_t *best, gc_err_t *err)
 {
-    double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y)),
-           *w = malloc(n * sizeof(*w)), *tmp = malloc(n * sizeof(*tmp));
+    double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y)), *w = malloc(n * sizeof(*w)),
+           *tmp = malloc(n * sizeof(*tmp));
     gc_fit_t *f3 = gc_fit_alloc(&pipe3, n), *f2 = gc_fit_alloc(&pipe2, n);
     int rc = 0;
     if (!x || !y || !w || !tmp || !f3 || !f2) {
@@ -157,8 +156,8 @@ static int fit_slots(const gc_sweep_pt_t *pt, size_t n, int slots, one_t *best, 
         for (size_t i = 1; i < n; i++)
             lat0 = tmp[i] < lat0 ? tmp[i] : lat0;
     }
-    const double starts[][3] = {{lat0, issue0, 0.02 * lat0}, {lat0, issue0, 0.1 * lat0},
-                                {lat0, 0.5 * issue0, 0.0}};
+    const double starts[][3] = {
+        {lat0, issue0, 0.02 * lat0}, {lat0, issue0, 0.1 * lat0}, {lat0, 0.5 * issue0, 0.0}};
     best->sse = -1;
     gc_err_t last;
     gc_err_clear(&last);
@@ -216,8 +215,8 @@ done:
 static int fit_fixed_overhead(const gc_sweep_pt_t *pt, size_t n, int slots, const one_t *from,
                               one_t *o, gc_err_t *err)
 {
-    double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y)),
-           *w = malloc(n * sizeof(*w)), *tmp = malloc(n * sizeof(*tmp));
+    double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y)), *w = malloc(n * sizeof(*w)),
+           *tmp = malloc(n * sizeof(*tmp));
     gc_fit_t *f2 = gc_fit_alloc(&pipe2, n);
     int rc;
     if (!x || !y || !w || !tmp || !f2) {
@@ -259,11 +258,14 @@ int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slot
     if (n_slots < 1 || n_slots > GC_SWEEP_SLOTS_MAX)
         return gc_err_set(err, GC_EINPUT, "pipe fit: 1..%d slot candidates", GC_SWEEP_SLOTS_MAX);
     if (n < 5)
-        return gc_err_set(err, GC_ENODATA, "pipe fit: %zu points, at least 5 needed (3 "
-                          "parameters and 2 degrees of freedom)", n);
+        return gc_err_set(err, GC_ENODATA,
+                          "pipe fit: %zu points, at least 5 needed (3 "
+                          "parameters and 2 degrees of freedom)",
+                          n);
     for (size_t i = 0; i < n; i++)
         if (!(pt[i].cyc > 0) || !(pt[i].warps >= 1) || !(pt[i].ilp >= 1))
-            return gc_err_set(err, GC_EINPUT, "pipe fit: point %zu: cycles %g, warps %g, "
+            return gc_err_set(err, GC_EINPUT,
+                              "pipe fit: point %zu: cycles %g, warps %g, "
                               "ilp %g (need cycles > 0, warps and ilp >= 1)",
                               i, pt[i].cyc, pt[i].warps, pt[i].ilp);
     one_t res[GC_SWEEP_SLOTS_MAX];
@@ -331,9 +333,11 @@ int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slot
     }
     out->rms_rel = sqrt(ss / (double)n);
     if (out->n_thr < 2)
-        return gc_err_set(err, GC_ENODATA, "pipe fit: only %zu of %zu points are "
+        return gc_err_set(err, GC_ENODATA,
+                          "pipe fit: only %zu of %zu points are "
                           "throughput-bound: the issue interval is not determined (sweep "
-                          "more warps or ILP)", out->n_thr, n);
+                          "more warps or ILP)",
+                          out->n_thr, n);
     out->overhead_determined = nlat_distinct >= 2 && !(o->at_zero && o->hi[2] < 0);
     if (!out->overhead_determined) {
         /* overhead has no say in any point: fit lat and issue alone */
@@ -356,15 +360,15 @@ int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slot
         ss = 0;
         out->max_rel = 0;
         for (size_t i = 0; i < n; i++) {
-            double r = (gc_pipe_cycles(&out->pipe, pt[i].warps, pt[i].ilp) - pt[i].cyc) /
-                       pt[i].cyc;
+            double r = (gc_pipe_cycles(&out->pipe, pt[i].warps, pt[i].ilp) - pt[i].cyc) / pt[i].cyc;
             ss += r * r;
             out->max_rel = fabs(r) > out->max_rel ? fabs(r) : out->max_rel;
         }
         out->rms_rel = sqrt(ss / (double)n);
     }
     if (!out->has_ci)
-        return gc_err_set(err, GC_ENODATA, "pipe fit: the covariance is singular: a parameter "
+        return gc_err_set(err, GC_ENODATA,
+                          "pipe fit: the covariance is singular: a parameter "
                           "is not determined by these points");
     return 0;
 }
@@ -410,8 +414,7 @@ size_t gc_sweep_conv(const gc_sweep_pt_t *pt, size_t n, size_t *idx, size_t max)
             continue;
         long at = -1;
         for (size_t i = 0; i < n; i++)
-            if (pt[i].warps == w && pt[i].rate >= 0.95 * best &&
-                (at < 0 || pt[i].ilp < pt[at].ilp))
+            if (pt[i].warps == w && pt[i].rate >= 0.95 * best && (at < 0 || pt[i].ilp < pt[at].ilp))
                 at = (long)i;
         if (at >= 0 && got < max)
             idx[got++] = (size_t)at;

@@ -36,20 +36,20 @@ typedef struct gc_sweep_pt {
 #define GC_SWEEP_SLOTS_MAX 6
 
 typedef struct gc_sweep_fit {
-    gc_pipe_t pipe;               /* lat_cyc, issue_cyc, overhead_cyc, slots */
-    double lo[3], hi[3];          /* 95 % intervals of lat, issue, overhead (cycles) */
-    int has_ci;                   /* intervals available (dof > 0, full rank) */
-    int overhead_at_zero;         /* the free fit put overhead below 0: refitted with 0 */
-    int overhead_determined;      /* 0: the latency-bound points sit at one in-flight
-                                     count; overhead is left out (refitted with 0) */
-    int slots_determined;         /* the residuals single out one slot count */
-    int n_slots;                  /* candidates tried */
-    int slot[GC_SWEEP_SLOTS_MAX]; /* candidate slot counts */
+    gc_pipe_t pipe;                      /* lat_cyc, issue_cyc, overhead_cyc, slots */
+    double lo[3], hi[3];                 /* 95 % intervals of lat, issue, overhead (cycles) */
+    int has_ci;                          /* intervals available (dof > 0, full rank) */
+    int overhead_at_zero;                /* the free fit put overhead below 0: refitted with 0 */
+    int overhead_determined;             /* 0: the latency-bound points sit at one in-flight
+                                            count; overhead is left out (refitted with 0) */
+    int slots_determined;                /* the residuals single out one slot count */
+    int n_slots;                         /* candidates tried */
+    int slot[GC_SWEEP_SLOTS_MAX];        /* candidate slot counts */
     double slot_sse[GC_SWEEP_SLOTS_MAX]; /* relative SSE per candidate (-1: no fit) */
-    size_t n;                     /* points fitted */
-    size_t n_lat, n_thr;          /* points on the latency / throughput branch */
-    double rms_rel, max_rel;      /* relative residuals (gc_pipe_cycles - y) / y */
-    int iters;                    /* solver iterations of the final run */
+    size_t n;                            /* points fitted */
+    size_t n_lat, n_thr;                 /* points on the latency / throughput branch */
+    double rms_rel, max_rel;             /* relative residuals (gc_pipe_cycles - y) / y */
+    int iters;                           /* solver iterations of the final run */
 } gc_sweep_fit_t;
 
 /* Fit the pipe model to n points, trying each of the n_slots slot counts.

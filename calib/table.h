@@ -29,28 +29,27 @@ enum gc_col_kind {
 
 typedef struct gc_col {
     const char *name;
-    int kind;                    /* enum gc_col_kind */
-    double lo;                   /* smallest value allowed (numbers) */
-    int strict;                  /* 1: the value must be > lo */
-    const char *const *choices;  /* text: allowed values, NULL-terminated */
+    int kind;                   /* enum gc_col_kind */
+    double lo;                  /* smallest value allowed (numbers) */
+    int strict;                 /* 1: the value must be > lo */
+    const char *const *choices; /* text: allowed values, NULL-terminated */
 } gc_col_t;
 
 typedef struct gc_table {
-    gc_trace_reader_t *r;  /* still open: metadata (and trailer) lookups */
-    const char *bench;     /* the bench header value */
+    gc_trace_reader_t *r; /* still open: metadata (and trailer) lookups */
+    const char *bench;    /* the bench header value */
     int ncols;
-    const gc_col_t *cols;  /* the contract it was read with */
+    const gc_col_t *cols; /* the contract it was read with */
     size_t nrows;
-    double **num;          /* num[c][row] (numeric columns) */
-    int **txt;             /* txt[c][row]: index into dict[c] (text columns) */
-    char ***dict;          /* dict[c][i]: distinct values of text column c */
+    double **num; /* num[c][row] (numeric columns) */
+    int **txt;    /* txt[c][row]: index into dict[c] (text columns) */
+    char ***dict; /* dict[c][i]: distinct values of text column c */
     size_t *ndict;
-    int *line;             /* trace line of each row */
+    int *line; /* trace line of each row */
 } gc_table_t;
 
 /* Read the trace at path with ncols columns cols (all required). */
-int gc_table_read(gc_table_t **t, const char *path, const gc_col_t *cols, int ncols,
-                  gc_err_t *err);
+int gc_table_read(gc_table_t **t, const char *path, const gc_col_t *cols, int ncols, gc_err_t *err);
 
 void gc_table_free(gc_table_t *t);
 

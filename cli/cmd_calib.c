@@ -86,14 +86,11 @@ static int check_one(const char *path)
 
 int gc_cmd_calib(int argc, char **argv)
 {
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"name", required_argument, NULL, 'n'},
-                                         {"force", no_argument, NULL, 'f'},
-                                         {"near-map", required_argument, NULL, 'm'},
-                                         {"quiet", no_argument, NULL, 'q'},
-                                         {"check", required_argument, NULL, 'c'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"name", required_argument, NULL, 'n'},
+        {"force", no_argument, NULL, 'f'},        {"near-map", required_argument, NULL, 'm'},
+        {"quiet", no_argument, NULL, 'q'},        {"check", required_argument, NULL, 'c'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *cmd = "gpucal calib";
     const char *out = NULL, *name = NULL, *map = NULL, *check = NULL;
     int force = 0, quiet = 0, c;
@@ -144,12 +141,13 @@ int gc_cmd_calib(int argc, char **argv)
     char defname[128];
     if (!name) {
         if (name_from_output(out, defname, sizeof(defname)) != 0 || !valid_name(defname))
-            return gc_cli_usage_error(cmd, "'%s' does not give an arch name of [a-z0-9-] "
-                                      "(give --name NAME)", out);
+            return gc_cli_usage_error(cmd,
+                                      "'%s' does not give an arch name of [a-z0-9-] "
+                                      "(give --name NAME)",
+                                      out);
         name = defname;
     } else if (!valid_name(name)) {
-        return gc_cli_usage_error(cmd, "--name '%s': use lower case letters, digits and '-'",
-                                  name);
+        return gc_cli_usage_error(cmd, "--name '%s': use lower case letters, digits and '-'", name);
     }
     if (map && !strcmp(map, out))
         return gc_cli_usage_error(cmd, "--near-map and -o name the same file");
@@ -157,13 +155,17 @@ int gc_cmd_calib(int argc, char **argv)
     gc_err_clear(&e);
     /* refuse before the work; gc_arch_save checks again, atomically */
     if (!force && gc_path_exists(out)) {
-        gc_err_set(&e, GC_EEXIST, "%s: already exists; refusing to overwrite it (pass --force "
-                   "to replace it, or choose another output)", out);
+        gc_err_set(&e, GC_EEXIST,
+                   "%s: already exists; refusing to overwrite it (pass --force "
+                   "to replace it, or choose another output)",
+                   out);
         return gc_cli_fail(&e);
     }
     if (!force && map && gc_path_exists(map)) {
-        gc_err_set(&e, GC_EEXIST, "%s: already exists; refusing to overwrite it (pass --force "
-                   "to replace it, or choose another --near-map)", map);
+        gc_err_set(&e, GC_EEXIST,
+                   "%s: already exists; refusing to overwrite it (pass --force "
+                   "to replace it, or choose another --near-map)",
+                   map);
         return gc_cli_fail(&e);
     }
     gc_calib_opts_t o = {

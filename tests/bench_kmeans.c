@@ -80,8 +80,8 @@ int main(int argc, char **argv)
            n, best, total / reps, reps);
     printf("k = %d, rounds %d, outliers %zu low + %zu high\n", r.k, r.rounds, r.n_low, r.n_high);
     for (int j = 0; j < r.k; j++)
-        printf("  cluster %d: centre %.2f [%.2f, %.2f] sd %.2f share %.4f\n", j + 1,
-               r.c[j].centre, r.c[j].lo, r.c[j].hi, r.c[j].spread, r.c[j].share);
+        printf("  cluster %d: centre %.2f [%.2f, %.2f] sd %.2f share %.4f\n", j + 1, r.c[j].centre,
+               r.c[j].lo, r.c[j].hi, r.c[j].spread, r.c[j].share);
     free(x);
     free(lab);
     return 0;

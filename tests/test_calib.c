@@ -64,11 +64,16 @@ typedef struct form {
 static const form_t mma_forms[] = {
     {"mma", "m16n8k16", "f16", "f32", "-", 16 * 8 * 16, {33.0, 16.0, 2.5, 4}, "HMMA.16816.F32"},
     {"mma", "m16n8k8", "f16", "f16", "-", 16 * 8 * 8, {24.0, 8.0, 1.5, 4}, "HMMA.1688.F16"},
-    {"wmma", "m16n16k16", "f16", "f32", "-", 16 * 16 * 16, {40.0, 12.0, 3.0, 4},
-     "HMMA.16816.F32"},
+    {"wmma", "m16n16k16", "f16", "f32", "-", 16 * 16 * 16, {40.0, 12.0, 3.0, 4}, "HMMA.16816.F32"},
 };
-static const form_t wg_form = {"wgmma", "m64n256k16", "f16", "f32", "ss", 64 * 256 * 16,
-                               {200.0, 64.0, 6.0, 1}, "HGMMA.64x256x16.F32"};
+static const form_t wg_form = {"wgmma",
+                               "m64n256k16",
+                               "f16",
+                               "f32",
+                               "ss",
+                               64 * 256 * 16,
+                               {200.0, 64.0, 6.0, 1},
+                               "HGMMA.64x256x16.F32"};
 
 /* near/far partition of an address seen from an SM: 4 KiB granules */
 static int is_near(int sm, double off)
@@ -76,8 +81,7 @@ static int is_near(int sm, double off)
     return (((long)off >> 12) ^ (sm >> 2)) & 1;
 }
 
-static const double C_NEAR_HIT = 258.0, C_FAR_HIT = 414.1, C_NEAR_MISS = 555.5,
-                    C_FAR_MISS = 743.7;
+static const double C_NEAR_HIT = 258.0, C_FAR_HIT = 414.1, C_NEAR_MISS = 555.5, C_FAR_MISS = 743.7;
 
 static double plateau_truth(const char *path, double x)
 {
@@ -146,7 +150,8 @@ static void tensor_rows(gc_trace_writer_t *w, const form_t *f, int wg)
             double units = wg ? wgs[i] : warps[i];
             double cyc = gc_pipe_cycles(&f->pipe, units, ilp) * (1 + 0.001 * gauss());
             double lo = cyc * 0.998, hi = cyc * 1.002, work = units * ilp * f->mnk;
-            gc_trace_rowf(w, "%s,%s,%s,%s,%s,rand,sm,1,%g,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,"
+            gc_trace_rowf(w,
+                          "%s,%s,%s,%s,%s,rand,sm,1,%g,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,"
                           "1755.0,0",
                           f->inst, f->shape, f->a, f->c, f->ops, wg ? units * 4 : units, ilp, cyc,
                           lo, hi, work / cyc, work / hi, work / lo);
@@ -156,22 +161,24 @@ static void tensor_rows(gc_trace_writer_t *w, const form_t *f, int wg)
 static void write_tensor(void)
 {
     char sass[1024];
-    snprintf(sass, sizeof(sass), "ok: HMMA.16816.F32 x1536 in gc_k_MMA_F16_F32_M16N8K16_, "
-                                 "HMMA.1688.F16 x1536 in gc_k_MMA_F16_F16_M16N8K8_, "
-                                 "HMMA.16816.F32 x3072 in gc_k_WMMA_F16_F32_M16N16K16_");
+    snprintf(sass, sizeof(sass),
+             "ok: HMMA.16816.F32 x1536 in gc_k_MMA_F16_F32_M16N8K16_, "
+             "HMMA.1688.F16 x1536 in gc_k_MMA_F16_F16_M16N8K8_, "
+             "HMMA.16816.F32 x3072 in gc_k_WMMA_F16_F32_M16N16K16_");
     gc_trace_writer_t *w = start("mma", sass);
-    static const char *const cols[] = {"inst", "shape", "a_type", "c_type", "operands", "data",
-                                       "scope", "blocks", "warps", "ilp", "iters", "reps",
-                                       "cyc_per_iter", "cyc_lo", "cyc_hi", "fma_clk_sm", "fma_lo",
-                                       "fma_hi", "clock_mhz", "clock_moved"};
+    static const char *const cols[] = {
+        "inst",   "shape",      "a_type", "c_type", "operands",  "data",         "scope",
+        "blocks", "warps",      "ilp",    "iters",  "reps",      "cyc_per_iter", "cyc_lo",
+        "cyc_hi", "fma_clk_sm", "fma_lo", "fma_hi", "clock_mhz", "clock_moved"};
     gc_trace_columns(w, cols, 20);
     for (size_t i = 0; i < sizeof(mma_forms) / sizeof(mma_forms[0]); i++)
         tensor_rows(w, &mma_forms[i], 0);
     /* the whole GPU, first form: 8 warps x ILP 4 on every SM */
     const form_t *f = &mma_forms[0];
     double cyc = gc_pipe_cycles(&f->pipe, 8, 4), work = 32 * f->mnk;
-    gc_trace_rowf(w, "mma,m16n8k16,f16,f32,-,rand,gpu,132,8,4,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,"
-                     "%.3f,1650.0,1",
+    gc_trace_rowf(w,
+                  "mma,m16n8k16,f16,f32,-,rand,gpu,132,8,4,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,"
+                  "%.3f,1650.0,1",
                   cyc, cyc * 0.998, cyc * 1.002, work / cyc, work / (cyc * 1.002),
                   work / (cyc * 0.998));
     finish(w);
@@ -185,10 +192,9 @@ static void write_alu_ldm_smem(void)
 {
     static const int warps[] = {1, 2, 4, 8, 16, 32};
     gc_trace_writer_t *w = start("alu", "ok: FFMA x64 in gc_k_alu_ffma_");
-    static const char *const acols[] = {"op",      "warps",      "ilp",    "iters",
-                                        "reps",    "cyc_per_iter", "cyc_lo", "cyc_hi",
-                                        "ops_clk_sm", "ops_lo",  "ops_hi", "clock_mhz",
-                                        "clock_moved"};
+    static const char *const acols[] = {
+        "op",     "warps",      "ilp",    "iters",  "reps",      "cyc_per_iter", "cyc_lo",
+        "cyc_hi", "ops_clk_sm", "ops_lo", "ops_hi", "clock_mhz", "clock_moved"};
     gc_trace_columns(w, acols, 13);
     gc_pipe_t ffma = {4.0, 1.0, 0.0, 4};
     for (int i = 0; i < 6; i++)
@@ -202,10 +208,9 @@ static void write_alu_ldm_smem(void)
     finish(w);
 
     w = start("ldmatrix", "ok: LDSM.16.M88.4 x64 in gc_k_ldsm_");
-    static const char *const lcols[] = {"num",          "trans",  "warps",  "ilp",
-                                        "iters",        "reps",   "cyc_per_iter", "cyc_lo",
-                                        "cyc_hi",       "bytes_clk_sm", "bytes_lo", "bytes_hi",
-                                        "clock_mhz",    "clock_moved"};
+    static const char *const lcols[] = {
+        "num",    "trans",  "warps",        "ilp",      "iters",    "reps",      "cyc_per_iter",
+        "cyc_lo", "cyc_hi", "bytes_clk_sm", "bytes_lo", "bytes_hi", "clock_mhz", "clock_moved"};
     gc_trace_columns(w, lcols, 14);
     gc_pipe_t x4 = {30.0, 4.0, 0.5, 1};
     for (int i = 0; i < 6; i++)
@@ -219,9 +224,9 @@ static void write_alu_ldm_smem(void)
     finish(w);
 
     w = start("smem", "ok: LDS x64 in gc_k_smem_");
-    static const char *const scols[] = {"width_bytes", "ways",  "warps",  "ilp",
-                                        "iters",       "reps",  "cyc_per_iter", "cyc_lo",
-                                        "cyc_hi",      "bytes_clk_sm", "bytes_lo", "bytes_hi",
+    static const char *const scols[] = {"width_bytes", "ways",         "warps",        "ilp",
+                                        "iters",       "reps",         "cyc_per_iter", "cyc_lo",
+                                        "cyc_hi",      "bytes_clk_sm", "bytes_lo",     "bytes_hi",
                                         "clock_mhz",   "clock_moved"};
     gc_trace_columns(w, scols, 14);
     for (int width = 4; width <= 16; width *= 4)
@@ -229,13 +234,13 @@ static void write_alu_ldm_smem(void)
             double cyc = (width == 4 ? 29.0 + 2.0 * (ways - 1) : 33.0 + 4.0 * (ways - 1)) *
                          (1 + 0.001 * gauss());
             double b = 32.0 * width;
-            gc_trace_rowf(w, "%d,%d,1,1,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", width,
-                          ways, cyc, cyc * 0.998, cyc * 1.002, b / cyc, b / (cyc * 1.002),
+            gc_trace_rowf(w, "%d,%d,1,1,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", width, ways,
+                          cyc, cyc * 0.998, cyc * 1.002, b / cyc, b / (cyc * 1.002),
                           b / (cyc * 0.998));
             /* a throughput row: not a latency, calib skips it */
             gc_trace_rowf(w, "%d,%d,16,4,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", width,
-                          ways, 4 * cyc, 4 * cyc, 4 * cyc, 64 * b / (4 * cyc),
-                          64 * b / (4 * cyc), 64 * b / (4 * cyc));
+                          ways, 4 * cyc, 4 * cyc, 4 * cyc, 64 * b / (4 * cyc), 64 * b / (4 * cyc),
+                          64 * b / (4 * cyc));
         }
     finish(w);
 }
@@ -244,9 +249,9 @@ static void write_pchase(void)
 {
     gc_trace_writer_t *w = start("pchase", NULL);
     gc_trace_put_meta(w, "clock_overhead_cyc", "2.0");
-    static const char *const cols[] = {"path",   "pattern", "array_bytes", "stride_bytes",
-                                       "steps",  "latency_cyc", "lat_lo", "lat_hi",
-                                       "clock_mhz"};
+    static const char *const cols[] = {"path",         "pattern", "array_bytes",
+                                       "stride_bytes", "steps",   "latency_cyc",
+                                       "lat_lo",       "lat_hi",  "clock_mhz"};
     gc_trace_columns(w, cols, 9);
     static const char *const paths[] = {"l1", "l2", "shared", "tma"};
     for (int p = 0; p < 4; p++) {
@@ -299,8 +304,9 @@ static void write_fine(void)
 static void write_bw_clock(void)
 {
     gc_trace_writer_t *w = start("bw", NULL);
-    static const char *const cols[] = {"level", "width_bytes", "blocks", "threads", "bytes",
-                                       "cycles", "bytes_clk_sm", "bytes_clk", "gbs", "clock_mhz"};
+    static const char *const cols[] = {"level", "width_bytes", "blocks",       "threads",
+                                       "bytes", "cycles",      "bytes_clk_sm", "bytes_clk",
+                                       "gbs",   "clock_mhz"};
     gc_trace_columns(w, cols, 10);
     static const char *const levels[] = {"l1", "shared", "l2", "global"};
     static const double per_sm[4][2] = {{64, 120}, {128, 128}, {40, 80}, {20, 26}};
@@ -427,8 +433,8 @@ static void check_memory(const gc_arch_t *a)
     CHECK(m->l1.size_kib.has_ci && m->l1.size_kib.hi > 256 && m->l1.size_kib.hi < 305);
     near(&m->l2.latency_cyc, 264.5, 0.02, "l2 near plateau");
     near(&m->l2.latency_far_cyc, 502, 0.02, "l2 far plateau");
-    CHECK(m->l2.partition_mib.set && m->l2.partition_mib.lo <= 25 &&
-          m->l2.partition_mib.v > 25 && m->l2.partition_mib.v < 30);
+    CHECK(m->l2.partition_mib.set && m->l2.partition_mib.lo <= 25 && m->l2.partition_mib.v > 25 &&
+          m->l2.partition_mib.v < 30);
     CHECK(m->l2.size_mib.set && m->l2.size_mib.v <= 50 && m->l2.size_mib.hi > 50);
     CHECK_HAS(m->l2.size_mib.src, "L2 capacity");
     near(&m->dram.latency_cyc, 656, 0.02, "dram");
