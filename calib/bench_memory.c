@@ -548,10 +548,18 @@ done:
 
 typedef struct target {
     const char *level;
-    double width; /* 0: any width (the best) */
-    const char *metric;
-    size_t off; /* offset of the gc_qty_t in the arch */
+    double width;       /* 0: any width (the best) */
+    const char *metric; /* the column */
+    int read_only;      /* with an op column: only op 'read' rows */
 } target_t;
+
+/* one configuration: the rows of one (level, width, blocks, threads, op) */
+typedef struct config {
+    int level, op; /* dictionary ids (op -1: no op column) */
+    double width, blocks, threads;
+    size_t first; /* first row */
+    size_t n;     /* rows */
+} config_t;
 
 int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
@@ -564,43 +572,67 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
                        &m->l2.bw_v4_bytes_clk,
                        &m->dram.bw_gbs};
     static const target_t tg[] = {
-        {"l1", 4, "bytes_clk_sm", 0},     {"l1", 16, "bytes_clk_sm", 0},
-        {"shared", 4, "bytes_clk_sm", 0}, {"shared", 16, "bytes_clk_sm", 0},
-        {"l2", 4, "bytes_clk", 0},        {"l2", 16, "bytes_clk", 0},
+        {"l1", 4, "bytes_clk_sm", 1},     {"l1", 16, "bytes_clk_sm", 1},
+        {"shared", 4, "bytes_clk_sm", 1}, {"shared", 16, "bytes_clk_sm", 1},
+        {"l2", 4, "bytes_clk", 1},        {"l2", 16, "bytes_clk", 1},
         {"global", 0, "gbs", 0},
     };
     int cl = gc_table_col(t, "level"), cw = gc_table_col(t, "width_bytes"),
-        cb = gc_table_col(t, "blocks"), ct = gc_table_col(t, "threads");
+        cb = gc_table_col(t, "blocks"), ct = gc_table_col(t, "threads"),
+        cop = gc_table_col(t, "op"), cg = gc_table_col(t, "gbs"), cglo = gc_table_col(t, "gbs_lo"),
+        cghi = gc_table_col(t, "gbs_hi");
+    int has_op = gc_table_has(t, cop), has_gci = gc_table_has(t, cglo) && gc_table_has(t, cghi);
+    config_t *cf = malloc((t->nrows ? t->nrows : 1) * sizeof(*cf));
+    size_t *of = malloc((t->nrows ? t->nrows : 1) * sizeof(*of));
     double *v = malloc((t->nrows ? t->nrows : 1) * sizeof(*v));
-    if (!v)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    int given = 0;
+    int rc = 0, given = 0;
+    if (!cf || !of || !v) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t ncf = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        config_t k = {t->txt[cl][r],
+                      has_op ? t->txt[cop][r] : -1,
+                      gc_table_num(t, cw, r),
+                      gc_table_num(t, cb, r),
+                      gc_table_num(t, ct, r),
+                      r,
+                      0};
+        if (has_gci) {
+            double g = gc_table_num(t, cg, r), lo = gc_table_num(t, cglo, r),
+                   hi = gc_table_num(t, cghi, r);
+            if (!(lo <= g && g <= hi)) {
+                rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                               "gbs %g is outside its interval [gbs_lo %g, gbs_hi %g] (a "
+                               "corrupt row: re-measure)",
+                               g, lo, hi);
+                goto done;
+            }
+        }
+        size_t j = 0;
+        while (j < ncf && !(cf[j].level == k.level && cf[j].op == k.op && cf[j].width == k.width &&
+                            cf[j].blocks == k.blocks && cf[j].threads == k.threads))
+            j++;
+        if (j == ncf)
+            cf[ncf++] = k;
+        cf[j].n++;
+        of[r] = j;
+    }
     for (size_t k = 0; k < sizeof(tg) / sizeof(tg[0]); k++) {
         int cm = gc_table_col(t, tg[k].metric);
-        double best = -1, blo = 1, bhi = 0;
-        long bline = 0;
-        size_t bm = 0;
-        double bb = 0, bt = 0, bw = 0;
-        for (size_t r = 0; r < t->nrows; r++) {
-            if (strcmp(gc_table_txt(t, cl, r), tg[k].level) ||
-                (tg[k].width && gc_table_num(t, cw, r) != tg[k].width))
-                continue;
-            /* a configuration: all rows of this (width, blocks, threads); once */
-            double w = gc_table_num(t, cw, r), bl = gc_table_num(t, cb, r),
-                   th = gc_table_num(t, ct, r);
-            int seen = 0;
-            for (size_t q = 0; q < r && !seen; q++)
-                seen = !strcmp(gc_table_txt(t, cl, q), tg[k].level) &&
-                       gc_table_num(t, cw, q) == w && gc_table_num(t, cb, q) == bl &&
-                       gc_table_num(t, ct, q) == th;
-            if (seen)
+        long best = -1;
+        double bmean = 0, blo = 1, bhi = 0;
+        for (size_t j = 0; j < ncf; j++) {
+            if (strcmp(t->dict[cl][cf[j].level], tg[k].level) ||
+                (tg[k].width && cf[j].width != tg[k].width) ||
+                (tg[k].read_only && cf[j].op >= 0 && strcmp(t->dict[cop][cf[j].op], "read")))
                 continue;
             size_t mm = 0;
             double s = 0;
-            for (size_t q = r; q < t->nrows; q++)
-                if (!strcmp(gc_table_txt(t, cl, q), tg[k].level) && gc_table_num(t, cw, q) == w &&
-                    gc_table_num(t, cb, q) == bl && gc_table_num(t, ct, q) == th) {
-                    v[mm] = gc_table_num(t, cm, q);
+            for (size_t r = cf[j].first; r < t->nrows; r++)
+                if (of[r] == j) {
+                    v[mm] = gc_table_num(t, cm, r);
                     s += v[mm++];
                 }
             double mean = s / (double)mm, lo = 1, hi = 0;
@@ -612,37 +644,45 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
                            sqrt(ss / (double)(mm - 1)) / sqrt((double)mm);
                 lo = mean - h;
                 hi = mean + h;
+            } else if (has_gci && gc_table_num(t, cg, cf[j].first) > 0) {
+                /* one row: its own interval (gbs_lo/hi), scaled to the metric */
+                double g = gc_table_num(t, cg, cf[j].first);
+                lo = mean * gc_table_num(t, cglo, cf[j].first) / g;
+                hi = mean * gc_table_num(t, cghi, cf[j].first) / g;
             }
-            if (mean > best) {
-                best = mean;
+            if (best < 0 || mean > bmean) {
+                best = (long)j;
+                bmean = mean;
                 blo = lo;
                 bhi = hi;
-                bline = t->line[r];
-                bm = mm;
-                bb = bl;
-                bt = th;
-                bw = w;
             }
         }
         if (best < 0)
             continue;
-        if (!(best > 0)) {
-            gc_calib_leave_out(c, file, bline, "%s %s bandwidth left out: 0", tg[k].level,
-                               tg[k].metric);
+        const config_t *b = &cf[best];
+        if (!(bmean > 0)) {
+            gc_calib_leave_out(c, file, t->line[b->first], "%s %s bandwidth left out: 0",
+                               tg[k].level, tg[k].metric);
             continue;
         }
-        gc_calib_put(c, dst[k], best, blo, bhi,
+        char opn[64] = "";
+        if (b->op >= 0)
+            snprintf(opn, sizeof(opn), "op %s, ", t->dict[cop][b->op]);
+        gc_calib_put(c, dst[k], bmean, blo, bhi,
                      gc_calib_str(c,
-                                  "%s:%ld: best %s of level %s (%g-byte accesses, %g blocks "
+                                  "%s:%d: best %s of level %s (%s%g-byte accesses, %g blocks "
                                   "x %g threads; mean of %zu row%s)",
-                                  file, bline, tg[k].metric, tg[k].level, bw, bb, bt, bm,
-                                  bm == 1 ? "" : "s"),
+                                  file, t->line[b->first], tg[k].metric, tg[k].level, opn, b->width,
+                                  b->blocks, b->threads, b->n, b->n == 1 ? "" : "s"),
                      NULL);
         given++;
     }
-    free(v);
     gc_calib_info(c, "%s: %d bandwidth%s", file, given, given == 1 ? "" : "s");
-    return 0;
+done:
+    free(cf);
+    free(of);
+    free(v);
+    return rc;
 }
 
 /* ---- clock: sustained SM clocks ---- */

@@ -33,22 +33,14 @@ static const char *const patterns[] = {"seq", "rand", NULL};
 static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
 static const char *const loads[] = {"idle", "memory", "tensor", NULL};
 
-#define TXT(n, ch)                                                                                 \
-    {                                                                                              \
-        n, GC_COL_TEXT, 0, 0, ch                                                                   \
-    }
-#define NUM(n, lo)                                                                                 \
-    {                                                                                              \
-        n, GC_COL_NUM, lo, 0, NULL                                                                 \
-    }
-#define POS(n)                                                                                     \
-    {                                                                                              \
-        n, GC_COL_NUM, 0, 1, NULL                                                                  \
-    }
-#define WHOLE(n, lo)                                                                               \
-    {                                                                                              \
-        n, GC_COL_WHOLE, lo, 0, NULL                                                               \
-    }
+/* clang-format off */
+#define TXT(n, ch) {n, GC_COL_TEXT, 0, 0, ch, 0}
+#define NUM(n, lo) {n, GC_COL_NUM, lo, 0, NULL, 0}
+#define POS(n) {n, GC_COL_NUM, 0, 1, NULL, 0}
+#define WHOLE(n, lo) {n, GC_COL_WHOLE, lo, 0, NULL, 0}
+#define OPT_TXT(n) {n, GC_COL_TEXT, 0, 0, NULL, 1}
+#define OPT_NUM(n, lo) {n, GC_COL_NUM, lo, 0, NULL, 1}
+/* clang-format on */
 #define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const gc_col_t tensor_cols[] = {
@@ -80,9 +72,11 @@ static const gc_col_t fine_cols[] = {
     WHOLE("sm", 0),           POS("array_bytes"), POS("stride_bytes"),
     WHOLE("offset_bytes", 0), POS("latency_cyc"),
 };
+/* op, gbs_lo, gbs_hi: gpucal measure writes them beyond the README's columns */
 static const gc_col_t bw_cols[] = {
     TXT("level", levels),   WHOLE("width_bytes", 1), WHOLE("blocks", 1), WHOLE("threads", 1),
-    NUM("bytes_clk_sm", 0), NUM("bytes_clk", 0),     NUM("gbs", 0),
+    NUM("bytes_clk_sm", 0), NUM("bytes_clk", 0),     NUM("gbs", 0),      OPT_TXT("op"),
+    OPT_NUM("gbs_lo", 0),   OPT_NUM("gbs_hi", 0),
 };
 static const gc_col_t clock_cols[] = {
     TXT("load", loads),

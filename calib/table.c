@@ -24,6 +24,7 @@ static void free_cols(gc_table_t *t)
     free(t->txt);
     free(t->dict);
     free(t->ndict);
+    free(t->has);
     free(t->line);
 }
 
@@ -42,6 +43,11 @@ int gc_table_col(const gc_table_t *t, const char *name)
         if (!strcmp(t->cols[c].name, name))
             return c;
     return -1;
+}
+
+int gc_table_has(const gc_table_t *t, int col)
+{
+    return col >= 0 && col < t->ncols && t->has[col];
 }
 
 double gc_table_num(const gc_table_t *t, int col, size_t row)
@@ -118,6 +124,8 @@ static int grow(gc_table_t *t, size_t *cap)
 {
     size_t nc = *cap ? 2 * *cap : 1024;
     for (int c = 0; c < t->ncols; c++) {
+        if (!t->has[c])
+            continue;
         if (t->cols[c].kind == GC_COL_TEXT) {
             int *p = realloc(t->txt[c], nc * sizeof(*p));
             if (!p)
@@ -209,16 +217,22 @@ int gc_table_read(gc_table_t **out, const char *path, const gc_col_t *cols, int 
     t->txt = calloc((size_t)ncols, sizeof(*t->txt));
     t->dict = calloc((size_t)ncols, sizeof(*t->dict));
     t->ndict = calloc((size_t)ncols, sizeof(*t->ndict));
-    int idx[GC_TRACE_COLS_MAX];
+    t->has = calloc((size_t)ncols, 1);
+    int idx[GC_TRACE_COLS_MAX], ridx[GC_TRACE_COLS_MAX], nreq = 0;
     const char *names[GC_TRACE_COLS_MAX];
-    if (!t->num || !t->txt || !t->dict || !t->ndict || ncols > GC_TRACE_COLS_MAX) {
+    if (!t->num || !t->txt || !t->dict || !t->ndict || !t->has || ncols > GC_TRACE_COLS_MAX) {
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
         goto fail;
     }
     for (int c = 0; c < ncols; c++)
-        names[c] = cols[c].name;
-    if ((rc = gc_trace_cols(t->r, names, idx, ncols, err)) != 0)
+        if (!cols[c].optional)
+            names[nreq++] = cols[c].name;
+    if ((rc = gc_trace_cols(t->r, names, ridx, nreq, err)) != 0)
         goto fail;
+    for (int c = 0; c < ncols; c++) {
+        idx[c] = gc_trace_col(t->r, cols[c].name);
+        t->has[c] = idx[c] >= 0;
+    }
     size_t cap = 0;
     while ((rc = gc_trace_next(t->r, err)) > 0) {
         if (t->nrows == cap) {
@@ -236,7 +250,7 @@ int gc_table_read(gc_table_t **out, const char *path, const gc_col_t *cols, int 
             }
         }
         for (int c = 0; c < ncols; c++)
-            if ((rc = put_cell(t, c, idx[c], t->nrows, err)) != 0)
+            if (t->has[c] && (rc = put_cell(t, c, idx[c], t->nrows, err)) != 0)
                 goto fail;
         long line = gc_trace_line(t->r);
         t->line[t->nrows++] = line > 0x7fffffffL ? 0x7fffffff : (int)line;

@@ -33,6 +33,7 @@ typedef struct gc_col {
     double lo;                  /* smallest value allowed (numbers) */
     int strict;                 /* 1: the value must be > lo */
     const char *const *choices; /* text: allowed values, NULL-terminated */
+    int optional;               /* 1: a trace may lack it (gc_table_has says) */
 } gc_col_t;
 
 typedef struct gc_table {
@@ -41,20 +42,25 @@ typedef struct gc_table {
     int ncols;
     const gc_col_t *cols; /* the contract it was read with */
     size_t nrows;
-    double **num; /* num[c][row] (numeric columns) */
-    int **txt;    /* txt[c][row]: index into dict[c] (text columns) */
-    char ***dict; /* dict[c][i]: distinct values of text column c */
+    unsigned char *has; /* has[c]: the trace has column c (optional ones may lack it) */
+    double **num;       /* num[c][row] (numeric columns) */
+    int **txt;          /* txt[c][row]: index into dict[c] (text columns) */
+    char ***dict;       /* dict[c][i]: distinct values of text column c */
     size_t *ndict;
     int *line; /* trace line of each row */
 } gc_table_t;
 
-/* Read the trace at path with ncols columns cols (all required). */
+/* Read the trace at path with ncols columns cols (all required but the
+ * optional ones). */
 int gc_table_read(gc_table_t **t, const char *path, const gc_col_t *cols, int ncols, gc_err_t *err);
 
 void gc_table_free(gc_table_t *t);
 
 /* Column index by name (-1 if not in the contract). */
 int gc_table_col(const gc_table_t *t, const char *name);
+
+/* 1 if the trace has column col (always, for a required column). */
+int gc_table_has(const gc_table_t *t, int col);
 
 /* Cell values by column index. */
 double gc_table_num(const gc_table_t *t, int col, size_t row);
