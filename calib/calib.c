@@ -502,27 +502,27 @@ static void finish_device(gc_calib_ctx_t *c, const facts_t *f)
                                   "inflection gave it)",
                                   f->l2_src),
                      NULL);
-    /* sm.sub_cores: the slot count the warp-level tensor fits agree on */
-    int best = 0, kinds = 0, total = 0;
-    for (int s = 1; s < 9; s++)
-        if (c->slot_votes[s]) {
-            kinds++;
-            total += c->slot_votes[s];
-            if (!best || c->slot_votes[s] > c->slot_votes[best])
-                best = s;
-        }
-    if (kinds == 1)
+    /* sm.sub_cores: the slot count most warp-level tensor fits found, when
+     * it is a strict majority (a form emulated on CUDA cores may differ) */
+    int best = 0, total = 0;
+    for (int s = 1; s < 9; s++) {
+        total += c->slot_votes[s];
+        if (c->slot_votes[s] > c->slot_votes[best])
+            best = s;
+    }
+    if (total && 2 * c->slot_votes[best] > total)
         gc_calib_put_count(c, &a->sm.sub_cores, best,
                            gc_calib_str(c,
-                                        "%s: slot count of the gc_pipe_cycles fits of %d "
-                                        "warp-level tensor form%s, chosen by residual",
-                                        c->slot_file, total, total == 1 ? "" : "s"),
+                                        "%s: slot count of the gc_pipe_cycles fits, chosen by "
+                                        "residual: %d of the %d warp-level tensor forms whose "
+                                        "fit determined it",
+                                        c->slot_file, c->slot_votes[best], total),
                            NULL);
-    else if (kinds > 1)
+    else if (total)
         gc_calib_leave_out(c, c->slot_file, 0,
-                           "sm.sub_cores left out: the tensor fits "
-                           "disagree on the slot count (%d forms, %d different counts)",
-                           total, kinds);
+                           "sm.sub_cores left out: no slot count has a majority among the %d "
+                           "warp-level tensor fits that determined one",
+                           total);
     /* sm.clock_max_mhz: the device's figure in the headers, else the highest
      * clock measured (the clock bench, else the headers' sm_clock_mhz) */
     if (f->clock_max_src)
