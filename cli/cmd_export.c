@@ -135,7 +135,8 @@ static int cmd_accelsim(int argc, char **argv)
                "arch, %d fixed constants; tensor unit from %s\n",
                out, out, a->name, info.n_options, info.n_arch, info.n_const, info.form);
         if (info.fallbacks[0])
-            printf("reference constants stand in for values the arch lacks: %s (each is "
+            printf("values the arch lacks, filled by the documented rules of model/export.md: %s "
+                   "(each is "
                    "marked in the files)\n",
                    info.fallbacks);
     }

@@ -148,7 +148,8 @@ static const ekey_t keys[] = {
       "one SM per cluster: GPC/TPC grouping is not modelled (reference configs)"),
     V(G, NULL, "-gpgpu_n_mem", D_NMEM,
       "`memory.dram.channels`; else `memory.dram.bus_bits` / channel width of "
-      "`memory.dram.type` (HBM 64 bits, GDDR6/6X 16 bits)",
+      "`memory.dram.type` (HBM 64 bits, GDDR6/6X 16 bits; without a type, a bus of 1024 bits "
+      "or more is HBM)",
       "memory channels (controllers) the simulator models"),
     C(G, NULL, "-gpgpu_n_sub_partition_per_mchannel", "2",
       "two L2 slices per channel, as both reference configs; the L2 string is sized for it"),
@@ -161,15 +162,18 @@ static const ekey_t keys[] = {
       "buswidth x ratio bytes per channel per DRAM clock, which reproduces the datasheet "
       "bandwidth. Without `memory.dram.clock_mhz`: `memory.dram.bw_peak_gbs` x 1000 / (2 x "
       "`memory.dram.bus_bits` / 8)"),
-    V(G, "shader core pipeline", "-gpgpu_shader_registers", D_REGS, "`sm.registers`",
+    V(G, "shader core pipeline", "-gpgpu_shader_registers", D_REGS,
+      "`sm.registers` (else 65536, the CUDA guide's figure for every supported cc)",
       "32-bit registers per SM"),
     V(G, NULL, "-gpgpu_registers_per_block", D_REGS_BLOCK, "min(`sm.registers`, 65536)",
       "CUDA: at most 64 K registers per block (cc 5.0 to 9.0)"),
     V(G, NULL, "-gpgpu_occupancy_sm_number", D_CAP, "`cc` as 10 x major + minor",
       "selects the occupancy rules of the device's compute capability"),
     V(G, NULL, "-gpgpu_shader_core_pipeline", D_PIPE,
-      "`sm.max_threads`:32 (else `sm.max_warps` x 32:32)", "resident threads per SM, warp size"),
-    V(G, NULL, "-gpgpu_shader_cta", D_CTA, "`sm.max_blocks`", "resident blocks per SM"),
+      "`sm.max_threads`:32 (else `sm.max_warps` x 32, else the CUDA guide's figure for `cc`)",
+      "resident threads per SM, warp size"),
+    V(G, NULL, "-gpgpu_shader_cta", D_CTA,
+      "`sm.max_blocks` (else the CUDA guide's figure for `cc`)", "resident blocks per SM"),
     C(G, NULL, "-gpgpu_simd_model", "1", "post-dominator reconvergence, the only model"),
     V(G, "pipeline widths and functional units", "-gpgpu_pipeline_widths", D_WIDTHS,
       "`sm.sub_cores` in every field but EX_WB = 2 x `sm.sub_cores`",
@@ -251,7 +255,8 @@ static const ekey_t keys[] = {
       "CUDA's carve-outs for `cc` (7.0: 0,8,16,32,64,96; 7.5: 32,64; 8.0+: "
       "0,8,16,32,64,100,132,164,196,228) up to `sm.shared_max_kib`",
       "the shared-memory sizes (KiB) the driver can configure (CUDA C++ Programming Guide)"),
-    V(G, NULL, "-gpgpu_unified_l1d_size", D_UNIFIED, "`sm.l1_shared_kib`",
+    V(G, NULL, "-gpgpu_unified_l1d_size", D_UNIFIED,
+      "`sm.l1_shared_kib` (else the CUDA guide's figure for `cc`)",
       "combined L1 + shared memory per SM, KiB"),
     C(G, NULL, "-gpgpu_l1_banks", "4", "L1 banks, as the SM86 reference config"),
     V(G, NULL, "-gpgpu_cache:dl1", D_DL1,
@@ -267,9 +272,11 @@ static const ekey_t keys[] = {
     C(G, NULL, "-gpgpu_n_cluster_ejection_buffer_size", "32",
       "interconnect ejection buffer (reference configs)"),
     C(G, NULL, "-gpgpu_l1_cache_write_ratio", "25", "write share of the L1 (reference configs)"),
-    V(G, "shared memory", "-gpgpu_shmem_size", D_SHMEM_SIZE, "`sm.shared_max_kib` x 1024",
+    V(G, "shared memory", "-gpgpu_shmem_size", D_SHMEM_SIZE,
+      "`sm.shared_max_kib` (else the CUDA guide's figure for `cc`) x 1024",
       "most shared memory per SM, bytes"),
-    V(G, NULL, "-gpgpu_shmem_sizeDefault", D_SHMEM_SIZE, "`sm.shared_max_kib` x 1024",
+    V(G, NULL, "-gpgpu_shmem_sizeDefault", D_SHMEM_SIZE,
+      "`sm.shared_max_kib` (else the CUDA guide's figure for `cc`) x 1024",
       "as -gpgpu_shmem_size (reference configs)"),
     V(G, NULL, "-gpgpu_shmem_per_block", D_SHMEM_BLOCK,
       "`sm.shared_block_max_kib` x 1024 (else 49152)",
@@ -278,7 +285,8 @@ static const ekey_t keys[] = {
     V(G, NULL, "-gpgpu_smem_latency", D_SMEM_LAT,
       "`memory.shared.latency_cyc` (else `memory.shared.conflicts[4 B, 1 way]`) rounded",
       "ld.shared latency without bank conflict"),
-    V(G, NULL, "-gpgpu_shmem_num_banks", D_BANKS, "`memory.shared.banks`", "shared-memory banks"),
+    V(G, NULL, "-gpgpu_shmem_num_banks", D_BANKS, "`memory.shared.banks` (else 32)",
+      "shared-memory banks; 32 for every cc in the CUDA guide"),
     C(G, NULL, "-gpgpu_shmem_limited_broadcast", "0", "broadcast to any number of threads"),
     C(G, NULL, "-gpgpu_shmem_warp_parts", "1", "bank conflicts checked over the whole warp"),
     V(G, NULL, "-gpgpu_coalesce_arch", D_CAP, "`cc` as 10 x major + minor",
@@ -413,6 +421,28 @@ static const memtype_t memtypes[] = {
 static const int carve_volta[] = {0, 8, 16, 32, 64, 96, -1};
 static const int carve_turing[] = {32, 64, -1};
 static const int carve_ampere[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228, -1};
+
+/* Per-SM limits by compute capability, from the CUDA C++ Programming Guide
+ * table "Technical Specifications per Compute Capability": used only when
+ * the arch lacks the key (every supported cc has 64 K registers per SM and
+ * 32 shared-memory banks). */
+typedef struct cclimits {
+    int cc, max_threads, max_blocks, shared_max_kib, l1_shared_kib;
+} cclimits_t;
+
+static const cclimits_t cc_limits[] = {
+    {70, 2048, 32, 96, 128},  {75, 1024, 16, 64, 96},   {80, 2048, 32, 164, 192},
+    {86, 1536, 16, 100, 128}, {89, 1536, 24, 100, 128}, {90, 2048, 32, 228, 256},
+};
+#define CUDA_GUIDE "CUDA C++ Programming Guide, Technical Specifications per Compute Capability"
+
+static const cclimits_t *limits_of(int cc)
+{
+    for (size_t i = 0; i < sizeof(cc_limits) / sizeof(cc_limits[0]); i++)
+        if (cc_limits[i].cc == cc)
+            return &cc_limits[i];
+    return NULL;
+}
 
 /* ALU constants used only when the arch has no alu entry: the values of the
  * SM86_RTX3070 reference trace.config. */
@@ -745,10 +775,21 @@ static int l2_latencies(ctx_t *c, double *hit, double *miss, char *note, size_t 
         "the classic pair memory.l2.latency_cyc + memory.dram.latency_cyc");
 }
 
-static int whole_kib(ctx_t *c, const gc_qty_t *q, const char *key, const char *option, long *v)
+/* A KiB quantity that must be whole; without it the CUDA guide's figure for
+ * the compute capability (rule >= 0). note: where the value came from. */
+static int whole_kib(ctx_t *c, const gc_qty_t *q, const char *key, const char *option, int rule,
+                     long *v, char *note, size_t nn)
 {
+    if (!q->set && rule >= 0) {
+        *v = rule;
+        snprintf(note, nn, "%d (%s: the arch has no %s)", rule, CUDA_GUIDE, key);
+        fallback(c, key);
+        return 0;
+    }
     if (!q->set)
         return missing(c, key, option, NULL);
+    char b[32];
+    snprintf(note, nn, "%s %s", key, num(b, q->v));
     if (q->v != floor(q->v))
         return inconsistent(c, "%s = %g is not a whole number of KiB, which %s needs", key, q->v,
                             option);
@@ -762,17 +803,24 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     const gc_dram_t *d = &a->memory.dram;
     char b1[32], b2[32], b3[32];
     /* DRAM technology */
-    if (!d->type)
-        return missing(c, "memory.dram.type", "the DRAM model (-gpgpu_dram_timing_opt, ...)", NULL);
     const memtype_t *mt = NULL;
+    const char *type = d->type;
+    if (!type && d->bus_bits.set && d->bus_bits.v >= 1024) {
+        /* HBM stacks have 1024-bit interfaces; no GDDR bus is wider than 512 bits */
+        type = "HBM (a bus of 1024 bits or more)";
+        fallback(c, "memory.dram.type");
+    }
+    if (!type)
+        return missing(c, "memory.dram.type", "the DRAM model (-gpgpu_dram_timing_opt, ...)",
+                       "memory.dram.bus_bits of 1024 or more for HBM");
     for (size_t i = 0; i < sizeof(memtypes) / sizeof(memtypes[0]) && !mt; i++)
-        if (!strncasecmp(d->type, memtypes[i].prefix, strlen(memtypes[i].prefix)))
+        if (!strncasecmp(type, memtypes[i].prefix, strlen(memtypes[i].prefix)))
             mt = &memtypes[i];
     if (!mt)
         return inconsistent(c,
                             "memory.dram.type '%s' has no DRAM model in the export (known: "
                             "HBM*, GDDR6*; see model/export.md)",
-                            d->type);
+                            type);
     /* channels and their width */
     long nmem, bw;
     if (d->channels.set) {
@@ -801,8 +849,8 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
         nmem = (long)d->bus_bits.v / mt->chan_bits;
         bw = mt->chan_bits / 8;
         setn(c, D_NMEM, "memory.dram.bus_bits %s / %d-bit %s channels", num(b1, d->bus_bits.v),
-             mt->chan_bits, d->type);
-        setn(c, D_BUSWIDTH, "%s channel width %d bits", d->type, mt->chan_bits);
+             mt->chan_bits, type);
+        setn(c, D_BUSWIDTH, "%s channel width %d bits", type, mt->chan_bits);
     } else {
         return missing(c, "memory.dram.channels", "-gpgpu_n_mem", "memory.dram.bus_bits");
     }
@@ -810,17 +858,17 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     setv(c, D_BUSWIDTH, "%ld", bw);
     c->info->n_mem = (int)nmem;
     setv(c, D_BURST, "%d", mt->burst);
-    setn(c, D_BURST, "memory.dram.type %s", d->type);
+    setn(c, D_BURST, "memory.dram.type %s", type);
     setv(c, D_FREQ_RATIO, "%d", mt->ratio);
-    setn(c, D_FREQ_RATIO, "memory.dram.type %s", d->type);
+    setn(c, D_FREQ_RATIO, "memory.dram.type %s", type);
     setv(c, D_MAPPING, "%s", mt->mapping);
-    setn(c, D_MAPPING, "memory.dram.type %s: the reference %s address map", d->type,
+    setn(c, D_MAPPING, "memory.dram.type %s: the reference %s address map", type,
          mt->dual ? "HBM (SM90)" : "GDDR6 (SM86)");
     setv(c, D_TIMING, "%s", mt->timing);
     setn(c, D_TIMING, "constant for memory.dram.type %s: the reference %s timing (not measured)",
-         d->type, mt->dual ? "HBM (SM90)" : "GDDR6 (SM86)");
+         type, mt->dual ? "HBM (SM90)" : "GDDR6 (SM86)");
     setv(c, D_DUAL_BUS, "%d", mt->dual);
-    setn(c, D_DUAL_BUS, "memory.dram.type %s", d->type);
+    setn(c, D_DUAL_BUS, "memory.dram.type %s", type);
     /* partition indexing */
     int idx = (nmem == 16 || nmem == 32 || nmem == 64) ? 2 : ((nmem & (nmem - 1)) == 0) ? 1 : 0;
     c->info->indexing = idx;
@@ -882,9 +930,13 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     }
     /* L1 and shared memory */
     long unified, shmax;
+    const cclimits_t *lim = limits_of(cc);
+    char un[256], sn[256];
     if (whole_kib(c, &a->sm.l1_shared_kib, "sm.l1_shared_kib",
-                  "-gpgpu_unified_l1d_size and -gpgpu_cache:dl1", &unified) ||
-        whole_kib(c, &a->sm.shared_max_kib, "sm.shared_max_kib", "-gpgpu_shmem_size", &shmax))
+                  "-gpgpu_unified_l1d_size and -gpgpu_cache:dl1", lim ? lim->l1_shared_kib : -1,
+                  &unified, un, sizeof(un)) ||
+        whole_kib(c, &a->sm.shared_max_kib, "sm.shared_max_kib", "-gpgpu_shmem_size",
+                  lim ? lim->shared_max_kib : -1, &shmax, sn, sizeof(sn)))
         return c->err->code;
     if (shmax > unified)
         return inconsistent(c, "sm.shared_max_kib %ld exceeds sm.l1_shared_kib %ld", shmax,
@@ -904,18 +956,19 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
         return inconsistent(c, "memory.l1.size_kib %s exceeds sm.l1_shared_kib %ld",
                             num(b1, l1->size_kib.v), unified);
     setv(c, D_UNIFIED, "%ld", unified);
-    setn(c, D_UNIFIED, "sm.l1_shared_kib %ld", unified);
+    setn(c, D_UNIFIED, "%s", un);
     long l1assoc = unified * 1024 / (4 * 128);
     setv(c, D_DL1, "S:4:128:%ld,L:T:m:L:L,A:384:48,16:0,32", l1assoc);
     if (l1->size_kib.set)
         setn(c, D_DL1,
-             "sm.l1_shared_kib %ld KiB = 4 sets x 128 B x %ld ways (measured "
-             "memory.l1.size_kib %s fits)",
-             unified, l1assoc, num(b1, l1->size_kib.v));
+             "%ld KiB = 4 sets x 128 B x %ld ways (measured memory.l1.size_kib %s fits); "
+             "unified size: %s",
+             unified, l1assoc, num(b1, l1->size_kib.v), un);
     else
-        setn(c, D_DL1, "sm.l1_shared_kib %ld KiB = 4 sets x 128 B x %ld ways", unified, l1assoc);
+        setn(c, D_DL1, "%ld KiB = 4 sets x 128 B x %ld ways; unified size: %s", unified, l1assoc,
+             un);
     setv(c, D_SHMEM_SIZE, "%ld", shmax * 1024);
-    setn(c, D_SHMEM_SIZE, "sm.shared_max_kib %ld x 1024", shmax);
+    setn(c, D_SHMEM_SIZE, "%s, x 1024", sn);
     const int *cv = cc >= 80 ? carve_ampere : cc == 75 ? carve_turing : carve_volta;
     char list[160] = "";
     size_t at = 0;
@@ -962,10 +1015,15 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
         setn(c, D_SMEM_LAT, "memory.shared.conflicts[4x1].latency_cyc %s",
              num(b1, cf->latency_cyc.v));
     }
-    if (!sh->banks.set)
-        return missing(c, "memory.shared.banks", "-gpgpu_shmem_num_banks", NULL);
-    setv(c, D_BANKS, "%ld", (long)sh->banks.v);
-    setn(c, D_BANKS, "memory.shared.banks %s", num(b1, sh->banks.v));
+    if (sh->banks.set) {
+        setv(c, D_BANKS, "%ld", (long)sh->banks.v);
+        setn(c, D_BANKS, "memory.shared.banks %s", num(b1, sh->banks.v));
+    } else {
+        setv(c, D_BANKS, "32");
+        setn(c, D_BANKS, "32 (%s: 32 banks for every cc; the arch has no memory.shared.banks)",
+             CUDA_GUIDE);
+        fallback(c, "memory.shared.banks");
+    }
     /* L2 */
     const gc_l2_t *l2 = &a->memory.l2;
     if (!l2->size_mib.set)
@@ -1045,26 +1103,44 @@ static int derive(ctx_t *c, const gc_accelsim_opts_t *o)
     setn(c, D_CC_MIN, "cc %s", a->cc);
     setv(c, D_NCLUST, "%ld", (long)a->sm.count.v);
     setn(c, D_NCLUST, "sm.count %s", num(b1, a->sm.count.v));
-    if (!a->sm.registers.set)
+    const cclimits_t *lim = limits_of(cc);
+    long regs = 65536;
+    if (a->sm.registers.set) {
+        regs = (long)a->sm.registers.v;
+        setn(c, D_REGS, "sm.registers %ld", regs);
+    } else if (lim) {
+        setn(c, D_REGS, "65536 (%s: the arch has no sm.registers)", CUDA_GUIDE);
+        fallback(c, "sm.registers");
+    } else {
         return missing(c, "sm.registers", "-gpgpu_shader_registers", NULL);
-    long regs = (long)a->sm.registers.v;
+    }
     setv(c, D_REGS, "%ld", regs);
-    setn(c, D_REGS, "sm.registers %ld", regs);
     setv(c, D_REGS_BLOCK, "%ld", regs < 65536 ? regs : 65536);
-    setn(c, D_REGS_BLOCK, "min(sm.registers %ld, 65536)", regs);
+    setn(c, D_REGS_BLOCK, "min(registers per SM %ld, 65536)", regs);
     if (a->sm.max_threads.set) {
         setv(c, D_PIPE, "%ld:32", (long)a->sm.max_threads.v);
         setn(c, D_PIPE, "sm.max_threads %s, warp size 32", num(b1, a->sm.max_threads.v));
     } else if (a->sm.max_warps.set) {
         setv(c, D_PIPE, "%ld:32", (long)a->sm.max_warps.v * 32);
         setn(c, D_PIPE, "sm.max_warps %s x 32", num(b1, a->sm.max_warps.v));
+    } else if (lim) {
+        setv(c, D_PIPE, "%d:32", lim->max_threads);
+        setn(c, D_PIPE, "%d threads (%s: the arch has no sm.max_threads)", lim->max_threads,
+             CUDA_GUIDE);
+        fallback(c, "sm.max_threads");
     } else {
         return missing(c, "sm.max_threads", "-gpgpu_shader_core_pipeline", "sm.max_warps");
     }
-    if (!a->sm.max_blocks.set)
+    if (a->sm.max_blocks.set) {
+        setv(c, D_CTA, "%ld", (long)a->sm.max_blocks.v);
+        setn(c, D_CTA, "sm.max_blocks %s", num(b1, a->sm.max_blocks.v));
+    } else if (lim) {
+        setv(c, D_CTA, "%d", lim->max_blocks);
+        setn(c, D_CTA, "%d (%s: the arch has no sm.max_blocks)", lim->max_blocks, CUDA_GUIDE);
+        fallback(c, "sm.max_blocks");
+    } else {
         return missing(c, "sm.max_blocks", "-gpgpu_shader_cta", NULL);
-    setv(c, D_CTA, "%ld", (long)a->sm.max_blocks.v);
-    setn(c, D_CTA, "sm.max_blocks %s", num(b1, a->sm.max_blocks.v));
+    }
     setv(c, D_WIDTHS, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", s, s, s, s, s, s, s, s, s, s, 2 * s,
          s, s);
     setn(c, D_WIDTHS, "sm.sub_cores %d; EX_WB 2 x %d", s, s);

@@ -326,7 +326,8 @@ static void test_refusals(void)
             "tensor[mma m16n8k16 f16.f32].issue_cyc is missing");
     refused("shape: m16n8k16", "shape: m16n8k32", "tensor[mma m16n8k16 f16.f32] is missing");
     refused("type: HBM3", "type: DDR4", "memory.dram.type 'DDR4' has no DRAM model");
-    refused("type: HBM3, ", "", "memory.dram.type is missing");
+    refused("type: HBM3, bus_bits: 5120, bw_peak_gbs: 2039", "bus_bits: 384, clock_mhz: 10501",
+            "memory.dram.type is missing");
     refused("bus_bits: 5120, bw_peak_gbs: 2039", "bw_peak_gbs: 2039",
             "memory.dram.channels is missing");
     refused("bus_bits: 5120, bw_peak_gbs: 2039", "bus_bits: 5120",
@@ -338,7 +339,17 @@ static void test_refusals(void)
     refused("l1_shared_kib: 256}", "l1_shared_kib: 200}",
             "sm.shared_max_kib 228 exceeds sm.l1_shared_kib 200");
     refused("l1: {latency_cyc: 32.3}", "l1: {latency_cyc: 400}", "is not above memory.l1");
-    refused("registers: 65536,", "", "sm.registers is missing");
+    /* cc 8.7 is not in gpucal's table of CUDA-guide limits */
+    char *y = subst(hbm, "registers: 65536,", "");
+    char *y2 = subst(y, "cc: \"9.0\"", "cc: \"8.7\"");
+    gc_arch_t *b = parse(y2);
+    out_t ob = render(b, NULL, NULL);
+    CHECK(ob.rc == GC_EINPUT);
+    CHECK_HAS(ob.e.msg, "sm.registers is missing");
+    out_free(&ob);
+    gc_arch_destroy(b);
+    free(y);
+    free(y2);
     refused("shared_block_max_kib: 227", "shared_block_max_kib: 229",
             "sm.shared_block_max_kib 229 exceeds sm.shared_max_kib 228");
     refused("cc: \"9.0\"", "cc: \"6.1\"", "the sub-core model of Volta (7.0) and newer");
@@ -352,6 +363,50 @@ static void test_refusals(void)
     CHECK(o.rc == GC_EUSAGE);
     out_free(&o);
     gc_arch_destroy(a);
+}
+
+/* Device limits the arch lacks: the CUDA guide's figures for the cc; an
+ * untyped DRAM with a 5120-bit bus is HBM. Each is named as a fallback. */
+static void test_cc_rules(void)
+{
+    const char *sm = "sm: {count: 132, sub_cores: 4, fp32_lanes: 128, clock_max_mhz: 1980, "
+                     "registers: 65536,\n     max_warps: 64, max_blocks: 32, shared_max_kib: "
+                     "228, shared_block_max_kib: 227,\n     l1_shared_kib: 256}";
+    char *y = subst(hbm, sm, "sm: {count: 132, sub_cores: 4, clock_max_mhz: 1980}");
+    char *y2 = subst(y, "banks: 32, ", "");
+    char *y3 = subst(y2, "type: HBM3, ", "");
+    gc_arch_t *a = parse(y3);
+    CHECK(a != NULL);
+    out_t o = render(a, NULL, NULL);
+    CHECK(o.rc == 0);
+    if (o.rc)
+        fprintf(stderr, "%s\n", o.e.msg);
+    else {
+        CHECK(valid(&o));
+        /* cc 9.0: 64 K registers, 2048 threads, 32 blocks, 228 / 256 KiB, 32 banks */
+        CHECK_STR(val(o.g, "-gpgpu_shader_registers"), "65536");
+        CHECK_STR(val(o.g, "-gpgpu_shader_core_pipeline"), "2048:32");
+        CHECK_STR(val(o.g, "-gpgpu_shader_cta"), "32");
+        CHECK_STR(val(o.g, "-gpgpu_shmem_size"), "233472");
+        CHECK_STR(val(o.g, "-gpgpu_shmem_per_block"), "49152");
+        CHECK_STR(val(o.g, "-gpgpu_unified_l1d_size"), "256");
+        CHECK_STR(val(o.g, "-gpgpu_shmem_num_banks"), "32");
+        CHECK_STR(val(o.g, "-gpgpu_dram_burst_length"), "2");
+        CHECK_STR(val(o.g, "-gpgpu_n_mem"), "80");
+        CHECK_HAS(o.g, "Technical Specifications per Compute Capability: the arch has no "
+                       "sm.max_blocks");
+        static const char *const fb[] = {"sm.registers",      "sm.max_threads",
+                                         "sm.max_blocks",     "sm.l1_shared_kib",
+                                         "sm.shared_max_kib", "memory.shared.banks",
+                                         "memory.dram.type",  "sm.shared_block_max_kib"};
+        for (size_t i = 0; i < sizeof(fb) / sizeof(fb[0]); i++)
+            CHECK_HAS(o.info.fallbacks, fb[i]);
+    }
+    out_free(&o);
+    gc_arch_destroy(a);
+    free(y);
+    free(y2);
+    free(y3);
 }
 
 static void test_carveouts(void)
@@ -483,6 +538,7 @@ int main(void)
     test_fixture();
     test_hbm();
     test_refusals();
+    test_cc_rules();
     test_carveouts();
     test_sm86_keys();
     test_export_files();
