@@ -1,6 +1,7 @@
 /* bench.h - inside calib: what the driver (calib.c) and the bench handlers
  * (bench_sweep.c: mma, mma_sp, wgmma, alu, ldmatrix, smem; bench_memory.c:
- * pchase, pchase_fine, bw, clock) share. Not part of calib's public API.
+ * pchase, pchase_fine, bw, clock; bench_hopper.c: tma, dsm, dpx) share. Not part of calib's public
+ * API.
  *
  * A handler gets one trace read into a gc_table_t (its column contract is
  * the bench's entry in the table of calib.c), fits what the trace supports
@@ -34,6 +35,7 @@ typedef struct gc_calib_ctx {
     /* the L2 plateau of the classic P-chase (ld.cg path), for TMA's extra latency */
     int has_l2_plateau;
     double l2_level, l2_lo, l2_hi;
+    const char *l2_src;
     /* the highest clock of the clock bench (for sm.clock_max_mhz when the
      * headers lack clock_max_mhz) */
     double clk, clk_lo, clk_hi;
@@ -52,6 +54,9 @@ int gc_bench_pchase(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
 int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
+int gc_bench_tma(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
+int gc_bench_dsm(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
+int gc_bench_dpx(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 
 /* Set q to v with interval [lo, hi] (lo > hi: none), source src and note
  * (NULL: none), rounded to 5 significant digits (the interval outward, to

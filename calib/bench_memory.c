@@ -189,6 +189,7 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
         c->l2_level = near->level;
         c->l2_lo = near->lo;
         c->l2_hi = near->hi;
+        c->l2_src = gc_arch_str(c->a, file);
         if (nl2 == 2) {
             const gc_plateau_t *far = &cv->pl[from + 1];
             put_level(c, &l2->latency_far_cyc, file, cv, far);
@@ -241,29 +242,13 @@ int gc_bench_pchase(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
                            "global path rows");
     if (cv[3].n && cv[3].k && !c->a->memory.shared.latency_cyc.set)
         put_level(c, &c->a->memory.shared.latency_cyc, file, &cv[3], &cv[3].pl[0]);
-    if (cv[4].n) {
-        gc_tma_t *tma = &c->a->memory.tma;
-        if (!cv[4].k || !(c->l2_bytes > 0) || !(cv[4].p[cv[4].pl[0].first].x < c->l2_bytes)) {
+    if (cv[4].n && !c->a->memory.tma.latency_cyc.set) {
+        if (!cv[4].k || !(c->l2_bytes > 0) || !(cv[4].p[cv[4].pl[0].first].x < c->l2_bytes))
             gc_calib_leave_out(c, file, 0,
-                               "memory.tma left out: no tma plateau below the L2 "
+                               "memory.tma.latency_cyc left out: no tma plateau below the L2 "
                                "size");
-        } else {
-            const gc_plateau_t *p = &cv[4].pl[0];
-            put_level(c, &tma->latency_cyc, file, &cv[4], p);
-            double extra = p->level - c->l2_level;
-            if (c->has_l2_plateau && extra > 0)
-                gc_calib_put(c, &tma->latency_extra_cyc, extra, p->lo - c->l2_hi, p->hi - c->l2_lo,
-                             gc_calib_str(c,
-                                          "%s: tma plateau minus the L2 plateau of the "
-                                          "classic chase",
-                                          file),
-                             NULL);
-            else if (c->has_l2_plateau)
-                gc_calib_leave_out(c, file, 0,
-                                   "memory.tma.latency_extra_cyc left out: the tma "
-                                   "plateau (%.1f) is not above the L2 one (%.1f)",
-                                   p->level, c->l2_level);
-        }
+        else
+            put_level(c, &c->a->memory.tma.latency_cyc, file, &cv[4], &cv[4].pl[0]);
     }
     char plat[128] = "";
     size_t at = 0;

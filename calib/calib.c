@@ -78,6 +78,20 @@ static const gc_col_t bw_cols[] = {
     NUM("bytes_clk_sm", 0), NUM("bytes_clk", 0),     NUM("gbs", 0),      OPT_TXT("op"),
     OPT_NUM("gbs_lo", 0),   OPT_NUM("gbs_hi", 0),
 };
+/* tma, dsm, dpx: as gpucal measure writes them (not in traces/README.md yet) */
+static const char *const metrics[] = {"latency", "throughput", NULL};
+static const gc_col_t tma_cols[] = {
+    TXT("metric", metrics), TXT("kind", NULL), NUM("array_bytes", 0), NUM("value", -1e30),
+    NUM("lo", -1e30),       NUM("hi", -1e30),  TXT("unit", NULL),
+};
+static const gc_col_t dsm_cols[] = {
+    TXT("metric", metrics), WHOLE("cluster", 1), TXT("pattern", NULL), WHOLE("dst_rank", -1),
+    NUM("value", -1e30),    NUM("lo", -1e30),    NUM("hi", -1e30),     TXT("unit", NULL),
+};
+static const gc_col_t dpx_cols[] = {
+    TXT("func", NULL), TXT("metric", metrics), NUM("value", -1e30),
+    NUM("lo", -1e30),  NUM("hi", -1e30),       TXT("unit", NULL),
+};
 static const gc_col_t clock_cols[] = {
     TXT("load", loads),
     POS("clock_mhz"),
@@ -103,6 +117,9 @@ static const bench_def_t benches[] = {
     {"ldmatrix", ldm_cols, NC(ldm_cols), gc_bench_ldmatrix, "ldmatrix entries"},
     {"smem", smem_cols, NC(smem_cols), gc_bench_smem,
      "memory.shared latency, conflicts, conflict_cyc"},
+    {"tma", tma_cols, NC(tma_cols), gc_bench_tma, "memory.tma.latency_cyc, bw_gbs"},
+    {"dsm", dsm_cols, NC(dsm_cols), gc_bench_dsm, "memory.dsm"},
+    {"dpx", dpx_cols, NC(dpx_cols), gc_bench_dpx, "dpx entries"},
     {"pchase", pchase_cols, NC(pchase_cols), gc_bench_pchase,
      "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
     {"pchase_fine", fine_cols, NC(fine_cols), gc_bench_fine,
@@ -113,9 +130,23 @@ static const bench_def_t benches[] = {
 };
 #define NBENCH NC(benches)
 
-const char *const gc_calib_benches[] = {"mma",      "mma_sp", "wgmma",  "alu",
-                                        "ldmatrix", "smem",   "pchase", "pchase_fine",
-                                        "bw",       "clock",  NULL};
+const char *const gc_calib_benches[] = {"mma",         "mma_sp", "wgmma", "alu", "ldmatrix",
+                                        "smem",        "tma",    "dsm",   "dpx", "pchase",
+                                        "pchase_fine", "bw",     "clock", NULL};
+
+/* "mma, mma_sp, ..." into buf */
+static const char *bench_list(char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < NBENCH && at < n; i++) {
+        int w = snprintf(buf + at, n - at, "%s%s", i ? ", " : "", benches[i].name);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+    return buf;
+}
 
 static const bench_def_t *find_bench(const char *name)
 {
@@ -502,6 +533,25 @@ static void finish_device(gc_calib_ctx_t *c, const facts_t *f)
                                   "inflection gave it)",
                                   f->l2_src),
                      NULL);
+    /* TMA latency above a regular load of the same level: the L2 plateau */
+    gc_tma_t *tma = &a->memory.tma;
+    if (tma->latency_cyc.set && c->has_l2_plateau) {
+        double extra = tma->latency_cyc.v - c->l2_level;
+        double lo = (tma->latency_cyc.has_ci ? tma->latency_cyc.lo : tma->latency_cyc.v) - c->l2_hi,
+               hi = (tma->latency_cyc.has_ci ? tma->latency_cyc.hi : tma->latency_cyc.v) - c->l2_lo;
+        if (extra > 0)
+            gc_calib_put(c, &tma->latency_extra_cyc, extra, lo > 0 ? lo : 0, hi,
+                         gc_calib_str(c,
+                                      "memory.tma.latency_cyc minus the L2 plateau of the "
+                                      "classic chase (%s)",
+                                      c->l2_src),
+                         NULL);
+        else
+            gc_calib_leave_out(c, c->l2_src, 0,
+                               "memory.tma.latency_extra_cyc left out: the TMA latency "
+                               "(%.1f) is not above the L2 plateau (%.1f)",
+                               tma->latency_cyc.v, c->l2_level);
+    }
     /* sm.sub_cores: the slot count most warp-level tensor fits found, when
      * it is a strict majority (a form emulated on CUDA cores may differ) */
     int best = 0, total = 0;
@@ -630,10 +680,9 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         found++;
     }
     if (!found) {
-        rc = gc_err_set(err, GC_EINPUT,
-                        "%s: no trace of a bench calib reads (mma, mma_sp, "
-                        "wgmma, alu, ldmatrix, smem, pchase, pchase_fine, bw, clock)",
-                        dir);
+        char list[256];
+        rc = gc_err_set(err, GC_EINPUT, "%s: no trace of a bench calib reads (%s)", dir,
+                        bench_list(list, sizeof(list)));
         goto done;
     }
 
@@ -723,12 +772,11 @@ int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
         rc = gc_err_at(err, GC_EINPUT, path, 1, 0,
                        "metadata key 'bench' is missing from the header (traces/README.md "
                        "lists the required keys)");
-    else if (!def)
-        rc = meta_err(r, "bench", err,
-                      "bench '%.40s' is not one calib reads (mma, mma_sp, wgmma, alu, "
-                      "ldmatrix, smem, pchase, pchase_fine, bw, clock)%s",
-                      bench, "");
-    else
+    else if (!def) {
+        char list[256];
+        rc = meta_err(r, "bench", err, "bench '%.40s' is not one calib reads (%s)", bench,
+                      bench_list(list, sizeof(list)));
+    } else
         rc = header_facts(r, path, &f, err);
     gc_trace_close(r);
     if (rc)

@@ -14,7 +14,7 @@ GEN=${GC_TMP:-.}/test_calib
 # the calibration: exit 0, one progress line per bench, then the file
 run $G calib "$T/synth" -o "$T/h.yaml" --name synth-h100
 expect_rc 0 calib
-for b in mma wgmma alu ldmatrix smem pchase pchase_fine bw clock; do
+for b in mma wgmma alu ldmatrix smem tma dsm dpx pchase pchase_fine bw clock; do
     expect_err "^calib: $T/synth/$b\.csv: " "progress line of $b"
 done
 expect_err "^calib: no mma_sp trace in $T/synth: tensor entries of mma.sp left out$" "missing bench"
