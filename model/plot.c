@@ -113,6 +113,15 @@ static int render(script_t *s, const char *out, int force, gc_err_t *err)
 {
     if (fflush(s->fp) != 0 || ferror(s->fp))
         return gc_err_set(err, GC_EIO, "%s: cannot write the gnuplot script", s->path);
+    /* the chart's folder, as `-o DIR` of the other charts */
+    const char *slash = strrchr(out, '/');
+    if (slash && slash != out) {
+        char dir[4096];
+        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - out), out);
+        int rc0 = gc_mkdir_p(dir, err);
+        if (rc0)
+            return rc0;
+    }
     gc_afile_t af;
     int rc = gc_afile_open(&af, out, force ? GC_AFILE_FORCE : 0, err);
     if (rc)

@@ -39,8 +39,8 @@ svg "$T/lat.svg" 'Load latency vs array size (P-chase)' 'array size (KiB)' 'late
     'Test GPU (synthetic), global seq' 'test-export (arch file: L1, L2, DRAM)'
 # minimal.yaml has no L1/L2/DRAM latencies: no line for it
 grep -qF 'test-minimal (arch file' "$T/lat.svg" && fail "latency: a line for an arch without latencies"
-run $G plot latency --arch "$ARCH" -o "$T/lat-arch.svg"; expect_rc 0 "latency arch only"
-svg "$T/lat-arch.svg" 'Load latency vs array size (P-chase)' 'array size (KiB)' 'latency (cycles)'
+run $G plot latency --arch "$ARCH" -o "$T/new/dir/lat-arch.svg"; expect_rc 0 "latency arch only"
+svg "$T/new/dir/lat-arch.svg" 'Load latency vs array size (P-chase)' 'array size (KiB)' 'latency (cycles)'
 
 # ---- ILP x warps heat maps, one per form; scope=gpu rows left out ----
 run $G plot heatmap --trace "$TR/mma.csv" -o "$T/hm"; expect_rc 0 heatmap
