@@ -313,11 +313,15 @@ static int open_trace(gc_mctx_t *ctx, const gc_bench_t *b, gc_trace_writer_t **w
             return rc;
     }
     char sass[1536];
-    if (!b->n_sass)
+    const gc_sass_rule_t *rules = b->sass;
+    int n_rules = b->n_sass;
+    if (b->sass_plan)
+        n_rules = b->sass_plan(ctx->dev.cc_major * 10 + ctx->dev.cc_minor, &rules);
+    if (n_rules <= 0)
         snprintf(sass, sizeof(sass), "none: this bench times no specific opcode");
     else if (!ctx->sass)
         snprintf(sass, sizeof(sass), "skipped: %s", ctx->sass_skip);
-    else if (gc_sass_check(ctx->sass, b->sass, b->n_sass, sass, sizeof(sass)) != 0)
+    else if (gc_sass_check(ctx->sass, rules, n_rules, sass, sizeof(sass)) != 0)
         fprintf(stderr, "gpucal measure: warning: %s: SASS check %s\n", b->name, sass);
     const gc_devinfo_t *d = &ctx->dev;
     gc_trace_writer_t *t = *w;

@@ -113,6 +113,9 @@ typedef struct gc_bench {
     int min_cc;                  /* 10*major+minor the bench needs (0: any) */
     int resumable;               /* 1: run() calls gc_resume_skip before each unit of rows,
                                   * so --resume continues it; 0: --resume starts it over */
+    /* optional: the rules for compute capability cc (10*major+minor), when
+     * they depend on it; overrides sass/n_sass; returns their number */
+    int (*sass_plan)(int cc, const gc_sass_rule_t **rules);
 } gc_bench_t;
 
 /* ---- harness services for benches (harness.cu) ---- */

@@ -1,0 +1,199 @@
+/* bench_smem.cu - the `smem` bench: ld.shared of 4, 8 and 16 bytes per
+ * thread with 1..32-way bank conflicts (gc_smem_offset: thread t reads chunk
+ * t/ways of row t%ways, rows 512 bytes apart, so `ways` threads share the
+ * same banks at different addresses), swept over warps per SM x independent
+ * chains per warp, on one SM. Each slot holds its own address in every
+ * word, and each load takes its address from the previous load's result
+ * (8/16-byte loads take turns with their words), so one warp with one chain
+ * measures the load-to-use latency. Every degree 1..32 is measured at one
+ * warp and one chain; the powers of two over the whole grid. The host
+ * checks each thread ends on its own address. Writes smem.csv. */
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "forms.h"
+#include "sweep_plan.h"
+#include "tensor_sweep.cuh"
+
+template <int W> struct gc_lds;
+template <> struct gc_lds<4> {
+    enum { n = 1 };
+    static __device__ __forceinline__ void ld(uint32_t *r, uint32_t a)
+    {
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(r[0]) : "r"(a));
+    }
+};
+template <> struct gc_lds<8> {
+    enum { n = 2 };
+    static __device__ __forceinline__ void ld(uint32_t *r, uint32_t a)
+    {
+        asm volatile("ld.shared.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+    }
+};
+template <> struct gc_lds<16> {
+    enum { n = 4 };
+    static __device__ __forceinline__ void ld(uint32_t *r, uint32_t a)
+    {
+        asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(a));
+    }
+};
+
+/* in[0] = ways */
+template <int W, int ILP> __device__ __forceinline__ void gc_lds_body(GC_T_ARGS)
+{
+    typedef gc_lds<W> op;
+    extern __shared__ __align__(128) uint32_t gc_lds_smem[];
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(gc_lds_smem);
+    const uint32_t ways = in[0];
+    const unsigned lane = threadIdx.x & 31;
+    const uint32_t off = (lane % ways) * GC_SMEM_ROW_BYTES + (lane / ways) * W;
+#pragma unroll
+    for (int j = 0; j < op::n; j++)
+        gc_lds_smem[off / 4 + j] = base + off;
+    __syncthreads();
+    uint32_t r[ILP][op::n];
+#pragma unroll
+    for (int c = 0; c < ILP; c++)
+#pragma unroll
+        for (int j = 0; j < op::n; j++)
+            r[c][j] = base + off + in[GC_T_WORDS + GC_T_ZERO + c * op::n + j];
+    gc_ttimer_t t;
+    gc_t_begin(&t);
+    for (int trip = 0; trip < trips; trip++) {
+#pragma unroll
+        for (int u = 0; u < gc_sweep_unroll_mma_c(ILP); u++)
+#pragma unroll
+            for (int c = 0; c < ILP; c++)
+                op::ld(r[c], r[c][u % op::n]);
+    }
+    gc_t_end(&t, rec);
+    uint32_t bad = 0;
+#pragma unroll
+    for (int c = 0; c < ILP; c++)
+#pragma unroll
+        for (int j = 0; j < op::n; j++)
+            bad |= r[c][j] != r[0][0];
+    sink[gc_t_tid()] = (r[0][0] - base) | bad << 31;
+}
+
+#define GC_LDS_K1(w, ilp)                                                                      \
+    extern "C" __global__ void gc_k_lds_w##w##_i##ilp(GC_T_ARGS)                               \
+    {                                                                                          \
+        gc_lds_body<w, ilp>(in, sink, rec, trips);                                             \
+    }
+#define GC_LDS_KERNELS(w)                                                                      \
+    GC_LDS_K1(w, 1) GC_LDS_K1(w, 2) GC_LDS_K1(w, 3) GC_LDS_K1(w, 4) GC_LDS_K1(w, 5)            \
+        GC_LDS_K1(w, 6) GC_LDS_K1(w, 7) GC_LDS_K1(w, 8)
+GC_LDS_KERNELS(4)
+GC_LDS_KERNELS(8)
+GC_LDS_KERNELS(16)
+#define GC_LDS_ENTRY(w)                                                                        \
+    {w,                                                                                        \
+     {(const void *)gc_k_lds_w##w##_i1, (const void *)gc_k_lds_w##w##_i2,                      \
+      (const void *)gc_k_lds_w##w##_i3, (const void *)gc_k_lds_w##w##_i4,                      \
+      (const void *)gc_k_lds_w##w##_i5, (const void *)gc_k_lds_w##w##_i6,                      \
+      (const void *)gc_k_lds_w##w##_i7, (const void *)gc_k_lds_w##w##_i8}},
+static const struct {
+    int width;
+    const void *k[8];
+} lds_tab[] = {GC_LDS_ENTRY(4) GC_LDS_ENTRY(8) GC_LDS_ENTRY(16)};
+
+static int fail_w(gc_trace_writer_t *w, gc_err_t *err)
+{
+    return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
+}
+
+static int lds_check(gc_tsweep_t *s, int width, int ways, size_t n, const char *what,
+                     gc_err_t *err)
+{
+    const uint32_t *v;
+    int rc = gc_tsweep_sink(s, n, &v, err);
+    for (size_t i = 0; i < n && !rc; i++) {
+        uint32_t want = gc_smem_offset(width, ways, (int)(i % 32));
+        if (v[i] != want)
+            rc = gc_err_set(err, GC_ERUN,
+                            "%s: thread %zu ended the load chain at offset 0x%x%s, expected 0x%x",
+                            what, i, v[i] & 0x7fffffffu, v[i] >> 31 ? " with words apart" : "",
+                            want);
+    }
+    return rc;
+}
+
+static int run_smem(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    gc_tsweep_t s;
+    int rc = gc_tsweep_init(&s, ctx, err);
+    if (rc)
+        return rc;
+    if (gc_trace_put_meta(w, "pattern",
+                          "chase: each thread's slot holds its own shared address in every "
+                          "word; thread t reads chunk t/ways of row t%%ways (rows 512 bytes "
+                          "apart)") != 0)
+        rc = fail_w(w, err);
+    static const char *const cols[] = {"width_bytes", "ways",   "warps",        "ilp",
+                                       "iters",       "reps",   "cyc_per_iter", "cyc_lo",
+                                       "cyc_hi",      "bytes_clk_sm", "bytes_lo", "bytes_hi",
+                                       "clock_mhz",   "clock_moved"};
+    if (!rc && gc_trace_columns(w, cols, 14) != 0)
+        rc = fail_w(w, err);
+    const int *warps, *ilps;
+    int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);
+    long total = 3L * 32, done = 0;
+    for (int f = 0; f < 3 && !rc; f++) {
+        int width = lds_tab[f].width;
+        for (int ways = 1; ways <= 32 && !rc; ways++) {
+            int pow2 = (ways & (ways - 1)) == 0;
+            if (ctx->quick && !pow2)
+                continue;
+            uint32_t word = (uint32_t)ways;
+            if ((rc = gc_tsweep_words(&s, &word, 1, err)) != 0)
+                break;
+            char label[96];
+            snprintf(label, sizeof(label), "ld.shared %dB %d-way", width, ways);
+            gc_progress(ctx, ++done, total, label);
+            for (int wi = 0; wi < (pow2 ? nw : 1) && !rc; wi++)
+                for (int ii = 0; ii < (pow2 ? ni : 1) && !rc; ii++) {
+                    int wn = warps[wi], ilp = ilps[ii];
+                    const void *fn = lds_tab[f].k[ilp - 1];
+                    size_t smem = gc_smem_bytes(width, ways);
+                    if (!gc_tsweep_fits(fn, wn * 32, smem, &ctx->dev))
+                        continue;
+                    if (gc_resume_skip(ctx, 1))
+                        continue;
+                    gc_point_t pt;
+                    long iters;
+                    rc = gc_tsweep_point(&s, fn, 1, wn, smem, gc_sweep_unroll_mma(ilp), &pt,
+                                         &iters, err);
+                    if (!rc)
+                        rc = lds_check(&s, width, ways, (size_t)wn * 32, label, err);
+                    if (rc)
+                        break;
+                    double bytes = (double)wn * ilp * 32 * width;
+                    if (gc_trace_rowf(w,
+                                      "%d,%d,%d,%d,%ld,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%.1f,%d",
+                                      width, ways, wn, ilp, iters, ctx->reps, pt.med, pt.lo, pt.hi,
+                                      bytes / pt.med, bytes / pt.hi, bytes / pt.lo, pt.clock_mhz,
+                                      pt.clock_moved) != 0)
+                        rc = fail_w(w, err);
+                }
+        }
+    }
+    gc_tsweep_fini(&s);
+    return rc;
+}
+
+static gc_forms_rules_t lds_rules;
+
+static int lds_sass_plan(int cc, const gc_sass_rule_t **rules)
+{
+    int n = gc_forms_rules(&lds_rules, "smem", cc);
+    *rules = lds_rules.rule;
+    return n;
+}
+
+extern "C" const gc_bench_t gc_bench_smem = {
+    "smem", "ld.shared 4/8/16 bytes with 1..32-way bank conflicts, ILP x warps, one SM",
+    run_smem, NULL, 0, 0, 1, lds_sass_plan,
+};
