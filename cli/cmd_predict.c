@@ -1,11 +1,247 @@
-/* cmd_predict.c - `gpucal predict`: not built yet (issue 6). This file is
- * replaced by the command's implementation; until then the command says so
- * and fails, rather than pretending. */
+/* cmd_predict.c - `gpucal predict`: a kernel description, or the gemm and
+ * stream templates, on an architecture (model/predict.h). */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/arch.h"
+#include "../model/gemm.h"
+#include "../model/kernel.h"
+#include "../model/predict.h"
+#include "../model/stream.h"
 #include "cli.h"
 
 void gc_usage_predict(FILE *fp)
 {
-    fprintf(fp, "usage: gpucal predict ...\n\npredict a kernel's time on an architecture.\nNot available in this build yet.\n");
+    fprintf(fp,
+            "usage: gpucal predict KERNEL.yaml --arch NAME [--format text|json] [--clock MHZ]\n"
+            "       gpucal predict gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8\n"
+            "                           --arch NAME [--format text|json] [--clock MHZ]\n"
+            "       gpucal predict stream --op copy|triad|reduce --bytes N --arch NAME\n"
+            "                           [--format text|json] [--clock MHZ]\n\n"
+            "Predict a kernel's time on an architecture before the kernel runs: cycles,\n"
+            "time at the sustained clock of its load class, the resource that bounds it and\n"
+            "a stall stack (cycles per resource). The model and the description format are\n"
+            "in model/kernels/README.md.\n\n"
+            "  KERNEL.yaml   a kernel description (schema gpucal-kernel/1)\n"
+            "  gemm          C = A*B as a vendor library would run it: gpucal picks the\n"
+            "                instruction, tile and pipeline for the arch and says which\n"
+            "  stream        copy (b = a), triad (a = b + s*c) or reduce (sum of a) over\n"
+            "                arrays of N bytes each\n\n"
+            "  --arch NAME   a shipped arch (gpucal arch list) or a path to an arch file\n"
+            "  --format      text (default) or json (keys documented in model/kernels/README.md)\n"
+            "  --clock MHZ   run at this SM clock (e.g. a locked clock) instead of the\n"
+            "                arch's sustained clock for the kernel's load class\n");
+}
+
+typedef struct args {
+    const char *arch, *format, *dtype, *op;
+    double clock;
+    long m, n, k;
+    double bytes;
+    int first; /* index of the first positional argument */
+} args_t;
+
+static int parse(const char *cmd, int argc, char **argv, int templ, args_t *a)
+{
+    static const struct option opts[] = {
+        {"arch", required_argument, NULL, 'a'},  {"format", required_argument, NULL, 'f'},
+        {"clock", required_argument, NULL, 'c'}, {"m", required_argument, NULL, 'M'},
+        {"n", required_argument, NULL, 'N'},     {"k", required_argument, NULL, 'K'},
+        {"dtype", required_argument, NULL, 'd'}, {"op", required_argument, NULL, 'o'},
+        {"bytes", required_argument, NULL, 'b'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof(*a));
+    a->format = "text";
+    opterr = 0;
+    optind = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'h':
+            gc_usage_predict(stdout);
+            return 1;
+        case 'a':
+            a->arch = optarg;
+            break;
+        case 'f':
+            if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+                gc_cli_usage_error(cmd, "unknown --format '%s' (text or json)", optarg);
+                return -1;
+            }
+            a->format = optarg;
+            break;
+        case 'c': {
+            char *e;
+            a->clock = strtod(optarg, &e);
+            if (e == optarg || *e || !(a->clock >= 1 && a->clock <= 10000)) {
+                gc_cli_usage_error(cmd, "--clock takes a clock in MHz from 1 to 10000, got '%s'",
+                                   optarg);
+                return -1;
+            }
+            break;
+        }
+        case 'M':
+        case 'N':
+        case 'K': {
+            long *dst = ch == 'M' ? &a->m : ch == 'N' ? &a->n : &a->k;
+            const char *name = ch == 'M' ? "--m" : ch == 'N' ? "--n" : "--k";
+            if (templ != 1) {
+                gc_cli_usage_error(cmd, "%s belongs to `gpucal predict gemm`", name);
+                return -1;
+            }
+            if (gc_cli_long(cmd, name, optarg, 1, 1L << 24, dst))
+                return -1;
+            break;
+        }
+        case 'd':
+            if (templ != 1) {
+                gc_cli_usage_error(cmd, "--dtype belongs to `gpucal predict gemm`");
+                return -1;
+            }
+            a->dtype = optarg;
+            break;
+        case 'o':
+            if (templ != 2) {
+                gc_cli_usage_error(cmd, "--op belongs to `gpucal predict stream`");
+                return -1;
+            }
+            a->op = optarg;
+            break;
+        case 'b': {
+            if (templ != 2) {
+                gc_cli_usage_error(cmd, "--bytes belongs to `gpucal predict stream`");
+                return -1;
+            }
+            long v;
+            if (gc_cli_long(cmd, "--bytes", optarg, 16, 1L << 46, &v))
+                return -1;
+            a->bytes = (double)v;
+            break;
+        }
+        default:
+            gc_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+            return -1;
+        }
+    }
+    a->first = optind;
+    if (!a->arch) {
+        gc_cli_usage_error(cmd, "--arch NAME is required (see `gpucal arch list`)");
+        return -1;
+    }
+    return 0;
+}
+
+static int emit(const gc_prediction_t *p, const char *extra_json, const char *extra_text,
+                const char *format)
+{
+    if (!strcmp(format, "json")) {
+        gc_predict_print_json(p, extra_json, stdout);
+    } else {
+        gc_predict_print_text(p, stdout);
+        if (extra_text && extra_text[0])
+            fputs(extra_text, stdout);
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
+static int predict_file(int argc, char **argv)
+{
+    const char *cmd = "gpucal predict";
+    args_t a;
+    int rc = parse(cmd, argc, argv, 0, &a);
+    if (rc)
+        return rc > 0 ? 0 : 2;
+    if (a.first >= argc)
+        return gc_cli_usage_error(cmd, "missing KERNEL.yaml (or gemm, stream)");
+    if (a.first + 1 < argc)
+        return gc_cli_usage_error(cmd, "unexpected argument '%s'", argv[a.first + 1]);
+    gc_err_t err;
+    gc_err_clear(&err);
+    gc_kernel_t *k = NULL;
+    gc_arch_t *arch = NULL;
+    if (gc_kernel_load(&k, argv[a.first], &err) || gc_arch_open(&arch, a.arch, &err)) {
+        gc_kernel_destroy(k);
+        return gc_cli_fail(&err);
+    }
+    gc_predict_opts_t o = {a.clock};
+    gc_prediction_t p;
+    int st;
+    if (gc_predict(arch, k, &o, &p, &err))
+        st = gc_cli_fail(&err);
+    else
+        st = emit(&p, NULL, NULL, a.format);
+    gc_kernel_destroy(k);
+    gc_arch_destroy(arch);
+    return st;
+}
+
+static int predict_gemm(int argc, char **argv)
+{
+    const char *cmd = "gpucal predict gemm";
+    args_t a;
+    int rc = parse(cmd, argc, argv, 1, &a);
+    if (rc)
+        return rc > 0 ? 0 : 2;
+    if (a.first < argc)
+        return gc_cli_usage_error(cmd, "unexpected argument '%s'", argv[a.first]);
+    if (!a.m || !a.n || !a.k || !a.dtype)
+        return gc_cli_usage_error(cmd, "--m, --n, --k and --dtype are required");
+    gc_gemm_dtype_t dt;
+    if (gc_gemm_dtype(a.dtype, &dt))
+        return gc_cli_usage_error(cmd, "unknown --dtype '%s' (f16, bf16, tf32, f32, f8e4m3, i8)",
+                                  a.dtype);
+    gc_err_t err;
+    gc_err_clear(&err);
+    gc_arch_t *arch = NULL;
+    if (gc_arch_open(&arch, a.arch, &err))
+        return gc_cli_fail(&err);
+    gc_predict_opts_t o = {a.clock};
+    gc_gemm_result_t g;
+    int st;
+    if (gc_gemm_predict(arch, a.m, a.n, a.k, dt, &o, &g, &err)) {
+        st = gc_cli_fail(&err);
+    } else {
+        char js[1024], tx[1024];
+        gc_gemm_describe(&g, js, sizeof(js), tx, sizeof(tx));
+        st = emit(&g.pred, js, tx, a.format);
+    }
+    gc_arch_destroy(arch);
+    return st;
+}
+
+static int predict_stream(int argc, char **argv)
+{
+    const char *cmd = "gpucal predict stream";
+    args_t a;
+    int rc = parse(cmd, argc, argv, 2, &a);
+    if (rc)
+        return rc > 0 ? 0 : 2;
+    if (a.first < argc)
+        return gc_cli_usage_error(cmd, "unexpected argument '%s'", argv[a.first]);
+    if (!a.op || !(a.bytes > 0))
+        return gc_cli_usage_error(cmd, "--op and --bytes are required");
+    gc_stream_op_t op;
+    if (gc_stream_op(a.op, &op))
+        return gc_cli_usage_error(cmd, "unknown --op '%s' (copy, triad or reduce)", a.op);
+    gc_err_t err;
+    gc_err_clear(&err);
+    gc_arch_t *arch = NULL;
+    if (gc_arch_open(&arch, a.arch, &err))
+        return gc_cli_fail(&err);
+    gc_predict_opts_t o = {a.clock};
+    gc_stream_result_t s;
+    int st;
+    if (gc_stream_predict(arch, op, a.bytes, &o, &s, &err)) {
+        st = gc_cli_fail(&err);
+    } else {
+        char js[1024], tx[1024];
+        gc_stream_describe(&s, js, sizeof(js), tx, sizeof(tx));
+        st = emit(&s.pred, js, tx, a.format);
+    }
+    gc_arch_destroy(arch);
+    return st;
 }
 
 int gc_cmd_predict(int argc, char **argv)
@@ -14,6 +250,9 @@ int gc_cmd_predict(int argc, char **argv)
         gc_usage_predict(stdout);
         return 0;
     }
-    fprintf(stderr, "gpucal predict: not available in this build yet\n");
-    return 1;
+    if (argc > 1 && !strcmp(argv[1], "gemm"))
+        return predict_gemm(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "stream"))
+        return predict_stream(argc - 1, argv + 1);
+    return predict_file(argc, argv);
 }

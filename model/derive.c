@@ -1,0 +1,397 @@
+/* derive.c - model parameters from an arch file, derived where it lacks
+ * them (see derive.h; the rules are listed in model/kernels/README.md,
+ * "Parameters the model derives"). */
+#include "derive.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void gc_derived_add(gc_derived_list_t *dl, const gc_tensor_t *form, const char *alu,
+                    const char *field, double value, const char *how)
+{
+    if (!dl || dl->n >= GC_DERIVED_MAX)
+        return;
+    for (int i = 0; i < dl->n; i++) {
+        const gc_derived_t *d = &dl->d[i];
+        if (d->form == form && d->field == field &&
+            (d->alu == alu || (d->alu && alu && !strcmp(d->alu, alu))))
+            return;
+    }
+    gc_derived_t *d = &dl->d[dl->n++];
+    d->form = form;
+    d->alu = alu;
+    d->field = field;
+    d->value = value;
+    d->how = how;
+}
+
+const char *gc_derived_key(const gc_derived_t *d, char *buf, size_t n)
+{
+    char label[96];
+    if (d->form)
+        snprintf(buf, n, "tensor[%s]%s%s", gc_tensor_label(d->form, label, sizeof(label)),
+                 d->field[0] ? "." : "", d->field);
+    else if (d->alu)
+        snprintf(buf, n, "alu[%s].%s", d->alu, d->field);
+    else
+        snprintf(buf, n, "%s", d->field);
+    return buf;
+}
+
+/* "M.m" -> 10*M+m without sscanf (this runs in every prediction) */
+static int cc_of(const gc_arch_t *a)
+{
+    const char *s = a->cc;
+    if (!s || s[0] < '0' || s[0] > '9')
+        return 0;
+    int maj = 0, i = 0;
+    while (s[i] >= '0' && s[i] <= '9')
+        maj = maj * 10 + (s[i++] - '0');
+    return s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9' ? maj * 10 + (s[i + 1] - '0') : 0;
+}
+
+/* "mMnNkK" -> m, n, k without sscanf; -1 when malformed */
+static int parse_shape(const char *s, int *m, int *n, int *k)
+{
+    int *out[3] = {m, n, k};
+    static const char tag[3] = {'m', 'n', 'k'};
+    if (!s)
+        return -1;
+    for (int i = 0; i < 3; i++) {
+        if (*s++ != tag[i] || *s < '0' || *s > '9')
+            return -1;
+        int v = 0;
+        while (*s >= '0' && *s <= '9' && v < 100000)
+            v = v * 10 + (*s++ - '0');
+        *out[i] = v;
+    }
+    return *s ? -1 : 0;
+}
+
+/* ---- tensor forms ---- */
+
+static const gc_tensor_t *find_form(const gc_arch_t *a, const char *inst, const char *shape,
+                                    const char *at, const char *ct, const char *operands)
+{
+    return gc_arch_tensor(a, inst, shape, at, ct, operands);
+}
+
+/* Peak FMA/clk/SM of a form: the file's figure, or its TFLOP/s converted at
+ * its clock. 0 when neither is there. */
+static double form_peak(const gc_arch_t *a, const gc_tensor_t *t, gc_derived_list_t *dl)
+{
+    if (t->peak_fma_clk_sm.set)
+        return t->peak_fma_clk_sm.v;
+    double clk = t->clock_mhz.set ? t->clock_mhz.v : a->sm.clock_max_mhz.v;
+    if (t->peak_tflops.set && a->sm.count.set && clk > 0) {
+        double v = t->peak_tflops.v * 1e6 / (2.0 * a->sm.count.v * clk);
+        gc_derived_add(dl, t, NULL, "peak_fma_clk_sm", v,
+                       "peak_tflops * 1e6 / (2 * sm.count * clock_mhz)");
+        return v;
+    }
+    return 0;
+}
+
+int gc_derive_tensor(const gc_arch_t *a, const gc_kop_t *op, const char *file,
+                     gc_tensor_plan_t *out, gc_derived_list_t *dl, gc_err_t *err)
+{
+    memset(out, 0, sizeof(*out));
+    int m, n, k;
+    if (parse_shape(op->shape, &m, &n, &k))
+        return gc_err_at(err, GC_EINPUT, file, op->line, op->col, "bad tensor shape '%s'",
+                         op->shape ? op->shape : "?");
+    const char *inst = op->inst ? op->inst : "mma";
+    int wg = !strncmp(inst, "wgmma", 5);
+    const char *operands = wg ? (op->operands ? op->operands : "ss") : NULL;
+    out->fma = (double)m * n * k;
+    out->insts = 1;
+    out->warpgroup = wg;
+    const gc_tensor_t *t = find_form(a, inst, op->shape, op->a, op->c, operands);
+    const char *rule = NULL;
+    if (!t && !strcmp(op->a, "bf16")) {
+        t = find_form(a, inst, op->shape, "f16", op->c, operands);
+        rule = "bf16 runs at the rate of the f16 form (every tensor core since Ampere)";
+    }
+    if (!t && !strcmp(inst, "wmma") && m == 16 && n % 8 == 0) {
+        /* wmma.mma mMnNkK compiles to N/8 mma.m16n8kK on sm_80 and later */
+        char shape[32];
+        snprintf(shape, sizeof(shape), "m16n8k%d", k);
+        const char *at = !strcmp(op->a, "bf16") ? "f16" : op->a;
+        t = find_form(a, "mma", shape, at, op->c, NULL);
+        if (t) {
+            out->insts = n / 8;
+            rule = "wmma mMnNkK runs as N/8 mma m16n8kK (its SASS on sm_80 and later)";
+        }
+    }
+    if (!t) {
+        char list[400] = "";
+        size_t at = 0;
+        for (size_t i = 0; i < a->n_tensor && at < sizeof(list) - 40; i++) {
+            const gc_tensor_t *x = &a->tensor[i];
+            if (strcmp(x->inst, inst) && !(wg && !strncmp(x->inst, "wgmma", 5)) &&
+                !(!wg && !strncmp(x->inst, "mma", 3)))
+                continue;
+            char lab[96];
+            snprintf(lab, sizeof(lab), "%s %s %s.%s", x->inst, x->shape, x->a, x->c);
+            if (strstr(list, lab))
+                continue;
+            int w = snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", lab);
+            if (w > 0 && (size_t)w < sizeof(list) - at)
+                at += (size_t)w;
+        }
+        return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
+                         "the arch %s has no tensor form '%s %s %s.%s'%s (forms it has: %s)",
+                         a->name, inst, op->shape, op->a, op->c,
+                         wg ? " for wgmma operands" : "", at ? list : "none");
+    }
+    out->form = t;
+    if (rule)
+        gc_derived_add(dl, t, NULL, "", out->insts, rule);
+    int tm, tn, tk;
+    parse_shape(t->shape, &tm, &tn, &tk);
+    double form_fma = (double)tm * tn * tk;
+    /* slots: the form's fitted sub-cores; a wgmma occupies the whole SM */
+    double slots = t->sub_cores.set ? t->sub_cores.v
+                   : wg             ? 1
+                   : a->sm.sub_cores.set ? a->sm.sub_cores.v
+                                         : 4;
+    if (!t->sub_cores.set) {
+        gc_derived_add(dl, t, NULL, "sub_cores", slots,
+                       wg ? "1: a warpgroup's wgmma uses the tensor cores of all sub-cores"
+                          : "sm.sub_cores: one tensor core per sub-core");
+    }
+    double issue;
+    if (t->issue_cyc.set) {
+        issue = t->issue_cyc.v;
+    } else {
+        double peak = form_peak(a, t, dl);
+        char lab[96];
+        if (!(peak > 0))
+            return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
+                             "the arch %s gives tensor form '%s' neither issue_cyc nor a peak "
+                             "throughput (peak_fma_clk_sm or peak_tflops): add one",
+                             a->name, gc_tensor_label(t, lab, sizeof(lab)));
+        issue = form_fma * slots / peak;
+        gc_derived_add(dl, t, NULL, "issue_cyc", issue, "m*n*k * sub_cores / peak_fma_clk_sm");
+    }
+    double lat = issue;
+    if (t->latency_cyc.set) {
+        lat = t->latency_cyc.v;
+    } else {
+        gc_derived_add(dl, t, NULL, "latency_cyc", lat,
+                       "no latency in the file: taken equal to issue_cyc");
+    }
+    double ovh = 0;
+    if (t->overhead_cyc.set) {
+        ovh = t->overhead_cyc.v;
+    } else {
+        gc_derived_add(dl, t, NULL, "overhead_cyc", 0,
+                       "not fitted: 0 (latency does not grow with warps in flight)");
+    }
+    out->pipe.lat_cyc = lat;
+    out->pipe.issue_cyc = issue;
+    out->pipe.overhead_cyc = ovh;
+    out->pipe.slots = (int)(slots + 0.5) > 0 ? (int)(slots + 0.5) : 1;
+    return 0;
+}
+
+/* ---- CUDA-core pipes ---- */
+
+/* Default pipes by SASS name: fraction of sm.fp32_lanes per clock, latency.
+ * From the CUDA C++ Programming Guide's arithmetic-instruction throughput
+ * table (cc 7.5-9.0): fp32 and half2 at the full FP32 rate, 32-bit integer
+ * multiply-add and logic at half of it (64 INT32 lanes per SM), special
+ * functions at 16 per SM; latencies 4 (fp32/int) to ~20 cycles (MUFU). */
+static const struct alu_default {
+    const char *prefix;
+    double lanes_frac; /* of fp32_lanes */
+    double fixed;      /* ops/clk/SM when not a fraction (0 = use lanes_frac) */
+    double lat;
+} alu_defaults[] = {
+    {"ffma", 1, 0, 4},   {"fadd", 1, 0, 4},    {"fmul", 1, 0, 4},    {"fmnmx", 1, 0, 4},
+    {"fsetp", 1, 0, 4},  {"hfma2", 1, 0, 5},   {"hadd2", 1, 0, 5},   {"hmul2", 1, 0, 5},
+    {"imad", 0.5, 0, 4}, {"iadd3", 0.5, 0, 4}, {"lop3", 0.5, 0, 4},  {"shf", 0.5, 0, 4},
+    {"lea", 0.5, 0, 4},  {"isetp", 0.5, 0, 4}, {"iabs", 0.5, 0, 4},  {"prmt", 0.5, 0, 4},
+    {"sel", 0.5, 0, 4},  {"mov", 0.5, 0, 4},   {"imnmx", 0.5, 0, 4}, {"popc", 0, 16, 6},
+    {"mufu", 0, 16, 20}, {"i2f", 0, 16, 6},    {"f2i", 0, 16, 6},    {"f2f", 0, 16, 6},
+};
+
+int gc_derive_alu(const gc_arch_t *a, const gc_kop_t *op, const char *file, gc_pipe_t *out,
+                  gc_derived_list_t *dl, gc_err_t *err)
+{
+    double sub = a->sm.sub_cores.set ? a->sm.sub_cores.v : 4;
+    double lanes = a->sm.fp32_lanes.set ? a->sm.fp32_lanes.v : 128;
+    const gc_alu_t *e = gc_arch_alu(a, op->name);
+    double rate = 0, lat = 0;
+    if (e && e->ops_clk_sm.set)
+        rate = e->ops_clk_sm.v;
+    if (e && e->latency_cyc.set)
+        lat = e->latency_cyc.v;
+    if (!(rate > 0) || !(lat > 0)) {
+        const struct alu_default *d = NULL;
+        for (size_t i = 0; i < sizeof(alu_defaults) / sizeof(alu_defaults[0]) && !d; i++) {
+            size_t n = strlen(alu_defaults[i].prefix);
+            if (!strncmp(op->name, alu_defaults[i].prefix, n) &&
+                (op->name[n] == 0 || op->name[n] == '.'))
+                d = &alu_defaults[i];
+        }
+        int fp64 = !strncmp(op->name, "dfma", 4) || !strncmp(op->name, "dadd", 4) ||
+                   !strncmp(op->name, "dmul", 4);
+        if (!d && !fp64)
+            return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
+                             "the arch %s has no alu entry for '%s' and gpucal knows no default "
+                             "for it (use a SASS name such as ffma, hfma2, imad, iadd3, lop3, "
+                             "mufu.ex2, dfma)",
+                             a->name, op->name);
+        if (!(rate > 0)) {
+            if (fp64) {
+                /* full-rate FP64 on the data-centre parts (cc 8.0: 32/clk/SM, 9.0: 64),
+                 * 1/64 of FP32 elsewhere */
+                int cc = cc_of(a);
+                rate = cc == 80 ? 32 : cc == 90 ? 64 : lanes / 64;
+            } else {
+                rate = d->fixed > 0 ? d->fixed : d->lanes_frac * lanes;
+            }
+            gc_derived_add(dl, NULL, op->name, "ops_clk_sm", rate,
+                           fp64 ? "FP64 rate by compute capability"
+                                : "share of sm.fp32_lanes for its pipe (programming guide)");
+        }
+        if (!(lat > 0)) {
+            lat = fp64 ? 8 : d->lat;
+            gc_derived_add(dl, NULL, op->name, "latency_cyc", lat,
+                           "typical dependent-issue latency of its pipe");
+        }
+    }
+    out->lat_cyc = lat;
+    out->issue_cyc = 32.0 * sub / rate; /* one warp instruction on one sub-core */
+    out->overhead_cyc = 0;
+    out->slots = (int)(sub + 0.5);
+    return 0;
+}
+
+/* ---- the machine ---- */
+
+static double pick(const gc_qty_t *q, double dflt, gc_derived_list_t *dl, const char *key,
+                   const char *how)
+{
+    if (q->set)
+        return q->v;
+    gc_derived_add(dl, NULL, NULL, key, dflt, how);
+    return dflt;
+}
+
+int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl, gc_err_t *err)
+{
+    memset(m, 0, sizeof(*m));
+    const gc_sm_t *s = &a->sm;
+    const gc_memory_t *mem = &a->memory;
+    const char *f = a->path ? a->path : a->name;
+    if (!s->count.set)
+        return gc_err_at(err, GC_EINPUT, f, 0, 0, "sm.count is missing: the model needs it");
+    int cc = cc_of(a);
+    m->sms = s->count.v;
+    m->sub_cores = s->sub_cores.set ? s->sub_cores.v : 4;
+    /* limits: the file, else the programming guide's table for the compute capability */
+    int big = cc == 80 || cc >= 90;
+    m->max_threads = pick(&s->max_threads, big ? 2048 : cc >= 86 ? 1536 : 1024, dl,
+                          "sm.max_threads", "programming guide value for the compute capability");
+    m->max_warps = pick(&s->max_warps, m->max_threads / 32, dl, "sm.max_warps",
+                        "sm.max_threads / 32");
+    m->max_blocks = pick(&s->max_blocks, cc >= 90 ? 32 : cc == 89 ? 24 : 16, dl,
+                         "sm.max_blocks", "programming guide value for the compute capability");
+    m->max_block_threads = pick(&s->max_block_threads, 1024, dl, "sm.max_block_threads",
+                                "1024 on every current GPU");
+    m->registers = pick(&s->registers, 65536, dl, "sm.registers", "64K registers per SM");
+    m->reg_unit = pick(&s->reg_alloc_unit, 256, dl, "sm.reg_alloc_unit",
+                       "256 registers per warp (occupancy calculator)");
+    m->max_regs_thread = pick(&s->max_regs_thread, 255, dl, "sm.max_regs_thread", "255");
+    double sh = s->shared_max_kib.set ? s->shared_max_kib.v
+                : cc >= 90                ? 228
+                : cc == 80                ? 164
+                : cc >= 86                ? 100
+                                          : 64;
+    if (!s->shared_max_kib.set)
+        gc_derived_add(dl, NULL, NULL, "sm.shared_max_kib", sh, "programming guide value for the compute capability");
+    m->shared_sm_bytes = sh * 1024;
+    m->shared_block_bytes =
+        (s->shared_block_max_kib.set ? s->shared_block_max_kib.v : sh - 1) * 1024;
+    /* the CUDA runtime reserves 1 KiB of shared memory per block from cc 8.0 on */
+    m->shared_reserved_bytes = cc >= 80 ? 1024 : 0;
+
+    /* shared / L1 data path: one 128-byte wavefront per cycle at the v4 bandwidth */
+    double banks = mem->shared.banks.set ? mem->shared.banks.v : 32;
+    double bank_bytes = mem->shared.bank_bytes.set ? mem->shared.bank_bytes.v : 4;
+    double bw = mem->shared.bw_v4_bytes_clk_sm.set ? mem->shared.bw_v4_bytes_clk_sm.v
+                : mem->shared.bw_bytes_clk_sm.set  ? mem->shared.bw_bytes_clk_sm.v
+                                                   : banks * bank_bytes;
+    if (!mem->shared.bw_v4_bytes_clk_sm.set && !mem->shared.bw_bytes_clk_sm.set)
+        gc_derived_add(dl, NULL, NULL, "memory.shared.bw_v4_bytes_clk_sm", bw, "banks * bank_bytes per clock");
+    m->wave_cyc = banks * bank_bytes / bw;
+    if (m->wave_cyc < 1)
+        m->wave_cyc = 1; /* the banks deliver one wavefront per clock at most */
+    m->shared_lat_cyc = pick(&mem->shared.latency_cyc, 30, dl, "memory.shared.latency_cyc",
+                             "~30 cycles on every GPU of seed 004 Table III");
+    m->ldm_lat_cyc = m->shared_lat_cyc;
+    for (size_t i = 0; i < a->n_ldmatrix; i++)
+        if (a->ldmatrix[i].num.v == 4 && a->ldmatrix[i].latency_cyc.set)
+            m->ldm_lat_cyc = a->ldmatrix[i].latency_cyc.v;
+    m->l1_lat_cyc = pick(&mem->l1.latency_cyc, 33, dl, "memory.l1.latency_cyc",
+                         "~33 cycles (seed 004 Table III)");
+
+    /* L2 */
+    double l2lat = mem->l2.latency_cyc.set ? mem->l2.latency_cyc.v
+                   : mem->l2.near_hit_cyc.set && mem->l2.far_hit_cyc.set
+                       ? 0.5 * (mem->l2.near_hit_cyc.v + mem->l2.far_hit_cyc.v)
+                       : 0;
+    if (!mem->l2.latency_cyc.set) {
+        if (!(l2lat > 0))
+            l2lat = 250;
+        gc_derived_add(dl, NULL, NULL, "memory.l2.latency_cyc", l2lat,
+                       "mean of near and far hit, else 250 cycles");
+    }
+    m->l2_lat_cyc = l2lat;
+    double dlat = mem->dram.latency_cyc.set ? mem->dram.latency_cyc.v
+                  : mem->l2.near_miss_cyc.set && mem->l2.far_miss_cyc.set
+                      ? 0.5 * (mem->l2.near_miss_cyc.v + mem->l2.far_miss_cyc.v)
+                      : 2 * l2lat;
+    if (!mem->dram.latency_cyc.set)
+        gc_derived_add(dl, NULL, NULL, "memory.dram.latency_cyc", dlat, "mean of near and far miss, else 2 x L2");
+    m->dram_lat_cyc = dlat;
+    m->tma_extra_cyc = mem->tma.latency_extra_cyc.set ? mem->tma.latency_extra_cyc.v : 0;
+    m->l2_bytes = (mem->l2.size_mib.set ? mem->l2.size_mib.v : 0) * 1048576.0;
+    if (!mem->l2.size_mib.set)
+        gc_derived_add(dl, NULL, NULL, "memory.l2.size_mib", 0, "unknown: no reuse through the L2");
+
+    /* DRAM */
+    if (mem->dram.bw_gbs.set) {
+        m->dram_bw_gbs = mem->dram.bw_gbs.v;
+    } else if (mem->dram.bw_peak_gbs.set) {
+        m->dram_bw_gbs = 0.9 * mem->dram.bw_peak_gbs.v;
+        gc_derived_add(dl, NULL, NULL, "memory.dram.bw_gbs", m->dram_bw_gbs,
+                       "90% of bw_peak_gbs (seed 004 measured 91-92%)");
+    } else {
+        return gc_err_at(err, GC_EINPUT, f, 0, 0,
+                         "memory.dram has neither bw_gbs nor bw_peak_gbs: the model needs one");
+    }
+    m->clock_max_mhz = s->clock_max_mhz.v;
+    m->clock_tensor_mhz = s->clock_tensor_mhz.set ? s->clock_tensor_mhz.v : m->clock_max_mhz;
+    m->clock_memory_mhz = s->clock_memory_mhz.set ? s->clock_memory_mhz.v : m->clock_max_mhz;
+
+    /* L2 bandwidth: the 16-byte figure, else the 4-byte one, else 2.5 x DRAM */
+    if (mem->l2.bw_v4_bytes_clk.set)
+        m->l2_bw_clk = mem->l2.bw_v4_bytes_clk.v;
+    else if (mem->l2.bw_bytes_clk.set)
+        m->l2_bw_clk = mem->l2.bw_bytes_clk.v;
+    else {
+        m->l2_bw_clk = 2.5 * m->dram_bw_gbs * 1e3 / m->clock_max_mhz;
+        gc_derived_add(dl, NULL, NULL, "memory.l2.bw_v4_bytes_clk", m->l2_bw_clk,
+                       "2.5 x DRAM bandwidth (A100, H800 and RTX 4090 measure 1.7-2.6 x)");
+    }
+    /* one SM's link to the L2: 64 bytes per clock */
+    m->l2_sm_bw_clk = 64;
+    m->bar_cyc = 20;
+    m->launch_us = pick(&s->launch_overhead_us, 3.0, dl, "sm.launch_overhead_us",
+                        "3 us: a launch as event timing sees it");
+    return 0;
+}

@@ -1,0 +1,109 @@
+/* bench_predict.c - predictions per second on one core.
+ *
+ *   bench_predict [SECONDS]   (default 1 s per case; GC_SRC and GPUCAL_ARCH_DIR
+ *                              point at the source tree and arch/ as in ctest)
+ *
+ * Loads an arch and a kernel description once, then times gc_predict in a
+ * loop (the descriptions are parsed once: a design-space sweep re-predicts
+ * the same description on many archs or clocks). Also times the gemm
+ * template, which builds and predicts every candidate tile per call, and a
+ * full file load + predict. Prints one line per case. Target: >= 1e5
+ * predictions per second (goal 1e6).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../model/arch.h"
+#include "../model/gemm.h"
+#include "../model/kernel.h"
+#include "../model/predict.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static volatile double sink;
+
+int main(int argc, char **argv)
+{
+    double secs = argc > 1 ? atof(argv[1]) : 1.0;
+    const char *src = getenv("GC_SRC") ? getenv("GC_SRC") : ".";
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_arch_t *ada = NULL, *hop = NULL;
+    if (gc_arch_open(&ada, "ada-rtx4090", &e) || gc_arch_open(&hop, "hopper-h800", &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 1;
+    }
+    static const char *const files[] = {"mma_matmul_3_1", "h100_s003_wmma_n4096", "h100_stream_copy"};
+    for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/model/kernels/%s.yaml", src, files[f]);
+        gc_kernel_t *k = NULL;
+        if (gc_kernel_load(&k, path, &e)) {
+            fprintf(stderr, "%s\n", e.msg);
+            return 1;
+        }
+        const gc_arch_t *a = f == 0 ? ada : hop;
+        gc_predict_opts_t o = {0};
+        gc_prediction_t p;
+        long n = 0;
+        double t0 = now(), t;
+        do {
+            for (int i = 0; i < 1000; i++) {
+                if (gc_predict(a, k, &o, &p, &e))
+                    return 1;
+                sink += p.cycles;
+            }
+            n += 1000;
+        } while ((t = now() - t0) < secs);
+        printf("predict %-22s on %-12s %10.0f predictions/s (%.2f us each)\n", files[f], a->name,
+               n / t, 1e6 * t / n);
+        gc_kernel_destroy(k);
+    }
+    /* the gemm template: every candidate tile built and predicted per call */
+    {
+        gc_predict_opts_t o = {0};
+        gc_gemm_result_t g;
+        long n = 0;
+        double t0 = now(), t;
+        do {
+            for (int i = 0; i < 100; i++) {
+                if (gc_gemm_predict(hop, 4096, 4096, 4096, GC_GEMM_F16, &o, &g, &e))
+                    return 1;
+                sink += g.pred.cycles;
+            }
+            n += 100;
+        } while ((t = now() - t0) < secs);
+        printf("gemm template 4096^3 f16     on %-12s %10.0f calls/s (%d candidates each)\n",
+               hop->name, n / t, g.candidates);
+    }
+    /* reading the YAML every time: what a shell loop calling gpucal pays */
+    {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/model/kernels/mma_matmul_3_1.yaml", src);
+        gc_predict_opts_t o = {0};
+        gc_prediction_t p;
+        long n = 0;
+        double t0 = now(), t;
+        do {
+            for (int i = 0; i < 100; i++) {
+                gc_kernel_t *k;
+                if (gc_kernel_load(&k, path, &e) || gc_predict(ada, k, &o, &p, &e))
+                    return 1;
+                sink += p.cycles;
+                gc_kernel_destroy(k);
+            }
+            n += 100;
+        } while ((t = now() - t0) < secs);
+        printf("load + predict mma_matmul_3_1 on %-12s %10.0f per second\n", ada->name, n / t);
+    }
+    gc_arch_destroy(ada);
+    gc_arch_destroy(hop);
+    return 0;
+}

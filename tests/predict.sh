@@ -1,0 +1,102 @@
+#!/bin/sh
+# predict.sh - `gpucal predict`: kernel files, the gemm and stream templates,
+# output formats, the clock option, usage errors, warnings. Needs $GPUCAL
+# and $GC_SRC (set by ctest).
+. "$(dirname "$0")/lib.sh"
+G=$GPUCAL
+K=$GC_SRC/model/kernels
+
+# a description, options after the file; text names the kernel, the bound, the stack
+run $G predict "$K/mma_matmul_3_1.yaml" --arch ada-rtx4090
+expect_rc 0 "predict file"
+expect_out '^mma_matmul_3_1 on ada-rtx4090: [0-9.]+ us \([0-9]+ cycles at 2710 MHz, sm.clock_tensor_mhz\), tensor-bound$' "text head"
+expect_out 'occupancy: 2 blocks/SM \(16 warps\), limited by (registers|shared)' "occupancy"
+expect_out 'stall stack' "stack"
+expect_out 'tensor\[mma m16n8k16 f16.f32\].issue_cyc = 31.7' "derived issue interval"
+# options first, json, a locked clock
+run $G predict --arch ada-rtx4090 --clock 2520 --format json "$K/mma_matmul_2_1.yaml"
+expect_rc 0 "predict json"
+for key in '"schema": "gpucal-predict/1"' '"cycles": [0-9]' '"time_us": [0-9]' '"clock_mhz": 2520\.0' \
+    '"clock_source": "--clock"' '"bound": "l2"' '"breakdown": \{"tensor": ' '"utilisation": \{' \
+    '"occupancy": \{"blocks_per_sm": 4, "warps_per_sm": 32' '"derived": \['; do
+    expect_out "$key" "json $key"
+done
+[ "$(grep -c '{' "$out")" -eq "$(grep -c '}' "$out")" ] || fail "json braces do not balance"
+
+# every shipped description predicts on the shipped Hopper file, seed 002's on every
+# Ampere, Ada and Hopper file
+for f in "$K"/*.yaml; do
+    run $G predict "$f" --arch hopper-h800 --format json
+    expect_rc 0 "$(basename "$f") on hopper-h800"
+done
+for f in "$K"/mma_matmul_*.yaml; do
+    for a in ampere-a100 ampere-rtx3070ti ada-rtx4090; do
+        run $G predict "$f" --arch $a
+        expect_rc 0 "$(basename "$f") on $a"
+    done
+done
+
+# unknown keys: a warning with the place, the prediction still made
+sed 's/^  trips: 128$/  trips: 128\n  colour: blue/' "$K/mma_matmul_2_1.yaml" >"$T/warn.yaml"
+run $G predict "$T/warn.yaml" --arch ada-rtx4090
+expect_rc 0 "unknown key"
+expect_err "warn.yaml:[0-9]+:3: warning: unknown key 'loop.colour' ignored" "unknown key warning"
+expect_out 'mma_matmul_2_1 on ada-rtx4090' "unknown key still predicts"
+
+# usage errors: one line, exit 2
+run $G predict "$K/mma_matmul_1_0.yaml"
+expect_rc 2 "no arch"; expect_err_lines 1 "no arch"; expect_err '--arch NAME is required' "no arch"
+run $G predict --arch ada-rtx4090
+expect_rc 2 "no file"; expect_err 'missing KERNEL.yaml' "no file"
+run $G predict "$K/mma_matmul_1_0.yaml" --arch ada-rtx4090 --format xml
+expect_rc 2 "bad format"; expect_err "unknown --format 'xml'" "bad format"
+run $G predict "$K/mma_matmul_1_0.yaml" --arch ada-rtx4090 --clock fast
+expect_rc 2 "bad clock"; expect_err -- "--clock takes a clock in MHz" "bad clock"
+run $G predict "$K/mma_matmul_1_0.yaml" --arch ada-rtx4090 --m 5
+expect_rc 2 "gemm option on a file"; expect_err -- "--m belongs to \`gpucal predict gemm\`" "gemm option"
+run $G predict "$T/nothing.yaml" --arch ada-rtx4090
+expect_rc 2 "missing file"; expect_err_lines 1 "missing file"
+run $G predict "$K/mma_matmul_1_0.yaml" --arch no-such-gpu
+expect_rc 2 "unknown arch"; expect_err "no shipped arch named 'no-such-gpu'" "unknown arch"
+run $G predict "$K/mma_matmul_1_0.yaml" "$K/mma_matmul_1_1.yaml" --arch ada-rtx4090
+expect_rc 2 "two files"; expect_err "unexpected argument" "two files"
+
+# gemm: the library path per architecture, and what it picked
+run $G predict gemm --m 4096 --n 4096 --k 4096 --dtype f16 --arch hopper-h800
+expect_rc 0 "gemm hopper"
+expect_out 'wgmma\+tma, wgmma m64n(256|128|64)k16 f16\.f32 ss, block tile' "gemm hopper picks wgmma"
+run $G predict gemm --m 4096 --n 4096 --k 4096 --dtype f16 --arch ada-rtx4090 --format json
+expect_rc 0 "gemm ada"
+expect_out '"template": \{"name": "gemm", "m": 4096, "n": 4096, "k": 4096, "dtype": "f16", "path": "mma\+cp\.async", "instruction": "mma m16n8k16 f16\.f32"' "gemm ada json"
+run $G predict gemm --m 1000 --n 3000 --k 500 --dtype bf16 --arch ampere-a100
+expect_rc 0 "gemm bf16 a100"
+expect_out 'mma m16n8k16 bf16\.f32' "bf16 form"
+run $G predict gemm --m 2048 --n 2048 --k 2048 --dtype f32 --arch hopper-h800
+expect_rc 0 "gemm f32"; expect_out 'ffma' "f32 on CUDA cores"
+run $G predict gemm --m 2048 --n 2048 --k 2048 --dtype f8e4m3 --arch turing-rtx2080ti
+expect_rc 2 "f8 on turing"; expect_err_lines 1 "f8 on turing"; expect_err "has no tensor form" "f8 on turing"
+run $G predict gemm --m 64 --n 64 --dtype f16 --arch hopper-h800
+expect_rc 2 "gemm no k"; expect_err -- "--m, --n, --k and --dtype are required" "gemm no k"
+run $G predict gemm --m 64 --n 64 --k 64 --dtype f64 --arch hopper-h800
+expect_rc 2 "gemm bad dtype"; expect_err "unknown --dtype 'f64'" "gemm bad dtype"
+run $G predict gemm --m 0 --n 64 --k 64 --dtype f16 --arch hopper-h800
+expect_rc 2 "gemm m 0"
+run $G predict gemm --m 64 --n 64 --k 64 --dtype f16 --arch hopper-h800 --op copy
+expect_rc 2 "gemm --op"
+
+# stream
+run $G predict stream --op copy --bytes 536870912 --arch hopper-h800
+expect_rc 0 "stream copy"
+expect_out 'dram-bound' "stream copy bound"
+expect_out 'stream copy: 536870912 bytes per array, 1073741824 bytes moved' "stream moved"
+run $G predict stream --op triad --bytes 1048576 --arch ada-rtx4090 --format json
+expect_rc 0 "stream triad json"
+expect_out '"template": \{"name": "stream", "op": "triad", "bytes": 1048576' "stream json"
+run $G predict stream --op scale --bytes 1024 --arch ada-rtx4090
+expect_rc 2 "stream bad op"; expect_err "unknown --op 'scale'" "stream bad op"
+run $G predict stream --op copy --bytes 8 --arch ada-rtx4090
+expect_rc 2 "stream tiny"
+run $G predict stream --op copy --arch ada-rtx4090
+expect_rc 2 "stream no bytes"
+
+finish

@@ -1,0 +1,337 @@
+/* test_predict.c - the model on a synthetic arch with known answers, the
+ * templates, the parameters it derives, its errors, and the seed 002 check
+ * (six published RTX 4090 times: each within 10 %, the order exact). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/arch.h"
+#include "../model/gemm.h"
+#include "../model/kernel.h"
+#include "../model/predict.h"
+#include "../model/stream.h"
+#include "check.h"
+
+static const char toy_arch[] =
+    "schema: gpucal-arch/1\n"
+    "name: toy\n"
+    "family: ampere\n"
+    "device: toy\n"
+    "cc: \"8.0\"\n"
+    "sm:\n"
+    "  count: 10\n"
+    "  sub_cores: 4\n"
+    "  fp32_lanes: 128\n"
+    "  clock_max_mhz: 1000\n"
+    "  max_threads: 2048\n"
+    "  max_warps: 64\n"
+    "  max_blocks: 32\n"
+    "  max_block_threads: 1024\n"
+    "  registers: 65536\n"
+    "  reg_alloc_unit: 256\n"
+    "  max_regs_thread: 255\n"
+    "  shared_max_kib: 100\n"
+    "  shared_block_max_kib: 99\n"
+    "  launch_overhead_us: 2\n"
+    "tensor:\n"
+    "  - {inst: mma, shape: m16n8k16, a: f16, c: f32, latency_cyc: 30, issue_cyc: 8, "
+    "overhead_cyc: 0, sub_cores: 4}\n"
+    "  - {inst: mma, shape: m16n8k8, a: f16, c: f32, latency_cyc: 20, peak_fma_clk_sm: 512}\n"
+    "memory:\n"
+    "  l1: {latency_cyc: 30}\n"
+    "  shared: {latency_cyc: 30, banks: 32, bank_bytes: 4, bw_v4_bytes_clk_sm: 128}\n"
+    "  l2: {size_mib: 4, latency_cyc: 200, bw_v4_bytes_clk: 640}\n"
+    "  dram: {bw_gbs: 100, latency_cyc: 500}\n";
+
+static gc_arch_t *toy(void)
+{
+    gc_arch_t *a = NULL;
+    gc_err_t e;
+    gc_err_clear(&e);
+    if (gc_arch_parse(&a, "toy.yaml", toy_arch, strlen(toy_arch), &e))
+        fprintf(stderr, "toy arch: %s\n", e.msg);
+    return a;
+}
+
+static gc_kernel_t *kern(const char *text)
+{
+    gc_kernel_t *k = NULL;
+    gc_err_t e;
+    gc_err_clear(&e);
+    if (gc_kernel_parse(&k, "k.yaml", text, strlen(text), &e))
+        fprintf(stderr, "kernel: %s\n", e.msg);
+    return k;
+}
+
+static int predict(const gc_arch_t *a, const char *text, double clock, gc_prediction_t *p,
+                   gc_err_t *e)
+{
+    gc_kernel_t *k = kern(text);
+    if (!k)
+        return -99;
+    gc_predict_opts_t o = {clock};
+    gc_err_clear(e);
+    int rc = gc_predict(a, k, &o, p, e);
+    gc_kernel_destroy(k);
+    return rc;
+}
+
+#define HEAD "schema: gpucal-kernel/1\nname: t\n"
+
+static void synthetic(void)
+{
+    gc_arch_t *a = toy();
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    gc_prediction_t p;
+    gc_err_t e;
+
+    /* one warp, one dependent mma chain: 1000 x latency 30, plus the 2 us launch */
+    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                          "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                          "count: 1, chains: 1}]}\n",
+                  0, &p, &e) == 0);
+    CHECK_NEAR(p.cycles, 30000 + 2000, 1e-6);
+    CHECK_NEAR(p.time_us, 32, 1e-9);
+    CHECK_NEAR(p.clock_mhz, 1000, 0);
+    CHECK_STR(p.clock_source, "sm.clock_max_mhz");
+    CHECK(p.blocks_per_sm == 32 && p.warps_per_sm == 32); /* what fits, not what runs */
+    CHECK_STR(p.occupancy_limit, "blocks");
+    CHECK_NEAR(p.breakdown[GC_R_TAIL], 0, 0); /* one partial wave is no tail */
+    double sum = 0;
+    for (int r = 0; r < GC_R_N; r++)
+        sum += p.breakdown[r];
+    CHECK_NEAR(sum, p.cycles, 1e-6 * p.cycles);
+
+    /* 8 warps x 8 chains on 4 sub-cores: 16 mma per slot per iteration at an
+     * issue interval of 8: 128 cycles, the pipe busy */
+    CHECK(predict(a, HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                          "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                          "count: 8, chains: 8}]}\n",
+                  0, &p, &e) == 0);
+    CHECK(p.cycles >= 128000 + 2000 - 1e-6);
+    CHECK(p.cycles <= 1.05 * 128000 + 2000);
+    CHECK(p.bound == GC_R_TENSOR);
+    CHECK_STR(p.load_class, "tensor");
+    CHECK(p.util[GC_R_TENSOR] > 0.9);
+    CHECK_NEAR(p.tensor_fma, 10.0 * 8 * 1000 * 8 * 2048, 0);
+    /* a locked clock: the same cycles, time at that clock */
+    double cyc = p.cycles - 2000;
+    CHECK(predict(a, HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                          "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                          "count: 8, chains: 8}]}\n",
+                  500, &p, &e) == 0);
+    CHECK_NEAR(p.cycles - 1000, cyc, 1e-6 * cyc);
+    CHECK_NEAR(p.time_us, (cyc + 1000) / 500, 1e-6);
+    CHECK_STR(p.clock_source, "--clock");
+
+    /* the issue interval derived from the peak: 16*8*8 * 4 / 512 = 8 */
+    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                          "loop: {trips: 10, ops: [{op: mma, shape: m16n8k8, a: f16, c: f32, "
+                          "count: 1}]}\n",
+                  0, &p, &e) == 0);
+    int found = 0;
+    for (int i = 0; i < p.derived.n; i++) {
+        char key[160];
+        if (!strcmp(gc_derived_key(&p.derived.d[i], key, sizeof(key)),
+                    "tensor[mma m16n8k8 f16.f32].issue_cyc")) {
+            CHECK_NEAR(p.derived.d[i].value, 8, 1e-12);
+            found = 1;
+        }
+    }
+    CHECK(found);
+    /* bf16 runs at the f16 form's rate, and says so */
+    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                          "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: bf16, c: f32, "
+                          "count: 1, chains: 1}]}\n",
+                  0, &p, &e) == 0);
+    CHECK_NEAR(p.cycles, 32000, 1e-6);
+    /* wmma m16n16k16 runs as two mma m16n8k16 */
+    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                          "loop: {trips: 1000, ops: [{op: wmma, shape: m16n16k16, a: f16, c: f32, "
+                          "count: 1, chains: 1}]}\n",
+                  0, &p, &e) == 0);
+    CHECK_NEAR(p.tensor_fma, 1000.0 * 16 * 16 * 16, 0);
+    CHECK_NEAR(p.cycles, 32000, 1e-6); /* two independent halves: still one latency */
+
+    /* a form the arch lacks: one line at the op */
+    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                          "loop:\n  trips: 1\n  ops:\n"
+                          "    - {op: mma, shape: m16n8k32, a: e4m3, c: f32, count: 1}\n",
+                  0, &p, &e) == GC_EINPUT);
+    CHECK_HAS(e.msg, "k.yaml:7:7: the arch toy has no tensor form 'mma m16n8k32 e4m3.f32'");
+    CHECK_HAS(e.msg, "forms it has: mma m16n8k16 f16.f32, mma m16n8k8 f16.f32");
+    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                          "loop:\n  trips: 1\n  ops:\n    - {op: alu, name: frobnicate, count: 1}\n",
+                  0, &p, &e) == GC_EINPUT);
+    CHECK_HAS(e.msg, "k.yaml:7:7: the arch toy has no alu entry for 'frobnicate'");
+
+    /* occupancy: registers, shared memory, threads, and too big for an SM */
+    const char *lp = "loop: {trips: 1, ops: [{op: alu, name: ffma, count: 1}]}\n";
+    char buf[1024];
+    snprintf(buf, sizeof(buf), HEAD "launch: {grid: 10, block: 256, registers: 128}\n%s", lp);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    CHECK(p.blocks_per_sm == 2);
+    CHECK_STR(p.occupancy_limit, "registers");
+    snprintf(buf, sizeof(buf),
+             HEAD "launch: {grid: 10, block: 64, registers: 32, shared_bytes: 61440}\n%s", lp);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    CHECK(p.blocks_per_sm == 1);
+    CHECK_STR(p.occupancy_limit, "shared");
+    snprintf(buf, sizeof(buf), HEAD "launch: {grid: 10, block: 1024, registers: 16}\n%s", lp);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    CHECK(p.blocks_per_sm == 2);
+    CHECK_STR(p.occupancy_limit, "threads");
+    snprintf(buf, sizeof(buf),
+             HEAD "launch: {grid: 10, block: 64, registers: 32, blocks_per_sm: 3}\n%s", lp);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    CHECK(p.blocks_per_sm == 3);
+    CHECK_STR(p.occupancy_limit, "cap");
+    snprintf(buf, sizeof(buf),
+             HEAD "launch: {grid: 10, block: 64, registers: 32, shared_bytes: 200000}\n%s", lp);
+    CHECK(predict(a, buf, 0, &p, &e) == GC_EINPUT);
+    CHECK_HAS(e.msg, "launch.shared_bytes: 200000 bytes per block, the arch allows");
+    snprintf(buf, sizeof(buf), HEAD "launch: {grid: 10, block: 1024, registers: 255}\n%s", lp);
+    CHECK(predict(a, buf, 0, &p, &e) == GC_EINPUT);
+    CHECK_HAS(e.msg, "one block does not fit on an SM (registers");
+
+    /* waves: 11 blocks that each hold an SM alone: a full wave, then one
+     * block on one SM - as long again, 90 % of it idle capacity (tail) */
+    const char *big = "loop: {trips: 1000, ops: [{op: alu, name: ffma, count: 8, chains: 8}]}\n";
+    snprintf(buf, sizeof(buf),
+             HEAD "launch: {grid: 10, block: 256, registers: 32, shared_bytes: 90000}\n%s", big);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    double one = p.cycles - 2000;
+    snprintf(buf, sizeof(buf),
+             HEAD "launch: {grid: 11, block: 256, registers: 32, shared_bytes: 90000}\n%s", big);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    CHECK_NEAR(p.cycles - 2000, 2 * one, 1e-6 * one);
+    CHECK_NEAR(p.breakdown[GC_R_TAIL], 0.9 * one, 1e-6 * one);
+    CHECK_NEAR(p.waves, 1.1, 1e-12);
+    CHECK_NEAR(p.full_waves, 1, 0);
+    CHECK_NEAR(p.tail_blocks, 1, 0);
+
+    /* a stream through DRAM: 100 GB/s at 1000 MHz is 100 bytes per cycle */
+    gc_stream_result_t s;
+    gc_predict_opts_t o = {0};
+    CHECK(gc_stream_predict(a, GC_STREAM_COPY, 100e6, &o, &s, &e) == 0);
+    CHECK_NEAR(s.moved, 200e6, 16);
+    CHECK(s.pred.bound == GC_R_DRAM);
+    CHECK_STR(s.pred.load_class, "memory");
+    CHECK_NEAR(s.pred.time_us, 2000 + 2, 0.02 * 2000);
+    CHECK(gc_stream_predict(a, GC_STREAM_TRIAD, 100e6, &o, &s, &e) == 0);
+    CHECK_NEAR(s.pred.time_us, 3000 + 2, 0.02 * 3000);
+    CHECK(gc_stream_predict(a, GC_STREAM_REDUCE, 100e6, &o, &s, &e) == 0);
+    CHECK_NEAR(s.pred.time_us, 1000 + 2, 0.03 * 1000);
+    gc_stream_op_t sop;
+    CHECK(gc_stream_op("triad", &sop) == 0 && sop == GC_STREAM_TRIAD);
+    CHECK(gc_stream_op("scale", &sop) != 0);
+
+    /* data that fits the L2 and is warm costs no DRAM traffic */
+    CHECK(predict(a, HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                          "loop: {trips: 4, ops: [{op: ldg, width: 16, count: 4}]}\n"
+                          "footprint: {l2_warm: true}\n",
+                  0, &p, &e) == 0);
+    CHECK_NEAR(p.dram_bytes, 0, 0);
+    CHECK_NEAR(p.l2_bytes, 10.0 * 8 * 4 * 4 * 512, 0);
+
+    /* the gemm template on a cc 8.0 arch: mma.sync + cp.async; f32 on CUDA cores */
+    gc_gemm_result_t g;
+    CHECK(gc_gemm_predict(a, 1024, 1024, 1024, GC_GEMM_F16, &o, &g, &e) == 0);
+    CHECK_STR(g.path, "mma+cp.async");
+    CHECK_STR(g.inst, "mma m16n8k16 f16.f32");
+    CHECK(g.candidates >= 3);
+    CHECK(g.tflops > 0);
+    CHECK(gc_gemm_predict(a, 512, 512, 512, GC_GEMM_F32, &o, &g, &e) == 0);
+    CHECK_STR(g.path, "ffma");
+    CHECK(gc_gemm_predict(a, 512, 512, 512, GC_GEMM_I8, &o, &g, &e) == GC_EINPUT);
+    CHECK_HAS(e.msg, "has no tensor form 'mma m16n8k32 s8.s32'");
+    gc_gemm_dtype_t dt;
+    CHECK(gc_gemm_dtype("f8e4m3", &dt) == 0 && dt == GC_GEMM_F8E4M3);
+    CHECK(gc_gemm_dtype("f64", &dt) != 0);
+
+    /* JSON: the documented keys */
+    FILE *fp = tmpfile();
+    CHECK(fp != NULL);
+    if (fp) {
+        gc_predict_print_json(&g.pred, "\"template\": {\"name\": \"x\"}", fp);
+        rewind(fp);
+        char out[8192];
+        size_t n = fread(out, 1, sizeof(out) - 1, fp);
+        out[n] = 0;
+        fclose(fp);
+        static const char *const keys[] = {"\"schema\": \"gpucal-predict/1\"", "\"cycles\": ",
+                                           "\"time_us\": ", "\"clock_mhz\": ", "\"bound\": ",
+                                           "\"breakdown\": {\"tensor\": ", "\"utilisation\": {",
+                                           "\"occupancy\": {", "\"waves\": {", "\"traffic\": {",
+                                           "\"derived\": [", "\"template\": {\"name\": \"x\"}"};
+        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+            CHECK_HAS(out, keys[i]);
+    }
+    gc_arch_destroy(a);
+}
+
+/* Seed 002's six kernels on the RTX 4090, at the 2520 MHz the post locked. */
+static void seed002(void)
+{
+    const char *src = getenv("GC_SRC");
+    if (!src) {
+        fprintf(stderr, "GC_SRC unset: seed 002 check skipped\n");
+        return;
+    }
+    gc_arch_t *a = NULL;
+    gc_err_t e;
+    gc_err_clear(&e);
+    CHECK(gc_arch_open(&a, "ada-rtx4090", &e) == 0);
+    if (!a) {
+        fprintf(stderr, "%s\n", e.msg);
+        return;
+    }
+    static const char *const names[6] = {"mma_matmul_1_0", "mma_matmul_1_1", "mma_matmul_2_0",
+                                         "mma_matmul_2_1", "mma_matmul_3_0", "mma_matmul_3_1"};
+    static const double published[6] = {4680, 2400, 1080, 1030, 1000, 895}; /* us */
+    double t[6] = {0};
+    for (int i = 0; i < 6; i++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/model/kernels/%s.yaml", src, names[i]);
+        gc_kernel_t *k = NULL;
+        gc_err_clear(&e);
+        CHECK(gc_kernel_load(&k, path, &e) == 0);
+        if (!k) {
+            fprintf(stderr, "%s\n", e.msg);
+            continue;
+        }
+        gc_predict_opts_t o = {2520};
+        gc_prediction_t p;
+        CHECK(gc_predict(a, k, &o, &p, &e) == 0);
+        t[i] = p.time_us;
+        double err = (t[i] - published[i]) / published[i];
+        printf("%s: predicted %.0f us, published %.0f us, %+.1f %%\n", names[i], t[i],
+               published[i], 100 * err);
+        CHECK(err > -0.10 && err < 0.10);
+        gc_kernel_destroy(k);
+    }
+    for (int i = 1; i < 6; i++)
+        CHECK(t[i] < t[i - 1]); /* the published order: each kernel faster than the one before */
+    /* the gemm template picks wgmma on Hopper and says so */
+    gc_arch_t *h = NULL;
+    CHECK(gc_arch_open(&h, "hopper-h800", &e) == 0);
+    if (h) {
+        gc_gemm_result_t g;
+        gc_predict_opts_t o = {0};
+        CHECK(gc_gemm_predict(h, 4096, 4096, 4096, GC_GEMM_F16, &o, &g, &e) == 0);
+        CHECK_STR(g.path, "wgmma+tma");
+        CHECK_HAS(g.inst, "wgmma m64n");
+        CHECK(g.pred.bound != GC_R_LATENCY);
+        gc_arch_destroy(h);
+    }
+    gc_arch_destroy(a);
+}
+
+int main(void)
+{
+    gc_warn_set_quiet(1);
+    synthetic();
+    seed002();
+    CHECK_DONE();
+}
