@@ -1,0 +1,95 @@
+#!/bin/sh
+# compare.sh - predicted against measured for every validation kernel.
+#
+#   sh model/validation/compare.sh [--arch NAME] [--gpucal BIN] [--times CSV] [--clock MHZ]
+#
+# For each valid row of the timings file (default model/validation/h100_times.csv)
+# it runs `gpucal predict` on the kernel's description in model/kernels/ (the
+# cuBLAS rows: `gpucal predict gemm --dtype f16`) with --arch (default
+# hopper-h100) and prints one Markdown table: predicted and measured time, the
+# error, the predicted and measured cycles (measured: median time x the clock
+# the kernel's block 0 measured), the bound; then the median and largest |error|.
+# Rows marked INVALID in the timings file are listed as such and not scored.
+# Exit status: 0, or 2 when an argument is bad or a prediction fails.
+set -u
+here=$(dirname "$0")
+root=$(cd "$here/../.." && pwd)
+arch=hopper-h100
+gpucal=
+times=$here/h100_times.csv
+clock=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --arch) arch=$2; shift 2 ;;
+    --gpucal) gpucal=$2; shift 2 ;;
+    --times) times=$2; shift 2 ;;
+    --clock) clock="--clock $2"; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+if [ -z "$gpucal" ]; then
+    for b in "$root"/build*/gpucal; do [ -x "$b" ] && gpucal=$b && break; done
+fi
+[ -n "$gpucal" ] && [ -x "$gpucal" ] || { echo "compare.sh: no gpucal binary (give --gpucal BIN)" >&2; exit 2; }
+[ -r "$times" ] || { echo "compare.sh: cannot read $times" >&2; exit 2; }
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+
+# json KEY: the first numeric or string value of "KEY" in the prediction
+json() { sed -n "s/^  \"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$tmp" | head -n 1; }
+
+echo "Predicted with \`gpucal predict --arch $arch${clock:+ $clock}\`, measured: $(basename "$times")."
+echo
+echo "| kernel | size | predicted us | measured us | error | predicted cycles | measured cycles | bound |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"
+status=0
+grep -v '^#' "$times" | tail -n +2 | while IFS=, read -r kernel what size blocks threads regs smem med mn mx reps clk cyc check err; do
+    case $kernel in
+    h100_cublas_hgemm)
+        m=$(echo "$size" | sed 's/.*m=\([0-9]*\).*/\1/')
+        n=$(echo "$size" | sed 's/.*n=\([0-9]*\).*/\1/')
+        k=$(echo "$size" | sed 's/.*k=\([0-9]*\).*/\1/')
+        set -- gemm --m "$m" --n "$n" --k "$k" --dtype f16 ;;
+    h100_stream_*)
+        f=$kernel
+        [ "$size" = "bytes=8388608" ] && f=${kernel}_8m
+        set -- "$root/model/kernels/$f.yaml" ;;
+    h100_s003_*)
+        n=$(echo "$size" | sed 's/n=//')
+        set -- "$root/model/kernels/${kernel}_n$n.yaml" ;;
+    *)
+        set -- "$root/model/kernels/$kernel.yaml" ;;
+    esac
+    if [ "$check" = INVALID ]; then
+        echo "| $kernel | $size | - | $med | invalid measurement | - | $cyc | - |"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    if ! "$gpucal" predict "$@" --arch "$arch" --format json $clock >"$tmp" 2>"$tmp.err"; then
+        echo "| $kernel | $size | error: $(head -c 200 "$tmp.err") | $med | | | | |"
+        rm -f "$tmp.err"
+        continue
+    fi
+    rm -f "$tmp.err"
+    t=$(json time_us)
+    pc=$(json cycles)
+    b=$(json bound)
+    awk -v k="$kernel" -v s="$size" -v t="$t" -v m="$med" -v pc="$pc" -v mc="$cyc" -v b="$b" 'BEGIN {
+        e = 100 * (t - m) / m
+        mcs = mc > 0 ? sprintf("%.0f", mc) : "-"
+        printf "| %s | %s | %.1f | %.1f | %+.1f%% | %.0f | %s | %s |\n", k, s, t, m, e, pc, mcs, b
+    }'
+done | tee "$tmp.rows"
+awk -F"|" '$6 ~ /%/ { gsub(/[ +%]/, "", $6); e = $6 + 0; if (e < 0) e = -e; a[n++] = e }
+    END {
+        if (!n) exit
+        for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+        med = n % 2 ? a[int(n / 2)] : (a[n / 2 - 1] + a[n / 2]) / 2
+        w10 = 0; w20 = 0
+        for (i = 0; i < n; i++) { if (a[i] <= 10) w10++; if (a[i] <= 20) w20++ }
+        printf "\n%d kernels scored: median |error| %.1f%%, largest %.1f%%; %d within 10%%, %d within 20%%.\n", n, med, a[n - 1], w10, w20
+    }' "$tmp.rows"
+grep -q '| error:' "$tmp.rows" && status=2
+rm -f "$tmp.rows"
+exit $status
