@@ -3,7 +3,8 @@
  * functions; measure/forms.h GC_ALU_OPS) swept over warps per SM x
  * independent chains per warp, on one SM. Each step applies the op to its
  * chain's own value (x = op(x, constants)); the constants keep every chain
- * finite and moving (x*0.999+0.001, x*(1+2^-23), 1/x, 1/sqrt(x), ...).
+ * finite and moving (x*0.999+0.001, x*(1+2^-23), 2^-x, 1/sqrt(x), ...).
+ * No MUFU.RCP: the compiler folds a chain of reciprocals (1/(1/x) = x).
  * Chains start from random values loaded at run time; their final values
  * go to the sink, which the host checks. Writes alu.csv. */
 #include <cuda_fp16.h>
@@ -29,7 +30,7 @@ template <int OP> struct gc_alu;
             PTX;                                                                               \
         }                                                                                      \
     };
-enum { A_FFMA, A_FADD, A_FMUL, A_HFMA2, A_IMAD, A_IADD3, A_DFMA, A_EX2, A_RSQ, A_RCP, A_SQRT,
+enum { A_FFMA, A_FADD, A_FMUL, A_HFMA2, A_IMAD, A_IADD3, A_DFMA, A_EX2, A_RSQ, A_LG2, A_SQRT,
        A_TANH };
 GC_ALU_F(A_FFMA, asm volatile("fma.rn.f32 %0, %0, %1, %2;"
                               : "+f"(x)
@@ -39,7 +40,8 @@ GC_ALU_F(A_FMUL, asm volatile("mul.f32 %0, %0, %1;" : "+f"(x) : "f"(__uint_as_fl
 GC_ALU_F(A_EX2, asm volatile("{\n.reg .f32 n;\nneg.f32 n, %0;\nex2.approx.ftz.f32 %0, n;\n}"
                              : "+f"(x)))
 GC_ALU_F(A_RSQ, asm volatile("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(x)))
-GC_ALU_F(A_RCP, asm volatile("rcp.approx.ftz.f32 %0, %0;" : "+f"(x)))
+GC_ALU_F(A_LG2, asm volatile("{\n.reg .f32 n;\nabs.f32 n, %0;\nlg2.approx.ftz.f32 %0, n;\n}"
+                             : "+f"(x)))
 GC_ALU_F(A_SQRT, asm volatile("sqrt.approx.ftz.f32 %0, %0;" : "+f"(x)))
 GC_ALU_F(A_TANH, asm volatile("tanh.approx.f32 %0, %0;" : "+f"(x)))
 #define GC_ALU_U(ID, PTX)                                                                      \
@@ -63,6 +65,10 @@ template <> struct gc_alu<A_DFMA> {
     }
 };
 
+__device__ __forceinline__ void gc_alu_pin(float &x) { asm volatile("" : "+f"(x)); }
+__device__ __forceinline__ void gc_alu_pin(uint32_t &x) { asm volatile("" : "+r"(x)); }
+__device__ __forceinline__ void gc_alu_pin(double &x) { asm volatile("" : "+d"(x)); }
+
 __device__ __forceinline__ uint32_t gc_alu_bits(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ uint32_t gc_alu_bits(uint32_t x) { return x; }
 __device__ __forceinline__ uint32_t gc_alu_bits(double x)
@@ -79,12 +85,13 @@ template <int OP, int ILP> __device__ __forceinline__ void gc_alu_body(GC_T_ARGS
 #pragma unroll
     for (int i = 0; i < K_COUNT; i++)
         k[i] = in[GC_T_WORDS + GC_T_META + i];
-    /* chains start at random values in [1/2, 1): positive, so sqrt, rsqrt and
-     * rcp stay finite */
+    /* chains start at random values in [1/2, 1): positive, so sqrt and rsqrt
+     * stay finite */
     T x[ILP];
 #pragma unroll
     for (int c = 0; c < ILP; c++) {
-        float f = 0.5f + 0.5f * fabsf(__uint_as_float(in[(tid * 8 + c) & (GC_T_WORDS - 1)]));
+        /* exponent of 0.5, random mantissa: no floating-point op in the setup */
+        float f = __uint_as_float((in[(tid * 8 + c) & (GC_T_WORDS - 1)] & 0x007FFFFFu) | 0x3F000000u);
         if constexpr (OP == A_HFMA2) {
             __half2 h = __floats2half2_rn(f, f * 0.75f);
             x[c] = *reinterpret_cast<uint32_t *>(&h);
@@ -94,8 +101,15 @@ template <int OP, int ILP> __device__ __forceinline__ void gc_alu_body(GC_T_ARGS
             x[c] = (T)f;
         }
     }
+#pragma unroll
+    for (int i = 0; i < K_COUNT; i++)
+        asm volatile("" : "+r"(k[i]));
+#pragma unroll
+    for (int c = 0; c < ILP; c++)
+        gc_alu_pin(x[c]);
     gc_ttimer_t t;
     gc_t_begin(&t);
+#pragma unroll 1
     for (int trip = 0; trip < trips; trip++) {
 #pragma unroll
         for (int u = 0; u < gc_sweep_unroll_alu_c(ILP); u++)
@@ -107,7 +121,7 @@ template <int OP, int ILP> __device__ __forceinline__ void gc_alu_body(GC_T_ARGS
     uint32_t v = 0;
 #pragma unroll
     for (int c = 0; c < ILP; c++)
-        v ^= gc_alu_bits(x[c]) * (2u * (uint32_t)c + 1u);
+        v = v * 31u + gc_alu_bits(x[c]);
     sink[tid] = v;
 }
 
@@ -129,7 +143,7 @@ GC_ALU_KERNELS(iadd3, A_IADD3)
 GC_ALU_KERNELS(dfma, A_DFMA)
 GC_ALU_KERNELS(ex2, A_EX2)
 GC_ALU_KERNELS(rsq, A_RSQ)
-GC_ALU_KERNELS(rcp, A_RCP)
+GC_ALU_KERNELS(lg2, A_LG2)
 GC_ALU_KERNELS(sqrt, A_SQRT)
 GC_ALU_KERNELS(tanh, A_TANH)
 
@@ -182,7 +196,7 @@ static int run_alu(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                                  "ops: random bits); steps: ffma x*0.999+0.001, fadd x+0.001, "
                                  "fmul x*(1+2^-23), hfma2 x*0.5+0.25, imad x*3+0x9e3779b9, "
                                  "iadd3 x+0x9e3779b9, dfma x*0.999+0.001, mufu.ex2 2^-x, "
-                                 "mufu.rsq/rcp/sqrt/tanh of x") != 0)
+                                 "mufu.lg2 log2|x|, mufu.rsq/sqrt/tanh of x") != 0)
         rc = fail_w(w, err);
     static const char *const cols[] = {"op",     "warps",  "ilp",       "iters",  "reps",
                                        "cyc_per_iter", "cyc_lo", "cyc_hi", "ops_clk_sm",

@@ -54,8 +54,14 @@ template <int NUM, int TRANS, int ILP> __device__ __forceinline__ void gc_ldsm_b
 #pragma unroll
         for (int j = 0; j < NUM; j++)
             r[c][j] = base + 16 * (lane % (8 * NUM)) + in[GC_T_WORDS + GC_T_ZERO + c * NUM + j];
+#pragma unroll
+    for (int c = 0; c < ILP; c++)
+#pragma unroll
+        for (int j = 0; j < NUM; j++)
+            asm volatile("" : "+r"(r[c][j]));
     gc_ttimer_t t;
     gc_t_begin(&t);
+#pragma unroll 1
     for (int trip = 0; trip < trips; trip++) {
 #pragma unroll
         for (int u = 0; u < gc_sweep_unroll_mma_c(ILP); u++)

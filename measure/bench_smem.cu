@@ -5,7 +5,9 @@
  * chains per warp, on one SM. Each slot holds its own address in every
  * word, and each load takes its address from the previous load's result
  * (8/16-byte loads take turns with their words), so one warp with one chain
- * measures the load-to-use latency. Every degree 1..32 is measured at one
+ * measures the load-to-use latency. The loads are ld.volatile.shared, so the
+ * compiler keeps their width (it would narrow a vector load whose other
+ * words are overwritten unread). Every degree 1..32 is measured at one
  * warp and one chain; the powers of two over the whole grid. The host
  * checks each thread ends on its own address. Writes smem.csv. */
 #include <cuda_runtime.h>
@@ -20,21 +22,21 @@ template <> struct gc_lds<4> {
     enum { n = 1 };
     static __device__ __forceinline__ void ld(uint32_t *r, uint32_t a)
     {
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(r[0]) : "r"(a));
+        asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(r[0]) : "r"(a));
     }
 };
 template <> struct gc_lds<8> {
     enum { n = 2 };
     static __device__ __forceinline__ void ld(uint32_t *r, uint32_t a)
     {
-        asm volatile("ld.shared.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+        asm volatile("ld.volatile.shared.v2.u32 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a));
     }
 };
 template <> struct gc_lds<16> {
     enum { n = 4 };
     static __device__ __forceinline__ void ld(uint32_t *r, uint32_t a)
     {
-        asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
+        asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
                      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                      : "r"(a));
     }
@@ -59,8 +61,14 @@ template <int W, int ILP> __device__ __forceinline__ void gc_lds_body(GC_T_ARGS)
 #pragma unroll
         for (int j = 0; j < op::n; j++)
             r[c][j] = base + off + in[GC_T_WORDS + GC_T_ZERO + c * op::n + j];
+#pragma unroll
+    for (int c = 0; c < ILP; c++)
+#pragma unroll
+        for (int j = 0; j < op::n; j++)
+            asm volatile("" : "+r"(r[c][j]));
     gc_ttimer_t t;
     gc_t_begin(&t);
+#pragma unroll 1
     for (int trip = 0; trip < trips; trip++) {
 #pragma unroll
         for (int u = 0; u < gc_sweep_unroll_mma_c(ILP); u++)

@@ -101,15 +101,21 @@ template <int F, int RS, int ILP> __device__ __forceinline__ void gc_wg_body(GC_
                 d[k][i] = z[k * op::nacc + i];
                 gc_wg_pin(d[k][i]);
             }
+        uint32_t m2 = meta;
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            gc_wg_pin(a[i]);
+        gc_wg_pin(m2);
         gc_ttimer_t t;
         gc_t_begin(&t);
+#pragma unroll 1
         for (int trip = 0; trip < trips; trip++) {
 #pragma unroll
             for (int u = 0; u < GC_WGMMA_UNROLL; u++) {
                 gc_wg_fence();
 #pragma unroll
                 for (int k = 0; k < ILP; k++)
-                    op::run(d[k], da, db, a, meta);
+                    op::run(d[k], da, db, a, m2);
                 gc_wg_commit();
                 gc_wg_wait0();
             }
@@ -125,7 +131,7 @@ template <int F, int RS, int ILP> __device__ __forceinline__ void gc_wg_body(GC_
                 if constexpr (op::kind == GC_ACC_F16)
                     fs += gc_acc_h2(d[k][i]);
                 else if constexpr (op::kind == GC_ACC_S32)
-                    is ^= (uint32_t)d[k][i] * (2u * (uint32_t)(k * op::nacc + i) + 1u);
+                    is = is * 31u + (uint32_t)d[k][i];
                 else
                     fs += d[k][i];
             }

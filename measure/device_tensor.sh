@@ -8,6 +8,7 @@
 # build made here from the same sources, carried along), records the SASS of
 # the bench kernels (cuobjdump; Function and instruction lines, encodings
 # dropped) as the test fixture, and leaves everything in $OUT/tensor.tgz.
+# GC_TIMEOUT (seconds) bounds each suite run.
 set -u
 OUT=${OUT:-/tmp/out}
 MODE=${1:-quick}
@@ -36,7 +37,8 @@ suite() { # $1: folder, $2...: extra flags
     d=$1
     shift
     start=$(date +%s)
-    "$BIN" --bench $BENCHES --out "$OUT/t/$d" --force "$@" >"$OUT/t/$d.log" 2>"$OUT/t/$d.err"
+    timeout "${GC_TIMEOUT:-1200}" "$BIN" --bench $BENCHES --out "$OUT/t/$d" --force "$@" \
+        >"$OUT/t/$d.log" 2>"$OUT/t/$d.err"
     rc=$?
     echo "== $d: exit $rc in $(($(date +%s) - start)) s"
     tail -12 "$OUT/t/$d.log"

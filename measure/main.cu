@@ -110,7 +110,11 @@ static int devinfo(int dev, gc_devinfo_t *d, gc_err_t *err)
         char line[512];
         if (fgets(line, sizeof(line), fp)) {
             char *p = strstr(line, "Kernel Module");
-            if (p && sscanf(p + 13, " %31s", d->kernel_driver) != 1)
+            /* "... Kernel Module [for x86_64]  580.159.04  Release ...": the
+             * first word that starts with a digit */
+            while (p && *p && !(p[0] == ' ' && p[1] >= '0' && p[1] <= '9'))
+                p++;
+            if (!p || !*p || sscanf(p, " %31s", d->kernel_driver) != 1)
                 d->kernel_driver[0] = '\0';
         }
         fclose(fp);

@@ -14,7 +14,7 @@ extern "C" int gc_tsweep_init(gc_tsweep_t *s, gc_mctx_t *ctx, gc_err_t *err)
     memset(s, 0, sizeof(*s));
     s->ctx = ctx;
     s->sink_cap = (size_t)(ctx->dev.sms > 0 ? ctx->dev.sms : 1) * 1024;
-    s->target_cyc = ctx->quick ? 1.0e5 : 2.0e5;
+    s->target_cyc = ctx->quick ? 1.0e5 : 5.0e5;
     int rc = gc_cuda_check(cudaMalloc(&s->d_in, (GC_T_WORDS + GC_T_AUX) * sizeof(uint32_t)),
                            "allocating the input words", err);
     if (!rc)

@@ -43,8 +43,9 @@ static void test_table(void)
         CHECK(f->id == i);
         CHECK(f->m > 0 && f->n > 0 && f->k > 0);
         CHECK(f->sass && f->sass[0] >= 'A' && f->sass[0] <= 'Z');
-        CHECK(!strcmp(f->path, "tc") || !strcmp(f->path, "cuda"));
-        CHECK((f->sass_per == 0) == !strcmp(f->path, "cuda"));
+        CHECK(!strcmp(f->path, "tc") || !strcmp(f->path, "emu"));
+        CHECK(f->sass_per >= 1);
+        CHECK(!strcmp(f->path, "emu") == (f->also[0] != '\0')); /* emulations name a 2nd opcode */
         CHECK(f->max_cc == 0 || f->max_cc >= f->min_cc);
         /* the shape string is the m, n, k of the row */
         char shape[32];
@@ -62,6 +63,7 @@ static void test_table(void)
     CHECK(f && !strcmp(f->sass, "HMMA.16816.F32") && gc_form_fma(f) == 16 * 8 * 16);
     f = find("mma", 90, "m8n8k4", "f16", "f32");
     CHECK(f && gc_form_fma(f) == 4 * 8 * 8 * 4); /* four quad-pair products */
+    CHECK(f && !strcmp(f->path, "emu") && !strcmp(f->sass, "CALL.REL.NOINC"));
     f = find("mma", 90, "m8n8k4", "f64", "f64");
     CHECK(f && gc_form_fma(f) == 8 * 8 * 4);
     f = find("mma_sp", 90, "m16n8k32", "f16", "f32");
@@ -77,6 +79,7 @@ static void test_plan(void)
     CHECK(planned("mma", 80, "mma", "m16n8k16", "f16", "f32") == 1);
     CHECK(planned("mma", 80, "mma", "m16n8k8", "tf32", "f32") == 1);
     CHECK(planned("mma", 80, "mma", "m8n8k4", "f64", "f64") == 1);
+    CHECK(planned("mma", 80, "mma", "m8n8k4", "f16", "f32") == 0); /* SASS known on 9.0 only */
     CHECK(planned("mma", 80, "mma", "m16n8k256", "b1", "s32") == 1);
     CHECK(planned("mma", 80, "wmma", "m16n16k16", "f16", "f32") == 1);
     CHECK(planned("mma", 80, "mma", "m16n8k32", "e4m3", "f32") == 0);
@@ -103,7 +106,15 @@ static void test_plan(void)
     CHECK(planned("wgmma", 90, "wgmma", "m64n256k32", "e4m3", "f16") == 1);
     CHECK(planned("mma", 90, "mma", "m16n8k64", "s4", "s32") == 1); /* once: the cuda row */
     s4 = find("mma", 90, "m16n8k64", "s4", "s32");
-    CHECK(s4 && !strcmp(s4->path, "cuda") && !strcmp(s4->sass, "IMAD") && s4->sass_per == 0);
+    /* emulated on sm_90: one subroutine call per mma, which runs IMMA .S8.S8 */
+    CHECK(s4 && !strcmp(s4->path, "emu") && !strcmp(s4->sass, "CALL.REL.NOINC") &&
+          !strcmp(s4->also, "IMMA.16832.S8.S8"));
+    /* FP8 mma on sm_90: F2FP unpack to f16 and two HMMA.16816.F32 per mma */
+    const gc_form_t *e4 = find("mma", 90, "m16n8k32", "e4m3", "f32");
+    CHECK(e4 && !strcmp(e4->path, "emu") && e4->sass_per == 2 &&
+          !strcmp(e4->also, "F2FP.F16.E4M3.UNPACK_B"));
+    e4 = find("mma", 89, "m16n8k32", "e4m3", "f32");
+    CHECK(e4 && !strcmp(e4->path, "tc"));
     CHECK(planned("mma_sp", 90, "mma.sp", "m16n8k128", "s4", "s32") == 1);
     CHECK(planned("mma", 90, "mma", "m16n8k32", "e4m3", "f32") == 1);
     /* every planned form of 9.0 has exactly one row per (inst, shape, a, c) */
@@ -159,8 +170,9 @@ static void test_rules(void)
             !strcmp(r->rule[i].op, "HMMA.16816.F32"))
             seen += r->rule[i].min == want && r->rule[i].max == want;
         if (!strcmp(r->rule[i].func, "gc_k_MMA_S4CC_S32_M16N8K64_"))
-            s4 += (!strcmp(r->rule[i].op, "IMMA") && r->rule[i].max == 0) ||
-                  (!strcmp(r->rule[i].op, "IMAD") && r->rule[i].min >= 1);
+            s4 += (!strcmp(r->rule[i].op, "CALL.REL.NOINC") && r->rule[i].min == want &&
+                   r->rule[i].max == want) ||
+                  (!strcmp(r->rule[i].op, "IMMA.16832.S8.S8") && r->rule[i].min == 1);
         /* the tensor-core s4 rows are not 9.0's */
         CHECK(strcmp(r->rule[i].func, "gc_k_MMA_S4_S32_M16N8K64_") != 0);
     }
@@ -189,6 +201,17 @@ static void test_rules(void)
     n = gc_forms_rules(r, "alu", 90);
     CHECK(n == 3 * GC_ALU_COUNT);
     CHECK(!strcmp(r->rule[0].func, "gc_k_alu_ffma_") && !strcmp(r->rule[0].op, "FFMA"));
+    CHECK(r->rule[0].min == 523 && r->rule[0].max == 523);
+    /* the sparse FP8 emulation may spill; every other family may not */
+    n = gc_forms_rules(r, "mma_sp", 90);
+    int stl = 0, em = 0;
+    for (int i = 0; i < n; i++) {
+        stl += !strcmp(r->rule[i].op, "STL");
+        em += !strcmp(r->rule[i].func, "gc_k_SP_E4M3EM_F32_M16N8K64_") &&
+              !strcmp(r->rule[i].op, "STL");
+    }
+    CHECK(em == 0);
+    CHECK(stl == 12); /* 14 forms planned on 9.0, two of them sparse FP8 emulations */
     CHECK(gc_forms_rules(r, "ldmatrix", 90) == 3 * 6);
     CHECK(gc_forms_rules(r, "smem", 90) == 3 * 3);
     CHECK(gc_forms_rules(r, "no_such_bench", 90) == 0);
