@@ -114,14 +114,17 @@ int gc_derive_tensor(const gc_arch_t *a, const gc_kop_t *op, const char *file,
         rule = "bf16 runs at the rate of the f16 form (every tensor core since Ampere)";
     }
     if (!t && !strcmp(inst, "wmma") && m == 16 && n % 8 == 0) {
-        /* wmma.mma mMnNkK compiles to N/8 mma.m16n8kK on sm_80 and later */
-        char shape[32];
-        snprintf(shape, sizeof(shape), "m16n8k%d", k);
+        /* wmma.mma mMnNkK compiles to N/8 mma.m16n8kK on sm_80 and later, and to
+         * N/8 x 2 mma.m16n8k(K/2) on Turing (HMMA.1688) */
         const char *at = !strcmp(op->a, "bf16") ? "f16" : op->a;
-        t = find_form(a, "mma", shape, at, op->c, NULL);
-        if (t) {
-            out->insts = n / 8;
-            rule = "wmma mMnNkK runs as N/8 mma m16n8kK (its SASS on sm_80 and later)";
+        for (int split = 1; split <= 2 && !t; split++) {
+            char shape[32];
+            snprintf(shape, sizeof(shape), "m16n8k%d", k / split);
+            if (k % split == 0 && (t = find_form(a, "mma", shape, at, op->c, NULL)) != NULL) {
+                out->insts = (double)(n / 8) * split;
+                rule = split == 1 ? "wmma mMnNkK runs as N/8 mma m16n8kK (its SASS on sm_80 on)"
+                                  : "wmma mMnNkK runs as N/4 mma m16n8k(K/2) (its SASS on sm_75)";
+            }
         }
     }
     if (!t) {

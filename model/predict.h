@@ -15,9 +15,11 @@
  *     and the latency one customer (a block when the loop has barriers,
  *     else a warp) must wait through: global latency not covered by the
  *     pipeline stages, shared latency, barriers, and its own dependent work;
- *  4. a round takes the soft maximum of those (an L^p norm, p = GC_PREDICT_P):
- *     the largest dominates, near-ties cost extra;
- *  5. cycles = sum over waves and phases of trips x round, plus the launch;
+ *  4. a round combines them: the resources a customer waits on as an L^p
+ *     norm (p = GC_PREDICT_P; issue as a max), the customers queueing for
+ *     that by exact mean-value analysis against their own latency, and the
+ *     traffic nobody waits for (prefetches, stores) as a floor;
+ *  5. cycles = sum over waves of trips x round, plus the launch;
  *     time = cycles / the sustained clock of the kernel's load class.
  *
  * All functions are reentrant; gc_predict allocates nothing.
