@@ -214,21 +214,31 @@ typedef struct ctx {
     double mr, mw;    /* DRAM bytes per L2 byte read / written */
 } ctx_t;
 
-/* Cycles the ops of one pipe take per iteration for `warps` warps: the
- * slot's issue work adds up over the ops; their dependency chains run side
- * by side, so the longest counts (model/pipe.h for each op alone). */
-static double pipes_cycles(const pipe_use_t *u, int n, double warps)
+/* Issue work of one pipe's ops per iteration on the busiest slot, for
+ * `warps` warps (model/pipe.h: n = ceil(warps / slots) * chains per step). */
+static double pipes_thr(const pipe_use_t *u, int n, double warps)
 {
-    double thr = 0, lat = 0;
+    double thr = 0;
     for (int i = 0; i < n; i++) {
         double w = u[i].wg ? ceil(warps / 4.0) : warps;
-        if (w < 1)
-            w = 1;
-        double per = gc_pipe_per_slot(&u[i].pipe, w, u[i].chains);
-        thr += u[i].depth * per * u[i].pipe.issue_cyc;
+        thr += u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) *
+               u[i].pipe.issue_cyc;
+    }
+    return thr;
+}
+
+/* The longest dependency chain of one warp per iteration with `warps` warps
+ * on the SM: each step waits the latency plus the overhead of the other
+ * instructions in flight on its slot (model/pipe.h); ops run side by side. */
+static double pipes_lat(const pipe_use_t *u, int n, double warps)
+{
+    double lat = 0;
+    for (int i = 0; i < n; i++) {
+        double w = u[i].wg ? ceil(warps / 4.0) : warps;
+        double per = gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains);
         lat = MAX(lat, u[i].depth * (u[i].pipe.lat_cyc + u[i].pipe.overhead_cyc * (per - 1)));
     }
-    return MAX(thr, lat);
+    return lat;
 }
 
 /* Each resource's demand (cycles) in one round of phase pl with N blocks on
@@ -244,8 +254,8 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     double S = m->sub_cores;
     double r2 = fmin(m->l2_bw_clk / A, m->l2_sm_bw_clk);
     double rd = m->dram_bw_gbs * 1e3 / c->clock_mhz / A;
-    term[GC_R_TENSOR] = pipes_cycles(pl->tensor, pl->n_tensor, W);
-    term[GC_R_ALU] = pipes_cycles(pl->alu, pl->n_alu, W);
+    term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
+    term[GC_R_ALU] = pipes_thr(pl->alu, pl->n_alu, W);
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
     double async = pl->rd - pl->sync_rd + pl->wr;
@@ -255,8 +265,8 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     term[T_L2A] = W * async / r2;
     term[T_DRAMA] = W * async_dram / rd;
     /* the customer's own dependent work: overlapped within it, so the longest */
-    double own = pipes_cycles(pl->tensor, pl->n_tensor, wc);
-    own = MAX(own, pipes_cycles(pl->alu, pl->n_alu, wc));
+    double own = MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W));
+    own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
     own = MAX(own, ceil(wc / S) * pl->inst);
     own = MAX(own, wc * pl->waves * m->wave_cyc);
     own = MAX(own, wc * pl->sync_rd / m->l2_sm_bw_clk);

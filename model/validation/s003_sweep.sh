@@ -67,7 +67,8 @@ loop:
   ops:
     - {op: ldg, width: 4, count: 8, sectors: 8, lines: 8, l1_hit: 0.875}
     - {op: wmma, shape: m16n16k16, a: f16, c: f32, count: 1, chains: 1}
-    - {op: alu, name: iadd3, count: 21}
+    - {op: shfl, count: 4}
+    - {op: alu, name: iadd3, count: 17}
 epilogue: {ops: [{op: stg, width: 8, count: 4, sectors: 8, lines: 8}]}
 footprint: {read_bytes: $((2 * nn * 2 + nn * 4)), write_bytes: $((nn * 4)), reuse_bytes: $((nn * 2 + 64 * n * 2))}
 EOF
