@@ -132,8 +132,8 @@ int gc_derive_tensor(const gc_arch_t *a, const gc_kop_t *op, const char *file,
         size_t at = 0;
         for (size_t i = 0; i < a->n_tensor && at < sizeof(list) - 40; i++) {
             const gc_tensor_t *x = &a->tensor[i];
-            if (strcmp(x->inst, inst) && !(wg && !strncmp(x->inst, "wgmma", 5)) &&
-                !(!wg && !strncmp(x->inst, "mma", 3)))
+            const char *want = !strcmp(inst, "wmma") ? "mma" : inst;
+            if (strcmp(x->inst, want))
                 continue;
             char lab[96];
             snprintf(lab, sizeof(lab), "%s %s %s.%s", x->inst, x->shape, x->a, x->c);
