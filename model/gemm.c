@@ -200,18 +200,25 @@ int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t 
             o->operands = "ss";
             o->chains = fmax(1, slabs * frac);
         }
-        /* producer: two TMA loads per stage, issued by one thread */
-        o = op(k, &k->loop, GC_OP_TMA, 2.0 / W, &ok);
+        /* producer: one TMA load of A and one of B per stage, issued by one
+         * thread. Clusters of 2 blocks along M multicast their common B tile:
+         * each block fetches half of it from the L2 (CUTLASS's sm90 default
+         * cluster shape 2x1x1). */
+        double a_bytes = (double)c->bm * c->bk * eb, b_bytes = (double)c->bn * c->bk * eb;
+        o = op(k, &k->loop, GC_OP_TMA, 1.0 / W, &ok);
         if (o)
-            o->bytes = tile_in / 2;
+            o->bytes = a_bytes;
+        o = op(k, &k->loop, GC_OP_TMA, 1.0 / W, &ok);
+        if (o)
+            o->bytes = b_bytes / 2;
         /* mbarrier waits and arrivals, fences, loop control */
         o = op(k, &k->loop, GC_OP_ALU, 12, &ok);
         if (o)
             o->name = "iadd3";
         /* prologue: fill the ring */
-        o = op(k, &k->prologue, GC_OP_TMA, 2.0 * (c->stages - 1) / W, &ok);
+        o = op(k, &k->prologue, GC_OP_TMA, (c->stages - 1.0) / W, &ok);
         if (o)
-            o->bytes = tile_in / 2;
+            o->bytes = a_bytes + b_bytes / 2;
         /* epilogue: accumulators -> shared (stmatrix) -> global */
         double cbytes = (double)c->bm * c->bn * ob;
         o = op(k, &k->epilogue, GC_OP_STS, cbytes / (W * 512), &ok);

@@ -2,7 +2,7 @@
  *
  * Picks what a vendor library would run for C = A*B on the arch and predicts
  * it: on Hopper (cc 9.0) a warp-specialised wgmma kernel fed by TMA through a
- * multi-stage shared-memory ring; on Ampere and Ada (cc 8.x) an mma.sync
+ * multi-stage shared-memory ring, clusters of 2 multicasting B; on Ampere and Ada (cc 8.x) an mma.sync
  * kernel with ldmatrix from a swizzled layout and a cp.async multistage
  * pipeline; on Turing (cc 7.5) mma.sync with a register-staged double
  * buffer; for f32 a CUDA-core (FFMA) kernel with register tiling. Among the
