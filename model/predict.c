@@ -245,7 +245,7 @@ static double pipes_lat(const pipe_use_t *u, int n, double warps)
  * the SM and A SMs active, given the round takes t cycles (the exposed part
  * of an asynchronous load depends on it). */
 static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, double A,
-                        double t, double term[NT])
+                        double term[NT], double *lasync)
 {
     const gc_machine_t *m = c->m;
     double W = N * wpb;                        /* warps on the SM */
@@ -278,8 +278,7 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     if (pl->lds)
         z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
     z += pl->bars * m->bar_cyc;
-    if (pl->async_rd > 0)
-        z += MAX(0, lmem + (pl->tma ? m->tma_extra_cyc : 0) - (pl->stages - 1) * t);
+    *lasync = pl->async_rd > 0 ? lmem + (pl->tma ? m->tma_extra_cyc : 0) : 0;
     term[GC_R_LATENCY] = z + own;
 }
 
@@ -359,24 +358,31 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
 {
     double trips = pl[1].trips > 0 ? pl[1].trips : 1;
     double ncust = pl[1].bars > 0 ? N : N * wpb; /* blocks wait for each other, or warps don't */
-    double t = 0;
-    for (int it = 0; it < 6; it++) {
-        double x[NT];
-        memset(term, 0, sizeof(double) * NT);
-        for (int i = 0; i < 3; i++) {
-            if (pl[i].trips <= 0)
-                continue;
-            double w = i == 1 ? 1 : pl[i].trips / trips;
-            round_terms(c, &pl[i], wpb, N, A, i == 1 ? t : 0, x);
-            for (int r = 0; r < NT; r++)
-                term[r] += w * x[r];
-        }
-        double tn = combine(term, ncust, sh);
-        if (fabs(tn - t) <= 1e-9 * tn || pl[1].async_rd <= 0)
-            return tn;
+    double lasync = 0;
+    memset(term, 0, sizeof(double) * NT);
+    for (int i = 0; i < 3; i++) {
+        if (pl[i].trips <= 0)
+            continue;
+        double x[NT], la;
+        double w = i == 1 ? 1 : pl[i].trips / trips;
+        round_terms(c, &pl[i], wpb, N, A, x, &la);
+        for (int r = 0; r < NT; r++)
+            term[r] += w * x[r];
+        if (i == 1)
+            lasync = la;
+    }
+    /* the part of a prefetch's latency its stages - 1 rounds in flight do not
+     * cover depends on the round itself: a few fixed-point steps */
+    double base = term[GC_R_LATENCY], t = 0, tn = 0;
+    double cover = pl[1].stages > 1 ? pl[1].stages - 1 : 0;
+    for (int it = 0; it < 8; it++) {
+        term[GC_R_LATENCY] = base + MAX(0, lasync - cover * t);
+        tn = combine(term, ncust, sh);
+        if (lasync <= 0 || fabs(tn - t) <= 1e-9 * tn)
+            break;
         t = tn;
     }
-    return t;
+    return tn;
 }
 
 /* Add `reps` waves of N blocks per SM on A SMs to p; returns their cycles.
