@@ -54,7 +54,11 @@ GC_ALU_F(A_TANH, asm volatile("tanh.approx.f32 %0, %0;" : "+f"(x)))
     };
 GC_ALU_U(A_HFMA2, asm volatile("fma.rn.f16x2 %0, %0, %1, %2;" : "+r"(x) : "r"(k[K_HA]), "r"(k[K_HB])))
 GC_ALU_U(A_IMAD, asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(x) : "r"(k[K_IA]), "r"(k[K_IB])))
-GC_ALU_U(A_IADD3, asm volatile("add.u32 %0, %0, %1;" : "+r"(x) : "r"(k[K_IB])))
+/* iadd3: one three-input add per step (two PTX adds the compiler fuses into
+ * one IADD3; with a single addend it fuses two steps instead) */
+GC_ALU_U(A_IADD3, asm volatile("add.u32 %0, %0, %1;\n\tadd.u32 %0, %0, %2;"
+                               : "+r"(x)
+                               : "r"(k[K_IB]), "r"(k[K_IA])))
 template <> struct gc_alu<A_DFMA> {
     typedef double t;
     static __device__ __forceinline__ void step(t &x, const uint32_t *k)
@@ -195,7 +199,7 @@ static int run_alu(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                                  "rand: each chain starts at a random value in [1/2, 1) (integer "
                                  "ops: random bits); steps: ffma x*0.999+0.001, fadd x+0.001, "
                                  "fmul x*(1+2^-23), hfma2 x*0.5+0.25, imad x*3+0x9e3779b9, "
-                                 "iadd3 x+0x9e3779b9, dfma x*0.999+0.001, mufu.ex2 2^-x, "
+                                 "iadd3 x+0x9e3779b9+3, dfma x*0.999+0.001, mufu.ex2 2^-x, "
                                  "mufu.lg2 log2|x|, mufu.rsq/sqrt/tanh of x") != 0)
         rc = fail_w(w, err);
     static const char *const cols[] = {"op",     "warps",  "ilp",       "iters",  "reps",

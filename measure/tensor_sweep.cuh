@@ -7,8 +7,9 @@
  * Every kernel is `__global__ void k(GC_T_ARGS)`: `in` holds GC_T_WORDS data
  * words (the data pattern) followed by GC_T_AUX auxiliary words (sparsity
  * metadata, zeros); `sink` gets one word per thread (the results, which the
- * host checks); `rec` gets the slowest warp's cycles and %globaltimer
- * nanoseconds of the timed region; the timed loop runs `trips` times.
+ * host checks); `rec` gets the cycles and %globaltimer
+ * nanoseconds of the timed region (the longest block: first warp's start
+ * to last warp's end); the timed loop runs `trips` times.
  */
 #ifndef GC_TENSOR_SWEEP_CUH
 #define GC_TENSOR_SWEEP_CUH
@@ -46,22 +47,46 @@ typedef struct gc_ttimer {
     unsigned long long g0;
 } gc_ttimer_t;
 
+/* the block's earliest start and latest end (one SM: one clock) */
+__device__ __forceinline__ long long *gc_t_span(void)
+{
+    __shared__ long long span[4]; /* c0 min, c1 max, g0 min, g1 max */
+    return span;
+}
+
 /* Start the timed region: the block's warps leave the barrier together. */
 __device__ __forceinline__ void gc_t_begin(gc_ttimer_t *t)
 {
+    long long *sp = gc_t_span();
+    if (threadIdx.x == 0) {
+        sp[0] = sp[2] = 0x7fffffffffffffffLL;
+        sp[1] = sp[3] = 0;
+    }
     __syncthreads();
     t->g0 = gc_globaltimer();
     t->c0 = gc_clock();
 }
 
-/* End it: lane 0 of each warp folds its cycles and nanoseconds into rec. */
+/* End it. The region of a block runs from its first warp's start to its
+ * last warp's end: a warp's own start is read only once the scheduler first
+ * runs it after the barrier, so per-warp spans alone would miss the time a
+ * starved warp waited. rec gets the longest block span (cycles of its SM,
+ * and %globaltimer nanoseconds). Every thread of the block must call it. */
 __device__ __forceinline__ void gc_t_end(const gc_ttimer_t *t, unsigned long long *rec)
 {
     long long c1 = gc_clock();
     unsigned long long g1 = gc_globaltimer();
+    long long *sp = gc_t_span();
     if ((threadIdx.x & 31) == 0) {
-        atomicMax(&rec[0], (unsigned long long)(c1 - t->c0));
-        atomicMax(&rec[1], g1 - t->g0);
+        atomicMin(&sp[0], t->c0);
+        atomicMax(&sp[1], c1);
+        atomicMin(&sp[2], (long long)t->g0);
+        atomicMax(&sp[3], (long long)g1);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        atomicMax(&rec[0], (unsigned long long)(sp[1] - sp[0]));
+        atomicMax(&rec[1], (unsigned long long)(sp[3] - sp[2]));
     }
 }
 
