@@ -6,8 +6,11 @@
 #   sh measure/device_tensor.sh twice   the full suite twice (repeatability)
 # Builds gpucal-measure for sm_90a unless GC_BIN names a prebuilt binary (a
 # build made here from the same sources, carried along), records the SASS of
-# the bench kernels (cuobjdump; Function and instruction lines, encodings
-# dropped) as the test fixture, and leaves everything in $OUT/tensor.tgz.
+# the bench kernels (cuobjdump of the gc_k_* functions: Function lines and
+# instruction lines with address, predicate and opcode; operands and
+# encodings dropped to keep the fixture small) as the test fixture
+# tests/fixtures/sass/h100_tensor.sass, and leaves everything in
+# $OUT/tensor.tgz.
 # GC_TIMEOUT (seconds) bounds each suite run.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -29,7 +32,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 cuobjdump -sass -arch sm_90a "$BIN" |
     awk '/Function :/ { keep = ($3 ~ /^gc_k_/) } keep' |
     grep -E 'Function :|^[[:space:]]+/\*[0-9a-f]+\*/' |
-    sed -E 's@[[:space:]]+/\* 0x[0-9a-f]+ \*/[[:space:]]*$@@; s/[[:space:]]+/ /g' \
+    sed -E 's@[[:space:]]+/\* 0x[0-9a-f]+ \*/[[:space:]]*$@@; s/[[:space:]]+/ /g' |
+    sed -E 's#^( /\*[0-9a-f]+\*/ (@!?U?P[A-Z0-9]+ )?[A-Za-z0-9_.]+).*#\1 ;#' \
         >"$OUT/t/h100_tensor.sass"
 echo "sass: $(grep -c 'Function :' "$OUT/t/h100_tensor.sass") functions"
 

@@ -218,9 +218,9 @@ typedef struct gc_forms_rules {
  *     wgmma.fence per iteration, nothing injected) and unroll
  *     WARPGROUP.DEPBAR (one wait_group per iteration).
  * alu: per op, exactly unroll*ilp of its opcode over gc_k_alu_<name>_*;
- * ldmatrix: LDSM per (num, trans) over gc_k_ldsm_x<num>_t<trans>_*; smem:
- * LDS per width over gc_k_lds_w<width>_* (the loop holds nothing else that
- * loads shared memory); every family: no LDL/STL.
+ * ldmatrix: its LDSM variant per (num, trans) over gc_k_ldsm_x<num>_t<trans>_*;
+ * smem: LDS / LDS.64 / LDS.128 per width over gc_k_lds_w<width>_*, the loop's
+ * plus the timer's fixed few after its end clock; every family: no LDL/STL.
  * Returns the number of rules, or -1 when r is too small. */
 int gc_forms_rules(gc_forms_rules_t *r, const char *bench, int cc);
 
