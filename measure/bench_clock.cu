@@ -1,7 +1,234 @@
-/* bench_clock.cu - the `clock` bench: the SM clock the GPU sustains, with
- * no load besides the measuring thread (load = idle). Each sample is one
- * 20 ms spin of one thread reading %globaltimer against clock64. */
-#include "measure.h"
+/* bench_clock.cu - the `clock` bench: the SM clock the GPU sustains
+ *   - idle:   no load besides the measuring thread (one thread spins 20 ms
+ *             reading %globaltimer against clock64, 50 times: 1 s);
+ *   - memory: under a DRAM-bound kernel (every SM copies between two 1 GiB
+ *             buffers with 16-byte accesses);
+ *   - tensor: under a tensor-bound kernel (on sm_90a every SM runs two
+ *             warpgroups issuing wgmma.m64n64k16.f32.f16.f16 back to back
+ *             from shared memory filled with random f16 in [-1, 1); other
+ *             GPUs run mma.sync.m16n8k16 HMMA on random registers).
+ * Under load, thread 0 of block 0 records (%globaltimer, clock64) about
+ * every 10 ms; the clock of each interval is its cycles / ns, the first
+ * 0.25 s (the clock settling) are left out, and the row gives the median
+ * over the intervals, its 95 % interval and the seconds covered (>= 1 s,
+ * 0.3 s with --quick). The load's own rate (GB/s, TFLOP/s) goes into the
+ * trailer so a reader can see the load was real. Writes OUT/clock.csv. */
+#include <cuda_fp16.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem_sass.h"
+#include "mem_util.cuh"
+
+enum { MAXS = 1024, SAMPLE_NS = 10000000 };
+static const double SETTLE_S = 0.25;
+
+static __device__ __forceinline__ void sample(gc_clk_sample_t *smp, int maxs, int *ns,
+                                              unsigned long long *next, unsigned long long t)
+{
+    if (t >= *next && *ns < maxs) {
+        smp[*ns].ns = t;
+        smp[*ns].cyc = gc_clock();
+        (*ns)++;
+        *next = t + SAMPLE_NS;
+    }
+}
+
+/* DRAM-bound: copy a -> b over and over until `dur` ns have passed. */
+__global__ void __launch_bounds__(1024, 2) k_clk_mem(const uint4 *a, uint4 *b, size_t n,
+                                                  unsigned long long dur, gc_clk_sample_t *smp,
+                                                  int maxs, int *nsmp,
+                                                  unsigned long long *bytes)
+{
+    size_t G = (size_t)gridDim.x * blockDim.x;
+    size_t i0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int sampler = blockIdx.x == 0 && threadIdx.x == 0;
+    unsigned long long start = gc_globaltimer(), next = 0, moved = 0;
+    int ns = 0;
+    for (;;) {
+        for (size_t i = i0; i + 3 * G < n; i += 4 * G) {
+            uint4 v0 = a[i], v1 = a[i + G], v2 = a[i + 2 * G], v3 = a[i + 3 * G];
+            b[i] = v0;
+            b[i + G] = v1;
+            b[i + 2 * G] = v2;
+            b[i + 3 * G] = v3;
+            moved += 8 * sizeof(uint4);
+        }
+        unsigned long long t = gc_globaltimer();
+        if (sampler)
+            sample(smp, maxs, &ns, &next, t);
+        if (t - start >= dur)
+            break;
+    }
+    atomicAdd(bytes, moved);
+    if (sampler)
+        *nsmp = ns;
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+static __device__ __forceinline__ uint64_t gmma_desc(uint32_t saddr, uint32_t lbo, uint32_t sbo)
+{
+    /* start address, leading and stride byte offsets (all >> 4), no swizzle */
+    return (uint64_t)((saddr & 0x3ffff) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fff) << 16) |
+           ((uint64_t)((sbo >> 4) & 0x3fff) << 32);
+}
+
+static __device__ __forceinline__ void wgmma_64x64x16(float *d, uint64_t da, uint64_t db)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, "
+        "0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]),
+          "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]),
+          "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]),
+          "+f"(d[31])
+        : "l"(da), "l"(db), "r"(1));
+}
+#endif
+
+/* Tensor-bound: until `dur` ns have passed. kind: 1 = wgmma, 2 = mma.sync,
+ * 0 = neither compiled for this GPU. ops counts multiply-adds. */
+__global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsigned long long dur,
+                                                       gc_clk_sample_t *smp, int maxs,
+                                                       int *nsmp, unsigned long long *ops,
+                                                       float *sink, int *kind)
+{
+    __shared__ int stop;
+    int sampler = blockIdx.x == 0 && threadIdx.x == 0;
+    unsigned long long start = gc_globaltimer(), next = 0, done = 0;
+    int ns = 0;
+    float acc = 0;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    /* A and B: 64 x 16 f16 each, 8x8 core matrices, no swizzle */
+    __shared__ __align__(1024) __half sa[64 * 16], sb[64 * 16];
+    for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
+        sa[i] = rnd[i];
+        sb[i] = rnd[64 * 16 + i];
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    uint64_t da = gmma_desc(gc_smem_addr(sa), 128, 256), db = gmma_desc(gc_smem_addr(sb), 128, 256);
+    float d[32];
+#pragma unroll
+    for (int i = 0; i < 32; i++)
+        d[i] = 0.f;
+    for (;;) {
+        for (int j = 0; j < 32; j++) {
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                wgmma_64x64x16(d, da, db);
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        }
+        done += 32 * 8;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned long long t = gc_globaltimer();
+            if (sampler)
+                sample(smp, maxs, &ns, &next, t);
+            stop = t - start >= dur;
+        }
+        __syncthreads();
+        if (stop)
+            break;
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+    for (int i = 0; i < 32; i++)
+        acc += d[i];
+    if (threadIdx.x % 128 == 0)
+        atomicAdd(ops, done * 64ull * 64 * 16);
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        *kind = 1;
+#elif __CUDA_ARCH__ >= 800
+    int lane = threadIdx.x % 32;
+    unsigned a[4], b[2];
+    for (int i = 0; i < 4; i++)
+        a[i] = ((const unsigned *)rnd)[lane * 4 + i];
+    for (int i = 0; i < 2; i++)
+        b[i] = ((const unsigned *)rnd)[256 + lane * 2 + i];
+    float c[4][4] = {};
+    for (;;) {
+        for (int j = 0; j < 256; j++) {
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                             "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                             : "+f"(c[q][0]), "+f"(c[q][1]), "+f"(c[q][2]), "+f"(c[q][3])
+                             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        }
+        done += 256 * 4;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned long long t = gc_globaltimer();
+            if (sampler)
+                sample(smp, maxs, &ns, &next, t);
+            stop = t - start >= dur;
+        }
+        __syncthreads();
+        if (stop)
+            break;
+    }
+    for (int q = 0; q < 4; q++)
+        acc += c[q][0] + c[q][1] + c[q][2] + c[q][3];
+    if (lane == 0)
+        atomicAdd(ops, done * 16ull * 8 * 16);
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        *kind = 2;
+#else
+    (void)rnd;
+    (void)dur;
+    (void)next;
+    (void)start;
+    (void)done;
+    (void)stop;
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        *kind = 0;
+#endif
+    if (acc == 1234.5f)
+        sink[0] = acc;
+    if (sampler)
+        *nsmp = ns;
+}
+
+/* Per-interval clocks of the samples after the settling time. */
+static int clocks_of(const gc_clk_sample_t *s, int n, double *med, double *lo, double *hi,
+                     double *secs, gc_err_t *err)
+{
+    double *x = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (!x)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int m = 0;
+    unsigned long long first = 0;
+    for (int i = 0; i + 1 < n; i++) {
+        if ((double)(s[i].ns - s[0].ns) < SETTLE_S * 1e9)
+            continue;
+        if (!first)
+            first = s[i].ns;
+        double dn = (double)(s[i + 1].ns - s[i].ns), dc = (double)(s[i + 1].cyc - s[i].cyc);
+        if (dn > 0)
+            x[m++] = dc / dn * 1e3;
+    }
+    if (m < 3) {
+        free(x);
+        return gc_err_set(err, GC_ERUN, "only %d clock samples under load (need 3)", m);
+    }
+    *secs = (double)(s[n - 1].ns - first) / 1e9;
+    gc_stats_median(x, m, med, lo, hi);
+    free(x);
+    return 0;
+}
+
+typedef struct load {
+    const char *name;
+    double seconds_run;
+} load_t;
 
 static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
@@ -9,23 +236,130 @@ static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     int rc = gc_trace_columns(w, cols, 5);
     if (rc)
         return gc_err_set(err, rc, "%s", gc_trace_writer_err(w)->msg);
-    if (gc_resume_skip(ctx, 1))
-        return 0; /* the idle row was measured before the interruption */
-    enum { N = 15 };
-    double x[N];
-    int n = ctx->quick ? 5 : N;
-    for (int i = 0; i < n; i++) {
-        if ((rc = gc_clock_measure(20.0, &x[i], err)) != 0)
+    /* idle: 50 spins of 20 ms (5 with --quick) */
+    if (!gc_resume_skip(ctx, 1)) {
+        enum { N = 50 };
+        double x[N];
+        int n = ctx->quick ? 5 : N;
+        for (int i = 0; i < n; i++) {
+            if ((rc = gc_clock_measure(20.0, &x[i], err)) != 0)
+                return rc;
+            gc_progress(ctx, i + 1, n + 2, "idle");
+        }
+        double med, lo, hi;
+        gc_stats_median(x, n, &med, &lo, &hi);
+        if ((rc = GC_MEM_ROW(w, err, "idle,%.1f,%.1f,%.1f,%.3f", med, lo, hi, n * 0.020)) != 0)
             return rc;
-        gc_progress(ctx, i + 1, n, "idle");
     }
-    double med, lo, hi;
-    gc_stats_median(x, n, &med, &lo, &hi);
-    if (gc_trace_rowf(w, "idle,%.1f,%.1f,%.1f,%.3f", med, lo, hi, n * 0.020) != 0)
-        return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
-    return 0;
+    int sms = ctx->dev.sms, mem_blocks = 0;
+    double run_s = SETTLE_S + (ctx->quick ? 0.3 : 1.05);
+    unsigned long long dur = (unsigned long long)(run_s * 1e9);
+    size_t n16 = (ctx->quick ? 256u : 1024u) << 16; /* 16-byte elements: 1 GiB (quick 256 MiB) */
+    uint4 *a = NULL, *b = NULL;
+    gc_clk_sample_t *d_s = NULL, h_s[MAXS];
+    int *d_n = NULL, *d_kind = NULL;
+    unsigned long long *d_cnt = NULL;
+    __half *d_rnd = NULL;
+    float *d_sink = NULL;
+    rc = gc_cuda_check(cudaMalloc(&d_s, sizeof(h_s)), "allocating clock samples", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_n, sizeof(int)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_kind, sizeof(int)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_cnt, sizeof(*d_cnt)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_sink, sizeof(float)), "allocating", err);
+    for (int li = 0; li < 2 && !rc; li++) {
+        const char *name = li == 0 ? "memory" : "tensor";
+        gc_progress(ctx, li + 1 + (ctx->quick ? 5 : 50), (ctx->quick ? 5 : 50) + 2, name);
+        if (gc_resume_skip(ctx, 1))
+            continue;
+        rc = gc_cuda_check(cudaMemset(d_cnt, 0, sizeof(*d_cnt)), "clearing a counter", err);
+        rc = rc ? rc : gc_cuda_check(cudaMemset(d_kind, 0xff, sizeof(int)), "clearing", err);
+        if (rc)
+            break;
+        double rate = 0;
+        int kind = 0;
+        if (li == 0) {
+            rc = gc_cuda_check(cudaMalloc(&a, n16 * sizeof(uint4)), "allocating the copy source", err);
+            rc = rc ? rc : gc_cuda_check(cudaMalloc(&b, n16 * sizeof(uint4)), "allocating the copy target", err);
+            rc = rc ? rc : gc_cuda_check(cudaMemset(a, 0x3c, n16 * sizeof(uint4)), "filling the copy source", err);
+            if (rc)
+                break;
+            /* as many blocks as can run at once: every block loads the whole time */
+            int per = 0;
+            rc = gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_clk_mem, 1024, 0), "sizing the memory load", err);
+            if (rc)
+                break;
+            mem_blocks = (per > 0 ? per : 1) * sms;
+            k_clk_mem<<<mem_blocks, 1024>>>(a, b, n16, dur, d_s, MAXS, d_n, d_cnt);
+        } else {
+            /* random f16 in [-1, 1) from a fixed LCG */
+            enum { NR = 4096 };
+            __half hr[NR];
+            uint32_t s = 12345;
+            for (int i = 0; i < NR; i++) {
+                s = s * 1664525u + 1013904223u;
+                hr[i] = __float2half((float)((int)(s >> 9) - (1 << 22)) / (float)(1 << 22));
+            }
+            rc = gc_cuda_check(cudaMalloc(&d_rnd, sizeof(hr)), "allocating random data", err);
+            rc = rc ? rc : gc_cuda_check(cudaMemcpy(d_rnd, hr, sizeof(hr), cudaMemcpyHostToDevice), "copying random data", err);
+            if (rc)
+                break;
+            k_clk_tensor<<<sms, 256>>>(d_rnd, dur, d_s, MAXS, d_n, d_cnt, d_sink, d_kind);
+        }
+        int nsmp = 0;
+        unsigned long long cnt = 0;
+        rc = gc_mem_sync(li == 0 ? "running the memory load" : "running the tensor load", err);
+        rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nsmp, d_n, sizeof(int), cudaMemcpyDeviceToHost), "reading samples", err);
+        rc = rc ? rc : gc_cuda_check(cudaMemcpy(&cnt, d_cnt, sizeof(cnt), cudaMemcpyDeviceToHost), "reading the load", err);
+        rc = rc ? rc : gc_cuda_check(cudaMemcpy(&kind, d_kind, sizeof(int), cudaMemcpyDeviceToHost), "reading the load", err);
+        if (rc)
+            break;
+        if (nsmp < 2 || nsmp > MAXS) {
+            rc = gc_err_set(err, GC_ERUN, "%s load: %d clock samples", name, nsmp);
+            break;
+        }
+        rc = gc_cuda_check(cudaMemcpy(h_s, d_s, sizeof(gc_clk_sample_t) * (size_t)nsmp, cudaMemcpyDeviceToHost), "reading samples", err);
+        double med = 0, lo = 0, hi = 0, secs = 0;
+        rc = rc ? rc : clocks_of(h_s, nsmp, &med, &lo, &hi, &secs, err);
+        if (rc)
+            break;
+        double total_s = (double)(h_s[nsmp - 1].ns - h_s[0].ns) / 1e9;
+        rate = total_s > 0 ? (double)cnt / total_s : 0;
+        if ((rc = GC_MEM_ROW(w, err, "%s,%.1f,%.1f,%.1f,%.3f", name, med, lo, hi, secs)) != 0)
+            break;
+        if (li == 0)
+            rc = gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)",
+                                   (n16 * sizeof(uint4)) >> 20, mem_blocks, rate / 1e9);
+        else if (kind == 1)
+            rc = gc_trace_put_meta(w, "tensor_load", "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)", sms, 2 * rate / 1e12,
+                                   ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HGMMA") : -1L);
+        else if (kind == 2)
+            rc = gc_trace_put_meta(w, "tensor_load", "mma.sync.m16n8k16.f32.f16.f16, random f16, 8 warps x %d SMs: %.1f TFLOP/s (SASS: %ld HMMA)", sms, 2 * rate / 1e12,
+                                   ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HMMA") : -1L);
+        else
+            rc = gc_trace_put_meta(w, "tensor_load", "no tensor-core kernel for this GPU: the row is the idle clock of a spinning kernel");
+        if (rc)
+            rc = gc_mem_row_err(w, err);
+        cudaFree(a);
+        cudaFree(b);
+        a = b = NULL;
+    }
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(d_s);
+    cudaFree(d_n);
+    cudaFree(d_kind);
+    cudaFree(d_cnt);
+    cudaFree(d_rnd);
+    cudaFree(d_sink);
+    return rc;
 }
 
 extern "C" const gc_bench_t gc_bench_clock = {
-    "clock", "SM clock sustained at idle (globaltimer vs clock64)", run_clock, NULL, 0, 0, 1,
+    "clock",
+    "SM clock sustained at idle, under a DRAM-bound and under a tensor-bound load",
+    run_clock,
+    gc_mem_sass_clock,
+    gc_mem_sass_clock_n,
+    0,
+    1,
 };

@@ -1,11 +1,15 @@
 /* test_ring.c - P-chase rings (measure/ring.c): one cycle through every
  * slot, the stride and page properties, the same ring from the same seed,
- * refusal of impossible parameters, and the sizes of a latency sweep. */
+ * refusal of impossible parameters, and the sizes of a latency sweep; and
+ * the memory benches' SASS expectations (measure/mem_sass.c) on a real H100
+ * dump of their kernels (tests/fixtures/sass/h100_mem.sass). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "measure/mem_sass.h"
 #include "measure/ring.h"
+#include "util/fsio.h"
 
 static uint32_t *build(gc_ring_spec_t sp, size_t *n, uint32_t **order)
 {
@@ -209,8 +213,61 @@ static void test_sizes(void)
     CHECK(gc_ring_sizes(1000, l2, 64, 0, s, 128, &e) == GC_EINPUT);
 }
 
+static void test_sass(void)
+{
+    const char *src = getenv("GC_SRC");
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/tests/fixtures/sass/h100_mem.sass", src ? src : "..");
+    char *buf;
+    size_t len;
+    gc_err_t e;
+    CHECK(gc_file_read(path, 1 << 24, &buf, &len, &e) == 0);
+    gc_sass_t *s = NULL;
+    CHECK(gc_sass_parse(&s, buf, len, &e) == 0);
+    free(buf);
+    if (!s)
+        return;
+    struct {
+        const gc_sass_rule_t *r;
+        int n;
+        const char *first;
+    } sets[] = {
+        {gc_mem_sass_pchase, gc_mem_sass_pchase_n, "ok: LDG.E.64.STRONG.SM x"},
+        {gc_mem_sass_fine, gc_mem_sass_fine_n, "ok: LDG.E.64.STRONG.GPU x"},
+        {gc_mem_sass_bw, gc_mem_sass_bw_n, "ok: LDG.E.128.STRONG.SM x"},
+        {gc_mem_sass_clock, gc_mem_sass_clock_n, "ok: LDG.E.128 x"},
+        {gc_mem_sass_tma, gc_mem_sass_tma_n, "ok: UBLKCP x"},
+        {gc_mem_sass_dsm, gc_mem_sass_dsm_n, "ok: LD.E x"},
+        {gc_mem_sass_dpx, gc_mem_sass_dpx_n, "ok: VIMNMX3 x"},
+    };
+    char out[1536];
+    for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+        CHECK(gc_sass_check(s, sets[i].r, sets[i].n, out, sizeof(out)) == 0);
+        CHECK_HAS(out, sets[i].first);
+    }
+    /* the cache operators are what tell the three global chases apart */
+    CHECK(gc_sass_count(s, "k_pchase_l1", "LDG.E.64.STRONG.SM") >= 16);
+    CHECK(gc_sass_count(s, "k_pchase_l2", "LDG.E.64.STRONG.GPU") >= 16);
+    CHECK(gc_sass_count(s, "k_pchase_global", "LDG.E.64.STRONG") == 0);
+    /* DPX on sm_90: hardware VIMNMX3 / VIADDMNMX; __vibmax_s32 is emulated */
+    CHECK(gc_sass_count(s, "k_dpx_tp_vibmax_s32jjj", "SEL") >= 64);
+    CHECK(gc_sass_count(s, "k_dpx_tp_vibmax_s32jjj", "VIMNMX3") == 0);
+    CHECK(gc_sass_count(s, "k_dpx_tp_vibmax_s32jjj", "VIMNMX") == 0);
+    /* the tensor load really is wgmma, the TMA bench really loads tiles */
+    CHECK(gc_sass_count(s, "k_clk_tensor", "HGMMA") >= 8);
+    CHECK(gc_sass_count(s, "k_tma_lat", "UTMALDG.3D") >= 1);
+    /* a rule on the wrong kernel fails, and says so */
+    gc_sass_rule_t wrong[] = {{"k_pchase_global", "LDG.E.64.STRONG.SM", 1, -1},
+                              {"k_no_such_bench", "LDG", 1, -1}};
+    CHECK(gc_sass_check(s, wrong, 2, out, sizeof(out)) == 1);
+    CHECK_HAS(out, "FAILED: k_pchase_global has 0 LDG.E.64.STRONG.SM");
+    CHECK_HAS(out, "no function k_no_such_bench");
+    gc_sass_destroy(s);
+}
+
 int main(void)
 {
+    test_sass();
     test_seq();
     test_rand();
     test_pages();

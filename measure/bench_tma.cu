@@ -1,0 +1,559 @@
+/* bench_tma.cu - the `tma` bench (sm_90): the Tensor Memory Accelerator's
+ * load latency and throughput, global -> shared (seed 004, section 5).
+ *
+ * Latency: one thread chases a random ring of 64-byte slots (page-aware,
+ * as in pchase) with 16-byte TMA loads: `bulk` = cp.async.bulk (no tensor
+ * map), `1d`/`2d`/`3d` = cp.async.bulk.tensor over an int32 tensor map of
+ * the array (1D: n; 2D: 1024 x n/1024; 3D: 256 x 64 x n/16384) whose
+ * coordinates come from the pointer just loaded. Each step is timed from
+ * before mbarrier.arrive.expect_tx to after the mbarrier wait completes,
+ * minus the clock-read overhead; the array is read through L2 right before
+ * the chase. Two arrays: L2-resident (about L2/6) and 4x the L2 (DRAM).
+ *
+ * Throughput: one thread per block issues TMA loads into 3 shared-memory
+ * stages (3 loads in flight per block) and waits for each; the load sizes
+ * and shapes of seed 004 section 5 (bulk 1..16 KiB; 1D int64 boxes of
+ * 64..256 elements; 2D f32 boxes 16x16..64x64; 3D f32 boxes 8x8x4..16x16x16)
+ * with 1, 2, 3 and 4 blocks per SM, over a 1 GiB array (one pass). Every
+ * load's first word is checked against the array's contents (its element
+ * index), so a wrong coordinate is an error, not a number.
+ *
+ * cuTensorMapEncodeTiled is a driver function: it is looked up with
+ * cudaGetDriverEntryPointByVersion (the runtime's non-deprecated form of
+ * cudaGetDriverEntryPoint), so the binary links only the CUDA runtime.
+ * Writes OUT/tma.csv: metric,kind,box,load_bytes,blocks,array_bytes,value,
+ * lo,hi,unit,clock_mhz. */
+#include <cuda.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem_sass.h"
+#include "mem_util.cuh"
+#include "ring.h"
+
+enum { K_BULK, K_1D, K_2D, K_3D };
+static const char *const kind_name[] = {"bulk", "1d", "2d", "3d"};
+enum { STAGES = 3, SLOT = 64, PAGE = 2 << 20, W2 = 1024, W3X = 256, W3Y = 64, MAXLOAD = 16384 };
+static const uint64_t SEED = 0x67637061ull;
+
+#if __CUDA_ARCH__ >= 900
+static __device__ __forceinline__ void bar_init(uint32_t b)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+}
+static __device__ __forceinline__ void bar_expect(uint32_t b, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes)
+                 : "memory");
+}
+static __device__ __forceinline__ void bar_wait(uint32_t b, uint32_t phase)
+{
+    asm volatile("{\n\t.reg .pred P1;\n"
+                 "WAIT:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
+                 "@!P1 bra WAIT;\n}" ::"r"(b),
+                 "r"(phase)
+                 : "memory");
+}
+static __device__ __forceinline__ void tma_bulk(uint32_t dst, uint64_t src, uint32_t bytes,
+                                                uint32_t b)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+                 "%2, [%3];" ::"r"(dst),
+                 "l"(src), "r"(bytes), "r"(b)
+                 : "memory");
+}
+/* a tensor load of rank 1..3 at coordinates c (elements) */
+static __device__ __forceinline__ void tma_tensor(int rank, uint32_t dst, const CUtensorMap *tm,
+                                                  int c0, int c1, int c2, uint32_t b)
+{
+    uint64_t t = (uint64_t)tm;
+    if (rank == 1)
+        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::"
+                     "bytes [%0], [%1, {%2}], [%3];" ::"r"(dst),
+                     "l"(t), "r"(c0), "r"(b)
+                     : "memory");
+    else if (rank == 2)
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::"
+                     "bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+                     "l"(t), "r"(c0), "r"(c1), "r"(b)
+                     : "memory");
+    else
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::"
+                     "bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
+                     "l"(t), "r"(c0), "r"(c1), "r"(c2), "r"(b)
+                     : "memory");
+}
+#endif
+
+/* ---- latency: a chase of 16-byte TMA loads ---- */
+
+__global__ void k_tma_lat(const __grid_constant__ CUtensorMap tm, int kind, uint64_t base,
+                          uint64_t start, long steps, unsigned long long *out)
+{
+#if __CUDA_ARCH__ >= 900
+    __shared__ __align__(128) uint64_t buf[2];
+    __shared__ __align__(8) uint64_t bar;
+    __shared__ uint64_t s;
+    uint32_t b = gc_smem_addr(&bar), d = gc_smem_addr(buf), a = gc_smem_addr(&s);
+    bar_init(b);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    uint32_t phase = 0;
+    uint64_t p = start;
+    unsigned long long sum = 0;
+    unsigned long long t0 = gc_globaltimer();
+    long long r0 = gc_clock();
+    for (long i = 0; i < steps; i++) {
+        uint32_t e = (uint32_t)((p - base) >> 2); /* int32 element index */
+        gc_sts64(a, p);
+        long long c0 = gc_clock();
+        bar_expect(b, 16);
+        if (kind == K_BULK)
+            tma_bulk(d, p, 16, b);
+        else if (kind == K_1D)
+            tma_tensor(1, d, &tm, (int)e, 0, 0, b);
+        else if (kind == K_2D)
+            tma_tensor(2, d, &tm, (int)(e % W2), (int)(e / W2), 0, b);
+        else
+            tma_tensor(3, d, &tm, (int)(e % W3X), (int)(e / W3X % W3Y), (int)(e / (W3X * W3Y)), b);
+        bar_wait(b, phase);
+        long long c1 = gc_clock();
+        phase ^= 1;
+        asm volatile("ld.shared.u64 %0, [%1];" : "=l"(p) : "r"(d) : "memory");
+        sum += (unsigned long long)(c1 - c0);
+    }
+    long long r1 = gc_clock();
+    unsigned long long t1 = gc_globaltimer();
+    out[0] = p;
+    out[1] = sum;
+    out[2] = (unsigned long long)(r1 - r0);
+    out[3] = t1 - t0;
+#else
+    out[0] = out[1] = out[2] = out[3] = 0;
+#endif
+}
+
+/* ---- throughput ---- */
+
+typedef struct tshape {
+    int rank;              /* 0: bulk */
+    unsigned box[3];       /* elements per dimension */
+    unsigned tiles[3];     /* tiles per dimension */
+    unsigned dim[3];       /* tensor extent per dimension, elements */
+    unsigned esize;        /* bytes per element */
+} tshape_t;
+
+__global__ void k_tma_tp(const __grid_constant__ CUtensorMap tm, tshape_t sh, const char *src,
+                         unsigned load_bytes, unsigned long long nloads, gc_span_dev_t *span,
+                         unsigned *bad)
+{
+#if __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(128) unsigned char stage[];
+    __shared__ __align__(8) uint64_t bars[STAGES];
+    if (threadIdx.x != 0)
+        return;
+    for (int s = 0; s < STAGES; s++)
+        bar_init(gc_smem_addr(&bars[s]));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    uint32_t base = (gc_smem_addr(stage) + 127u) & ~127u; /* tensor copies need 128-byte alignment */
+    unsigned long long mine = nloads > blockIdx.x ? (nloads - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    long long c0 = gc_clock();
+    unsigned long long t0 = gc_globaltimer();
+    unsigned nbad = 0;
+    for (unsigned long long i = 0; i < mine + STAGES; i++) {
+        int s = (int)(i % STAGES);
+        uint32_t b = gc_smem_addr(&bars[s]), dst = base + (uint32_t)s * load_bytes;
+        if (i >= STAGES) { /* wait for the load issued STAGES steps ago and check it */
+            unsigned long long k = i - STAGES;
+            bar_wait(b, (uint32_t)((k / STAGES) & 1));
+            unsigned long long j = blockIdx.x + k * gridDim.x;
+            unsigned long long e;
+            if (sh.rank == 0) {
+                e = j * load_bytes / 4;
+            } else {
+                unsigned long long tx = j % sh.tiles[0], r = j / sh.tiles[0];
+                unsigned long long ty = r % sh.tiles[1], tz = r / sh.tiles[1];
+                e = (tx * sh.box[0] + (ty * sh.box[1] + tz * sh.box[2] * sh.dim[1]) * sh.dim[0]) *
+                    (sh.esize / 4);
+            }
+            unsigned v;
+            asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(dst) : "memory");
+            nbad += v != (unsigned)e;
+        }
+        if (i < mine) {
+            unsigned long long j = blockIdx.x + i * gridDim.x;
+            bar_expect(b, load_bytes);
+            if (sh.rank == 0) {
+                tma_bulk(dst, (uint64_t)(src + j * load_bytes), load_bytes, b);
+            } else {
+                unsigned long long tx = j % sh.tiles[0], r = j / sh.tiles[0];
+                unsigned long long ty = r % sh.tiles[1], tz = r / sh.tiles[1];
+                tma_tensor(sh.rank, dst, &tm, (int)(tx * sh.box[0]), (int)(ty * sh.box[1]),
+                           (int)(tz * sh.box[2]), b);
+            }
+        }
+    }
+    gc_span_close(span, c0, t0);
+    if (nbad)
+        atomicAdd(bad, nbad);
+#endif
+}
+
+/* element i of the array holds i (as 32-bit words) */
+__global__ void k_tma_fill(unsigned *a, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        a[i] = (unsigned)i;
+}
+
+__global__ void k_tma_ring(char *arr, const uint32_t *next, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        *(uint64_t *)(arr + i * SLOT) = (uint64_t)(arr + (size_t)next[i] * SLOT);
+}
+
+__global__ void k_tma_touch(const uint4 *a, size_t n, unsigned *sink)
+{
+    unsigned x = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned v0, v1, v2, v3;
+        asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3)
+                     : "l"(a + i));
+        x ^= v0 ^ v1 ^ v2 ^ v3;
+    }
+    if (x == 0x12345678u)
+        sink[0] = x;
+}
+
+/* ---- host ---- */
+
+typedef CUresult (*encode_fn_t)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                                const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                                const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+static int get_encode(encode_fn_t *fn, gc_err_t *err)
+{
+    void *p = NULL;
+    cudaDriverEntryPointQueryResult q;
+    int rc = gc_cuda_check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                                            cudaEnableDefault, &q),
+                           "looking up cuTensorMapEncodeTiled", err);
+    if (rc)
+        return rc;
+    if (q != cudaDriverEntryPointSuccess || !p)
+        return gc_err_set(err, GC_ERUN, "the driver has no cuTensorMapEncodeTiled (status %d)",
+                          (int)q);
+    *fn = (encode_fn_t)p;
+    return 0;
+}
+
+/* A tiled tensor map of `rank` dimensions over base. */
+static int encode(encode_fn_t fn, CUtensorMap *tm, CUtensorMapDataType type, unsigned esize,
+                  int rank, void *base, const unsigned *dim, const unsigned *box, gc_err_t *err)
+{
+    cuuint64_t gd[3] = {1, 1, 1}, gs[2] = {0, 0};
+    cuuint32_t bx[3] = {1, 1, 1}, es[3] = {1, 1, 1};
+    uint64_t stride = esize;
+    for (int i = 0; i < rank; i++) {
+        gd[i] = dim[i];
+        bx[i] = box[i];
+        if (i > 0)
+            gs[i - 1] = stride;
+        stride *= dim[i];
+    }
+    CUresult r = fn(tm, type, (cuuint32_t)rank, base, gd, gs, bx, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                    CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return gc_err_set(err, GC_ERUN,
+                          "cuTensorMapEncodeTiled refused a %dD map (dims %u x %u x %u, box %u x "
+                          "%u x %u): CUresult %d",
+                          rank, dim[0], rank > 1 ? dim[1] : 1, rank > 2 ? dim[2] : 1, box[0],
+                          rank > 1 ? box[1] : 1, rank > 2 ? box[2] : 1, (int)r);
+    return 0;
+}
+
+typedef struct latpt {
+    CUtensorMap tm;
+    int kind;
+    char *arr;
+    uint64_t start, want;
+    long steps;
+    unsigned long long *out;
+    const uint4 *touch;
+    size_t touch_n;
+    unsigned *sink;
+    int sms;
+} latpt_t;
+
+static int lat_launch(void *cookie, gc_launch_t *out, gc_err_t *err)
+{
+    latpt_t *p = (latpt_t *)cookie;
+    k_tma_touch<<<p->sms * 2, 1024>>>(p->touch, p->touch_n, p->sink);
+    k_tma_lat<<<1, 1>>>(p->tm, p->kind, (uint64_t)p->arr, p->start, p->steps, p->out);
+    unsigned long long h[4];
+    int rc = gc_mem_sync("running a TMA chase", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(h, p->out, sizeof(h), cudaMemcpyDeviceToHost), "reading a TMA chase", err);
+    if (rc)
+        return rc;
+    if (h[0] != p->want)
+        return gc_err_set(err, GC_ERUN, "%s TMA chase ended at %#llx, not at %#llx",
+                          kind_name[p->kind], h[0], (unsigned long long)p->want);
+    if (!h[2] || !h[3])
+        return gc_err_set(err, GC_ERUN, "the TMA chase recorded no time");
+    out->cycles = (double)h[1];
+    out->ns = (double)h[3] * (double)h[1] / (double)h[2];
+    return 0;
+}
+
+typedef struct tppt {
+    CUtensorMap tm;
+    tshape_t sh;
+    const char *src;
+    unsigned load_bytes;
+    unsigned long long nloads;
+    int blocks;
+    size_t smem;
+    gc_span_dev_t *span;
+    unsigned *bad;
+} tppt_t;
+
+static int tp_launch(void *cookie, gc_launch_t *out, gc_err_t *err)
+{
+    tppt_t *p = (tppt_t *)cookie;
+    int rc = gc_mem_span_reset(p->span, err);
+    if (rc)
+        return rc;
+    k_tma_tp<<<p->blocks, 32, p->smem>>>(p->tm, p->sh, p->src, p->load_bytes, p->nloads, p->span,
+                                        p->bad);
+    return gc_mem_span_read(p->span, out, err);
+}
+
+static int run_tma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    const gc_devinfo_t *dv = &ctx->dev;
+    encode_fn_t enc = NULL;
+    double ovh = 0;
+    int rc = get_encode(&enc, err);
+    rc = rc ? rc : gc_mem_clock_overhead(&ovh, err);
+    if (rc)
+        return rc;
+    size_t l2 = (size_t)dv->l2_bytes, g64 = 64 << 10;
+    size_t lat_arr[2] = {l2 / 6 / g64 * g64, 4 * l2 / g64 * g64};
+    size_t tp_bytes = (size_t)(ctx->quick ? 256 : 1024) << 20;
+    long steps = ctx->quick ? 256 : 1024;
+    rc = gc_trace_put_meta(w, "clock_overhead_cyc", "%.1f", ovh);
+    rc = rc ? rc : gc_trace_put_meta(w, "method",
+        "latency: one thread, 16-byte TMA loads chasing a random ring of %d-byte slots in %d-byte "
+        "pages (coordinates from the loaded pointer), each timed from before "
+        "mbarrier.arrive.expect_tx to after the mbarrier wait, minus clock_overhead_cyc, after a "
+        "read of the array through L2; throughput: one issuing thread per block, %d stages, "
+        "one pass over %zu MiB, GB/s = bytes / (last block end - first block start)",
+        (int)SLOT, (int)PAGE, (int)STAGES, tp_bytes >> 20);
+    static const char *const cols[] = {"metric", "kind",  "box", "load_bytes", "blocks", "array_bytes",
+                                       "value",  "lo",    "hi",  "unit",       "clock_mhz"};
+    if (rc || gc_trace_columns(w, cols, 11) != 0)
+        return gc_mem_row_err(w, err);
+
+    char *arr = NULL;
+    uint32_t *d_next = NULL, *order = NULL, *next = NULL;
+    unsigned long long *d_out = NULL;
+    unsigned *sink = NULL, *bad = NULL;
+    gc_span_dev_t *span = NULL;
+    size_t arr_bytes = lat_arr[1] > tp_bytes ? lat_arr[1] : tp_bytes;
+    size_t maxn = lat_arr[1] / SLOT;
+    rc = gc_cuda_check(cudaMalloc(&arr, arr_bytes), "allocating the TMA array", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_next, maxn * sizeof(uint32_t)), "allocating a ring", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_out, 4 * sizeof(unsigned long long)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&sink, sizeof(unsigned)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&bad, sizeof(unsigned)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&span, sizeof(*span)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_tma_tp, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGES * MAXLOAD + 128), "allowing TMA stages", err);
+    order = (uint32_t *)malloc(maxn * sizeof(uint32_t));
+    next = (uint32_t *)malloc(maxn * sizeof(uint32_t));
+    if (!rc && (!order || !next))
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+
+    /* 1 GiB / 16 KiB loads at 4 blocks per SM: the plan of seed 004 section 5 */
+    static const struct {
+        int kind;
+        unsigned box[3];
+    } shapes[] = {
+        {K_BULK, {1024, 1, 1}}, {K_BULK, {2048, 1, 1}}, {K_BULK, {4096, 1, 1}},
+        {K_BULK, {8192, 1, 1}}, {K_BULK, {12288, 1, 1}}, {K_BULK, {16384, 1, 1}},
+        {K_1D, {64, 1, 1}},     {K_1D, {96, 1, 1}},     {K_1D, {128, 1, 1}},
+        {K_1D, {160, 1, 1}},    {K_1D, {192, 1, 1}},    {K_1D, {256, 1, 1}},
+        {K_2D, {16, 16, 1}},    {K_2D, {32, 16, 1}},    {K_2D, {32, 32, 1}},
+        {K_2D, {64, 32, 1}},    {K_2D, {96, 32, 1}},    {K_2D, {64, 64, 1}},
+        {K_3D, {8, 8, 4}},      {K_3D, {8, 8, 8}},      {K_3D, {16, 8, 8}},
+        {K_3D, {16, 16, 8}},    {K_3D, {16, 16, 12}},   {K_3D, {16, 16, 16}},
+    };
+    int nsh = (int)(sizeof(shapes) / sizeof(shapes[0]));
+    int nbl = ctx->quick ? 2 : 4;
+    long done = 0, total = 8 + (long)nsh * nbl;
+
+    /* latency */
+    for (int ai = 0; ai < 2 && !rc; ai++) {
+        gc_ring_spec_t sp = {lat_arr[ai], SLOT, PAGE, GC_RING_RAND, SEED};
+        size_t n;
+        rc = gc_ring_check(&sp, &n, err);
+        rc = rc ? rc : gc_ring_build(&sp, order, next, n, err);
+        if (!rc && !gc_ring_is_cycle(next, n))
+            rc = gc_err_set(err, GC_ERUN, "ring of %zu slots is not one cycle", n);
+        rc = rc ? rc : gc_cuda_check(cudaMemcpy(d_next, next, n * sizeof(uint32_t), cudaMemcpyHostToDevice), "copying a ring", err);
+        if (rc)
+            break;
+        k_tma_ring<<<dv->sms * 4, 256>>>(arr, d_next, n);
+        if ((rc = gc_mem_sync("writing the TMA ring", err)) != 0)
+            break;
+        size_t elems = lat_arr[ai] / 4;
+        for (int kind = K_BULK; kind <= K_3D && !rc; kind++) {
+            char label[64];
+            snprintf(label, sizeof(label), "latency %s %zu MiB", kind_name[kind], lat_arr[ai] >> 20);
+            gc_progress(ctx, ++done, total, label);
+            if (gc_resume_skip(ctx, 1))
+                continue;
+            latpt_t lp;
+            memset(&lp, 0, sizeof(lp));
+            unsigned box[3] = {4, 1, 1}, dim[3];
+            if (kind == K_1D) {
+                dim[0] = (unsigned)elems;
+                rc = encode(enc, &lp.tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 1, arr, dim, box, err);
+            } else if (kind == K_2D) {
+                dim[0] = W2;
+                dim[1] = (unsigned)(elems / W2);
+                rc = encode(enc, &lp.tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 2, arr, dim, box, err);
+            } else if (kind == K_3D) {
+                dim[0] = W3X;
+                dim[1] = W3Y;
+                dim[2] = (unsigned)(elems / (W3X * W3Y));
+                rc = encode(enc, &lp.tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 3, arr, dim, box, err);
+            }
+            if (rc)
+                break;
+            lp.kind = kind;
+            lp.arr = arr;
+            lp.start = (uint64_t)(arr + (size_t)order[0] * SLOT);
+            lp.want = (uint64_t)(arr + (size_t)order[(size_t)steps % n] * SLOT);
+            lp.steps = steps;
+            lp.out = d_out;
+            lp.touch = (const uint4 *)arr;
+            lp.touch_n = lat_arr[ai] / 16;
+            lp.sink = sink;
+            lp.sms = dv->sms;
+            gc_point_t pt;
+            rc = gc_measure_point(ctx, lat_launch, &lp, (double)steps, &pt, err);
+            rc = rc ? rc : GC_MEM_ROW(w, err, "latency,%s,%s,16,1,%zu,%.1f,%.1f,%.1f,cyc,%.1f",
+                                      kind_name[kind], kind == K_BULK ? "-" : kind == K_1D ? "4" : kind == K_2D ? "4x1" : "4x1x1",
+                                      lat_arr[ai], pt.med - ovh, pt.lo - ovh, pt.hi - ovh, pt.clock_mhz);
+        }
+    }
+
+    /* throughput: the array holds its own word index */
+    if (!rc) {
+        k_tma_fill<<<dv->sms * 4, 256>>>((unsigned *)arr, tp_bytes / 4);
+        rc = gc_mem_sync("filling the TMA array", err);
+    }
+    for (int si = 0; si < nsh && !rc; si++) {
+        tppt_t tp;
+        memset(&tp, 0, sizeof(tp));
+        int kind = shapes[si].kind;
+        tshape_t *sh = &tp.sh;
+        char boxs[32];
+        unsigned esz = kind == K_1D ? 8 : 4;
+        sh->esize = esz;
+        if (kind == K_BULK) {
+            sh->rank = 0;
+            tp.load_bytes = shapes[si].box[0];
+            tp.nloads = tp_bytes / tp.load_bytes;
+            snprintf(boxs, sizeof(boxs), "-");
+        } else {
+            sh->rank = kind; /* K_1D = 1, K_2D = 2, K_3D = 3 */
+            size_t elems = tp_bytes / esz, tiles = 1;
+            unsigned load = esz;
+            for (int d = 0; d < 3; d++) {
+                sh->box[d] = d < sh->rank ? shapes[si].box[d] : 1;
+                load *= sh->box[d];
+            }
+            /* extents: x = 32 (1D: all) boxes, y = 16 boxes, z what is left */
+            if (sh->rank == 1) {
+                sh->dim[0] = (unsigned)(elems / sh->box[0] * sh->box[0]);
+                sh->dim[1] = sh->dim[2] = 1;
+            } else if (sh->rank == 2) {
+                sh->dim[0] = sh->box[0] * 32;
+                sh->dim[1] = (unsigned)(elems / sh->dim[0] / sh->box[1] * sh->box[1]);
+                sh->dim[2] = 1;
+            } else {
+                sh->dim[0] = sh->box[0] * 16;
+                sh->dim[1] = sh->box[1] * 16;
+                sh->dim[2] = (unsigned)(elems / ((size_t)sh->dim[0] * sh->dim[1]) / sh->box[2] * sh->box[2]);
+            }
+            for (int d = 0; d < 3; d++) {
+                sh->tiles[d] = sh->dim[d] / sh->box[d];
+                tiles *= sh->tiles[d];
+            }
+            tp.load_bytes = load;
+            tp.nloads = tiles;
+            if (sh->rank == 1)
+                snprintf(boxs, sizeof(boxs), "%u", sh->box[0]);
+            else if (sh->rank == 2)
+                snprintf(boxs, sizeof(boxs), "%ux%u", sh->box[0], sh->box[1]);
+            else
+                snprintf(boxs, sizeof(boxs), "%ux%ux%u", sh->box[0], sh->box[1], sh->box[2]);
+            rc = encode(enc, &tp.tm, kind == K_1D ? CU_TENSOR_MAP_DATA_TYPE_INT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                        esz, sh->rank, arr, sh->dim, sh->box, err);
+            if (rc)
+                break;
+        }
+        tp.src = arr;
+        tp.smem = (size_t)STAGES * tp.load_bytes + 128;
+        tp.span = span;
+        tp.bad = bad;
+        for (int bi = 1; bi <= nbl && !rc; bi++) {
+            char label[64];
+            snprintf(label, sizeof(label), "throughput %s %s x%d", kind_name[kind], boxs, bi);
+            gc_progress(ctx, ++done, total, label);
+            if (gc_resume_skip(ctx, 1))
+                continue;
+            tp.blocks = bi * dv->sms;
+            rc = gc_cuda_check(cudaMemset(bad, 0, sizeof(unsigned)), "clearing the check", err);
+            gc_point_t pt;
+            double bytes = (double)tp.nloads * tp.load_bytes;
+            rc = rc ? rc : gc_measure_point(ctx, tp_launch, &tp, bytes, &pt, err);
+            unsigned nbad = 0;
+            rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost), "reading the check", err);
+            if (!rc && nbad)
+                rc = gc_err_set(err, GC_ERUN, "%s TMA loads (%s) brought %u wrong tiles", kind_name[kind], boxs, nbad);
+            if (rc)
+                break;
+            double mhz = pt.clock_mhz;
+            rc = GC_MEM_ROW(w, err, "throughput,%s,%s,%u,%d,%.0f,%.1f,%.1f,%.1f,gbs,%.1f", kind_name[kind], boxs,
+                            tp.load_bytes, tp.blocks, bytes, mhz / pt.med / 1e3, mhz / pt.hi / 1e3,
+                            mhz / pt.lo / 1e3, mhz);
+        }
+    }
+    free(order);
+    free(next);
+    cudaFree(arr);
+    cudaFree(d_next);
+    cudaFree(d_out);
+    cudaFree(sink);
+    cudaFree(bad);
+    cudaFree(span);
+    return rc;
+}
+
+extern "C" const gc_bench_t gc_bench_tma = {
+    "tma",
+    "TMA load latency and throughput (bulk and 1D/2D/3D tensor maps), sm_90",
+    run_tma,
+    gc_mem_sass_tma,
+    gc_mem_sass_tma_n,
+    90,
+    1,
+};
