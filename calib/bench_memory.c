@@ -15,6 +15,15 @@
 
 #define KIB 1024.0
 #define MIB 1048576.0
+/* plateaus: a spread of at most 4 % of their median, at least 2 sizes
+ * spanning a quarter of an octave (calib/README.md) */
+#define PLATEAU_TOL 0.04
+#define PLATEAU_PTS 2
+#define PLATEAU_RATIO 1.189207115002721 /* 2^(1/4) */
+/* the near L2 plateau ending below this share of the L2: a partition */
+#define PARTITION_MAX 0.9
+/* an L2 plateau ending at or above this share of the L2: the capacity */
+#define CAPACITY_MIN 0.75
 
 static int check_ci(const gc_table_t *t, const char *file, size_t row, int cv, int clo, int chi,
                     gc_err_t *err)
@@ -86,7 +95,7 @@ static int build_curve(const gc_table_t *t, const char *path, curve_t *cv, gc_er
                 (gc_curve_pt_t){gc_table_num(t, cx, r), gc_table_num(t, cy, r),
                                 gc_table_num(t, clo, r), gc_table_num(t, chi, r), t->line[r]};
     cv->n = gc_curve_normalize(cv->p, cv->n);
-    cv->k = gc_curve_plateaus(cv->p, cv->n, 0.08, 3, cv->pl, 16);
+    cv->k = gc_curve_plateaus(cv->p, cv->n, PLATEAU_TOL, PLATEAU_PTS, PLATEAU_RATIO, cv->pl, 16);
     return 0;
 }
 
@@ -163,12 +172,11 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
     int has_dram = 0;
     for (size_t j = from; j < cv->k; j++) {
         if (cv->p[cv->pl[j].first].x < c->l2_bytes) {
-            if (has_dram)
-                break;
-            nl2++;
-        } else if (!has_dram) {
+            if (!has_dram)
+                nl2++;
+        } else {
             has_dram = 1;
-            dram = j;
+            dram = j; /* the last one: arrays well beyond the L2 */
         }
     }
     char b[32];
@@ -202,9 +210,33 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
                                       file, cv->p[far->first].line, cv->path,
                                       gc_calib_bytes(last, a, sizeof(a))),
                          NULL);
+        } else if (near->last + 1 < cv->n &&
+                   cv->p[near->last + 1].x < PARTITION_MAX * c->l2_bytes) {
+            /* no far plateau, but the latency leaves the near one well before
+             * the L2 is full: the far partition begins there */
+            double last = cv->p[near->last].x, first = cv->p[near->last + 1].x;
+            char a[32];
+            gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
+                         gc_calib_str(c,
+                                      "%s:%ld: the first size off the near L2 plateau (%s "
+                                      "path), which ends at %s",
+                                      file, cv->p[near->last + 1].line, cv->path,
+                                      gc_calib_bytes(last, a, sizeof(a))),
+                         gc_calib_str(c,
+                                      "no far plateau: the latency climbs from here to "
+                                      "the L2 size (%s)",
+                                      gc_calib_bytes(c->l2_bytes, a, sizeof(a))));
+            gc_calib_leave_out(c, file, 0,
+                               "memory.l2.latency_far_cyc left out: no far plateau on the %s "
+                               "path (the latency climbs steadily between the partition and "
+                               "the L2 size)",
+                               cv->path);
         }
+        /* the L2 capacity ends the last L2 plateau when that one reaches near
+         * the L2 size (else the header's l2_bytes stands) */
         const gc_plateau_t *top = &cv->pl[from + nl2 - 1];
-        if (has_dram && top->last + 1 < cv->n)
+        if (has_dram && top->last + 1 < cv->n &&
+            cv->p[top->last + 1].x >= CAPACITY_MIN * c->l2_bytes)
             put_capacity(c, &l2->size_mib, MIB, file, cv, top, "L2 capacity");
     }
     if (has_dram)
@@ -218,7 +250,8 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
 
 int gc_bench_pchase(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
-    static const char *const paths[] = {"l1", "l2", "global", "shared", "tma"};
+    static const char *const paths[] = {"l1", "l2", "global", "shared", "tma"}; /* not
+                                                                          shared_idx */
     curve_t cv[5];
     int rc = 0, cy = gc_table_col(t, "latency_cyc"), clo = gc_table_col(t, "lat_lo"),
         chi = gc_table_col(t, "lat_hi");
@@ -390,7 +423,7 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
     size_t nout = km.n_low + km.n_high;
     const char *method = gc_calib_str(
         c,
-        "k = %d chosen by silhouette among separated partitions (k = 1..%d; silhouette by k: "
+        "k = %d: the largest separated partition (k = 1..%d; silhouette by k: "
         "%s); %zu of %zu accesses (%.2f %%) outside every cluster left out as the long tail "
         "(%zu above, %zu below)",
         km.k, ko.kmax, sil[0] ? sil : "none", nout, n, 100.0 * (double)nout / (double)n, km.n_high,

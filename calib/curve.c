@@ -49,7 +49,7 @@ size_t gc_curve_normalize(gc_curve_pt_t *p, size_t n)
     return out;
 }
 
-/* 1 if every y in [a, b] is within tol of their median */
+/* 1 if the y of [a, b] spread (max - min) at most tol of their median */
 static int within(const gc_curve_pt_t *p, size_t a, size_t b, double tol, double *tmp)
 {
     size_t m = b - a + 1;
@@ -57,10 +57,7 @@ static int within(const gc_curve_pt_t *p, size_t a, size_t b, double tol, double
         tmp[i] = p[a + i].y;
     qsort(tmp, m, sizeof(*tmp), cmp_double);
     double med = m % 2 ? tmp[m / 2] : 0.5 * (tmp[m / 2 - 1] + tmp[m / 2]);
-    for (size_t i = a; i <= b; i++)
-        if (fabs(p[i].y - med) > tol * fabs(med))
-            return 0;
-    return 1;
+    return tmp[m - 1] - tmp[0] <= tol * fabs(med);
 }
 
 static void stats(const gc_curve_pt_t *p, gc_plateau_t *pl)
@@ -94,7 +91,7 @@ static void stats(const gc_curve_pt_t *p, gc_plateau_t *pl)
 }
 
 size_t gc_curve_plateaus(const gc_curve_pt_t *p, size_t n, double tol, size_t min_pts,
-                         gc_plateau_t *out, size_t max)
+                         double min_ratio, gc_plateau_t *out, size_t max)
 {
     if (n == 0 || max == 0)
         return 0;
@@ -108,7 +105,7 @@ size_t gc_curve_plateaus(const gc_curve_pt_t *p, size_t n, double tol, size_t mi
         size_t j = i;
         while (j + 1 < n && within(p, i, j + 1, tol, tmp))
             j++;
-        if (j - i + 1 >= min_pts) {
+        if (j - i + 1 >= min_pts && p[j].x >= min_ratio * p[i].x) {
             gc_plateau_t *pl = &out[got++];
             memset(pl, 0, sizeof(*pl));
             pl->first = i;

@@ -2,10 +2,12 @@
  * (the classic P-chase: latency per load against array size).
  *
  * A plateau is a maximal run of at least min_pts consecutive sizes whose
- * latencies all lie within tol (relative) of the run's median; points
- * between plateaus are the transition. Found greedily from the smallest
- * size: a run grows while the next point keeps every member within tol of
- * the median; a run too short to be a plateau gives up its first point.
+ * latencies spread (max - min) at most tol of the run's median and whose
+ * sizes span a factor of at least min_ratio (a fine size grid through a
+ * steady rise must not make short runs of "plateaus"); points between
+ * plateaus are the transition. Found greedily from the smallest
+ * size: a run grows while the next point keeps the spread within tol of the
+ * median; a run too short to be a plateau gives up its first point.
  * The capacity that ends a plateau lies between its last size (the data
  * still fit) and the next size measured (they no longer do): that pair is
  * the interval calib reports.
@@ -30,10 +32,14 @@ typedef struct gc_plateau {
     double sd;          /* standard deviation of its points, cycles */
 } gc_plateau_t;
 
-/* Find the plateaus of n points sorted by ascending x (one point per x).
- * Writes up to max plateaus (ascending x) into out, returns how many. */
+/* Find the plateaus of n points sorted by ascending x (one point per x):
+ * runs of at least min_pts points spreading at most tol of their median
+ * whose sizes
+ * span a factor of at least min_ratio (last x / first x; 1: no
+ * condition). Writes up to max plateaus (ascending x) into out, returns
+ * how many. */
 size_t gc_curve_plateaus(const gc_curve_pt_t *p, size_t n, double tol, size_t min_pts,
-                         gc_plateau_t *out, size_t max);
+                         double min_ratio, gc_plateau_t *out, size_t max);
 
 /* Sort points by x and merge points of equal x (mean of y, lo, hi; the
  * first line). Returns the new count. */

@@ -293,49 +293,6 @@ static double range_sd(const psum_t *p, size_t a, size_t b, double mean)
     return sqrt(range_sse(p, a, b, mean) / (double)(b - a - 1));
 }
 
-/* Choose k on the sorted samples of p: fills res->silhouette/admissible,
- * the chosen k, its centres and starts. */
-static int choose_k(const psum_t *p, const gc_kmeans_opts_t *o, gc_kmeans_t *res, double *c,
-                    size_t *start)
-{
-    double best_sil = -2;
-    int best_k = 1;
-    double cc[GC_KMEANS_KMAX];
-    size_t ss[GC_KMEANS_KMAX];
-    for (int k = 0; k <= GC_KMEANS_KMAX; k++) {
-        res->silhouette[k] = -1;
-        res->admissible[k] = 0;
-    }
-    res->admissible[1] = 1;
-    c[0] = range_mean(p, 0, p->n);
-    start[0] = 0;
-    for (int k = 2; k <= o->kmax; k++) {
-        if (kmeans_k(p, k, o->seed, o->restarts, cc, ss) < 0)
-            break; /* fewer distinct values than k */
-        int ok = 1;
-        double sd[GC_KMEANS_KMAX], mu[GC_KMEANS_KMAX];
-        for (int j = 0; j < k; j++) {
-            size_t e = seg_end(p, k, ss, j);
-            mu[j] = range_mean(p, ss[j], e);
-            sd[j] = range_sd(p, ss[j], e, mu[j]);
-            if (sd[j] < o->min_spread)
-                sd[j] = o->min_spread; /* distinct values 1 unit apart are not clusters */
-        }
-        for (int j = 0; j + 1 < k; j++)
-            if (mu[j + 1] - mu[j] < o->gap * (sd[j] + sd[j + 1]))
-                ok = 0;
-        res->admissible[k] = ok;
-        res->silhouette[k] = silhouette(p, k, ss);
-        if (ok && res->silhouette[k] > best_sil) {
-            best_sil = res->silhouette[k];
-            best_k = k;
-            memcpy(c, cc, sizeof(cc[0]) * (size_t)k);
-            memcpy(start, ss, sizeof(ss[0]) * (size_t)k);
-        }
-    }
-    return best_k;
-}
-
 /* median of xs[a..b) (sorted) */
 static double range_median(const double *xs, size_t a, size_t b)
 {
@@ -370,6 +327,50 @@ static double range_mad(const double *xs, size_t a, size_t b, double med)
     return m % 2 ? d : 0.5 * (d + prev);
 }
 
+/* Choose k on the sorted samples of p: the largest k whose partition is
+ * admissible (neighbours separated); fills res->silhouette/admissible, the
+ * chosen k, its centres and starts. */
+static int choose_k(const psum_t *p, const gc_kmeans_opts_t *o, gc_kmeans_t *res, double *c,
+                    size_t *start)
+{
+    int best_k = 1;
+    double cc[GC_KMEANS_KMAX];
+    size_t ss[GC_KMEANS_KMAX];
+    for (int k = 0; k <= GC_KMEANS_KMAX; k++) {
+        res->silhouette[k] = -1;
+        res->admissible[k] = 0;
+    }
+    res->admissible[1] = 1;
+    c[0] = range_mean(p, 0, p->n);
+    start[0] = 0;
+    for (int k = 2; k <= o->kmax; k++) {
+        if (kmeans_k(p, k, o->seed, o->restarts, cc, ss) < 0)
+            break; /* fewer distinct values than k */
+        int ok = 1;
+        /* robust centre and spread (median, 1.4826 MAD): a long tail must
+         * not make two clusters look inseparable */
+        double sd[GC_KMEANS_KMAX], mu[GC_KMEANS_KMAX];
+        for (int j = 0; j < k; j++) {
+            size_t e = seg_end(p, k, ss, j);
+            mu[j] = range_median(p->x, ss[j], e);
+            sd[j] = 1.4826 * range_mad(p->x, ss[j], e, mu[j]);
+            if (sd[j] < o->min_spread)
+                sd[j] = o->min_spread; /* distinct values 1 unit apart are not clusters */
+        }
+        for (int j = 0; j + 1 < k; j++)
+            if (mu[j + 1] - mu[j] < o->gap * (sd[j] + sd[j + 1]))
+                ok = 0;
+        res->admissible[k] = ok;
+        res->silhouette[k] = silhouette(p, k, ss);
+        if (ok) { /* the largest separated partition */
+            best_k = k;
+            memcpy(c, cc, sizeof(cc[0]) * (size_t)k);
+            memcpy(start, ss, sizeof(ss[0]) * (size_t)k);
+        }
+    }
+    return best_k;
+}
+
 static double t975(size_t dof)
 {
     return dof > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)dof) : 0;
@@ -397,11 +398,12 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
     sample_t *s = NULL;
     double *xs = malloc(n * sizeof(*xs));
     unsigned char *out = calloc(n, 1); /* per sorted position: 0 in, 1 low, 2 high */
+    unsigned char *nout = malloc(n);   /* the same, judged by the latest round */
     double *kept = malloc(n * sizeof(*kept));
     size_t *pos = NULL; /* sorted position of each kept sample */
     psum_t p = {0};
     int rc = 0;
-    if (!xs || !out || !kept) {
+    if (!xs || !out || !nout || !kept) {
         rc = gc_err_set(err, GC_ENOMEM, "k-means: out of memory for %zu samples", n);
         goto done;
     }
@@ -456,30 +458,34 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
         res->rounds = round + 1;
         if (round + 1 == o->max_rounds)
             break;
-        /* the tail: small clusters, then samples far from their median */
-        size_t removed = 0;
+        /* the tail, judged afresh each round over all samples against this
+         * round's clusters (so a sample cut by a poor early partition comes
+         * back): members of a small cluster, and samples further than
+         * trim_sigma robust sd from their cluster's median */
+        double med[GC_KMEANS_KMAX], sd[GC_KMEANS_KMAX], mid[GC_KMEANS_KMAX];
+        int small[GC_KMEANS_KMAX];
         for (int j = 0; j < k; j++) {
             size_t a = start[j], b = seg_end(&p, k, start, j);
-            if ((double)(b - a) < o->min_share * (double)m) {
-                for (size_t i = a; i < b; i++)
-                    out[pos[i]] = j == 0 ? 1 : 2; /* below all others: low tail */
-                removed += b - a;
-                continue;
-            }
-            double med = range_median(kept, a, b);
-            double sd = 1.4826 * range_mad(kept, a, b, med);
-            if (sd < o->min_spread)
-                sd = o->min_spread;
-            for (size_t i = a; i < b; i++) {
-                double d = kept[i] - med;
-                if (fabs(d) > o->trim_sigma * sd) {
-                    out[pos[i]] = d < 0 ? 1 : 2;
-                    removed++;
-                }
-            }
+            small[j] = (double)(b - a) < o->min_share * (double)m;
+            med[j] = range_median(kept, a, b);
+            sd[j] = 1.4826 * range_mad(kept, a, b, med[j]);
+            if (sd[j] < o->min_spread)
+                sd[j] = o->min_spread;
+            mid[j] = j ? 0.5 * (c[j - 1] + c[j]) : -INFINITY;
         }
-        if (!removed)
+        int j = 0;
+        for (size_t i = 0; i < n; i++) {
+            while (j + 1 < k && xs[i] >= mid[j + 1])
+                j++;
+            double d = xs[i] - med[j];
+            if (small[j])
+                nout[i] = j == 0 && k > 1 ? 1 : 2; /* below all others: the low tail */
+            else
+                nout[i] = fabs(d) > o->trim_sigma * sd[j] ? (d < 0 ? 1 : 2) : 0;
+        }
+        if (!memcmp(nout, out, n))
             break;
+        memcpy(out, nout, n);
     }
 
     /* final statistics */
@@ -514,6 +520,7 @@ done:
     free(s);
     free(xs);
     free(out);
+    free(nout);
     free(kept);
     free(pos);
     return rc;
