@@ -176,7 +176,7 @@ BW_SMEM(16, 4, lds16)
 /* ---- L2 and global: grid-stride passes, U independent loads per step ---- */
 
 #define BW_READ(NAME, W, U, LD)                                                                \
-    __global__ void __launch_bounds__(TPB, 2)                                                  \
+    __global__ void __launch_bounds__(TPB, GC_MEM_MINB)                                                  \
         k_bw_##NAME##_w##W(const char *a, size_t per_thread, int passes, int z,                \
                                        gc_span_dev_t *span, unsigned *sink)                    \
     {                                                                                          \
@@ -206,7 +206,7 @@ BW_READ(read, 16, 4, ld_def16)
 BW_READ(readpf, 16, 4, ld_pf16)
 
 #define BW_WRITE(W, U, ST)                                                                     \
-    __global__ void __launch_bounds__(TPB, 2)                                                  \
+    __global__ void __launch_bounds__(TPB, GC_MEM_MINB)                                                  \
         k_bw_write_w##W(char *a, size_t per_thread, gc_span_dev_t *span)                       \
     {                                                                                          \
         size_t G = (size_t)gridDim.x * blockDim.x;                                             \
@@ -225,7 +225,7 @@ BW_WRITE(4, 16, st4)
 BW_WRITE(16, 4, st16)
 
 #define BW_COPY(NAME, W, U, LD, ST)                                                            \
-    __global__ void __launch_bounds__(TPB, 2)                                                  \
+    __global__ void __launch_bounds__(TPB, GC_MEM_MINB)                                                  \
         k_bw_##NAME##_w##W(const char *a, char *b, size_t per_thread, gc_span_dev_t *span)     \
     {                                                                                          \
         size_t G = (size_t)gridDim.x * blockDim.x;                                             \
@@ -248,7 +248,7 @@ BW_COPY(copycs, 16, 4, ld_cs16, st_cs16)
 
 /* Block-contiguous copy: block b copies bytes [b * chunk, (b + 1) * chunk),
  * its threads U x 16 bytes apart, so each block streams one region. */
-__global__ void __launch_bounds__(TPB, 2)
+__global__ void __launch_bounds__(TPB, GC_MEM_MINB)
     k_bw_copyblk_w16(const char *a, char *b, size_t chunk, gc_span_dev_t *span)
 {
     enum { U = 4 };
@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(TPB, 2)
 
 /* The paper's global-memory kernel (seed 004, section 4.2): each thread
  * reads 5 x 16 bytes and writes 16 bytes per step. */
-__global__ void __launch_bounds__(TPB, 2)
+__global__ void __launch_bounds__(TPB, GC_MEM_MINB)
     k_bw_r5w1_w16(const char *a, char *b, size_t per_thread, gc_span_dev_t *span)
 {
     size_t G = (size_t)gridDim.x * blockDim.x;
@@ -293,7 +293,7 @@ __global__ void __launch_bounds__(TPB, 2)
         gc_span_close(span, c0, t0);
 }
 
-__global__ void __launch_bounds__(TPB, 2)
+__global__ void __launch_bounds__(TPB, GC_MEM_MINB)
     k_bw_readblk_w16(const char *a, size_t chunk, gc_span_dev_t *span, unsigned *sink)
 {
     enum { U = 4 };

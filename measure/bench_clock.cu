@@ -35,7 +35,7 @@ static __device__ __forceinline__ void sample(gc_clk_sample_t *smp, int maxs, in
 }
 
 /* DRAM-bound: copy a -> b over and over until `dur` ns have passed. */
-__global__ void __launch_bounds__(1024, 2) k_clk_mem(const uint4 *a, uint4 *b, size_t n,
+__global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_mem(const uint4 *a, uint4 *b, size_t n,
                                                   unsigned long long dur, gc_clk_sample_t *smp,
                                                   int maxs, int *nsmp,
                                                   unsigned long long *bytes)

@@ -12,6 +12,15 @@
 #include "devclock.cuh"
 #include "measure.h"
 
+/* Blocks of 1024 threads one SM holds at once (a __launch_bounds__ minimum):
+ * 2 where an SM runs 2048 threads (sm_80, sm_90), 1 where it runs 1536
+ * (sm_86, sm_87, sm_89). */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+#define GC_MEM_MINB 1
+#else
+#define GC_MEM_MINB 2
+#endif
+
 /* ---- loads with a named path (volatile asm: never merged or removed) ---- */
 
 /* ld.global.ca: cached in L1 and L2 */
