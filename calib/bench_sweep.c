@@ -157,11 +157,25 @@ static const char *slots_text(const gc_sweep_fit_t *f, char *buf, size_t n)
 
 /* ---- SASS opcode from the header's sass_check ---- */
 
+/* 1 for a tensor-core opcode: HMMA, IMMA, BMMA, DMMA, QMMA, HGMMA, ... */
+static int is_tensor_op(const char *op)
+{
+    static const char *const fam[] = {"HMMA",  "IMMA",  "BMMA",  "DMMA",  "QMMA",  "OMMA",
+                                      "HGMMA", "IGMMA", "BGMMA", "QGMMA", "OGMMA", NULL};
+    for (const char *const *f = fam; *f; f++) {
+        size_t n = strlen(*f);
+        if (!strncmp(op, *f, n) && (op[n] == '.' || op[n] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
 /* gpucal measure writes sass_check as "ok: OP xCOUNT in FUNC, ..." with
  * one kernel family per form, FUNC = gc_k_<ID>_ and ID = <prefix>_<A>_<C>_
  * <shape> (measure/forms.h: MMA_F16_F32_M16N8K16, WMMA_..., SP_...,
  * WG_F16_F32_N256, WGS_...; a form emulated on CUDA cores ends in _CUDA).
- * The form's opcode is the one op with a non-zero count in its kernels.
+ * The form's opcode is the one tensor-core op with a non-zero count in its
+ * kernels (or, with none, the one op of any kind: an emulated form).
  * Traces from elsewhere: a token matching the shape digits and the types,
  * when exactly one does. NULL when nothing singles one out. */
 static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char *inst,
@@ -187,7 +201,7 @@ static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char 
     char idc[112];
     snprintf(idc, sizeof(idc), "%sCUDA_", id);
     const char *found = NULL;
-    int hits = 0, parsed = 0;
+    int hits = 0, parsed = 0, tc_found = 0;
     const char *p = chk + 3;
     while (*p) {
         while (*p == ' ' || *p == ',')
@@ -201,10 +215,19 @@ static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char 
             item[len] = '\0';
             if (sscanf(item, "%95s x%ld in %159s", op, &cnt, fn) == 3) {
                 parsed++;
-                if ((!strcmp(fn, id) || !strcmp(fn, idc)) && cnt > 0 &&
-                    (!found || strcmp(found, op))) {
-                    hits++;
-                    found = gc_arch_str(c->a, op);
+                if ((!strcmp(fn, id) || !strcmp(fn, idc)) && cnt > 0) {
+                    /* tensor-core opcodes first; the others (WARPGROUP.ARRIVE,
+                     * the CUDA-core ops of an emulated form) only alone */
+                    int tc = is_tensor_op(op);
+                    if (tc && !tc_found) {
+                        tc_found = 1;
+                        hits = 0;
+                        found = NULL;
+                    }
+                    if (tc == tc_found && (!found || strcmp(found, op))) {
+                        hits++;
+                        found = gc_arch_str(c->a, op);
+                    }
                 }
             }
         }

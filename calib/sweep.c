@@ -370,6 +370,11 @@ int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slot
         return gc_err_set(err, GC_ENODATA,
                           "pipe fit: the covariance is singular: a parameter "
                           "is not determined by these points");
+    if (out->rms_rel > GC_SWEEP_RMS_MAX)
+        return gc_err_set(err, GC_ENODATA,
+                          "pipe fit: the model does not describe this sweep (rms residual "
+                          "%.1f %%, max %.1f %%, over the %.0f %% limit)",
+                          100 * out->rms_rel, 100 * out->max_rel, 100 * GC_SWEEP_RMS_MAX);
     return 0;
 }
 

@@ -35,6 +35,11 @@ typedef struct gc_sweep_pt {
 
 #define GC_SWEEP_SLOTS_MAX 6
 
+/* A fit whose rms relative residual exceeds this is refused (GC_ENODATA):
+ * the model does not describe the sweep (on the H100: forms emulated on
+ * CUDA cores, mma.sp with fp8). */
+#define GC_SWEEP_RMS_MAX 0.15
+
 typedef struct gc_sweep_fit {
     gc_pipe_t pipe;                      /* lat_cyc, issue_cyc, overhead_cyc, slots */
     double lo[3], hi[3];                 /* 95 % intervals of lat, issue, overhead (cycles) */
@@ -57,7 +62,9 @@ typedef struct gc_sweep_fit {
  * in-flight count the overhead is not determined: overhead_determined = 0,
  * lat and issue come from a refit with overhead 0. GC_ENODATA: the data
  * cannot support a fit; the message says why (too few points, fewer than
- * two throughput-bound points, no convergence, a singular covariance). */
+ * two throughput-bound points, no convergence, a singular covariance, an
+ * rms relative residual above GC_SWEEP_RMS_MAX; out is filled as far as
+ * the fit got). */
 int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slots,
                  gc_sweep_fit_t *out, gc_err_t *err);
 

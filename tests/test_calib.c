@@ -182,7 +182,9 @@ static void write_tensor(void)
                   cyc, cyc * 0.998, cyc * 1.002, work / cyc, work / (cyc * 1.002),
                   work / (cyc * 0.998));
     finish(w);
-    w = start("wgmma", "ok: HGMMA.64x256x16.F32 x768 in gc_k_WG_F16_F32_N256_");
+    w = start("wgmma",
+              "ok: HGMMA.64x256x16.F32 x768 in gc_k_WG_F16_F32_N256_, "
+              "WARPGROUP.ARRIVE x8 in gc_k_WG_F16_F32_N256_, LDL x0 in gc_k_WG_F16_F32_N256_");
     gc_trace_columns(w, cols, 20);
     tensor_rows(w, &wg_form, 1);
     finish(w);

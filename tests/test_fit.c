@@ -182,7 +182,16 @@ static void test_not_supported(void)
     CHECK(gc_sweep_fit(pt, n, slots, 4, &f, &e) == 0);
     CHECK(!f.slots_determined);
     CHECK_NEAR(f.pipe.issue_cyc, 8.15, 0.02 * 8.15);
+    /* a sweep the model cannot describe: cycles growing with the square of
+     * the work, no plateau, no linear throughput branch */
+    static const int wq[] = {1, 2, 4, 8, 16};
+    n = sweep(&a100, wq, 5, 8, 0, 2048, pt);
+    for (size_t i = 0; i < n; i++)
+        pt[i].cyc = 20 + 0.05 * pow(pt[i].warps * pt[i].ilp, 2);
+    CHECK(gc_sweep_fit(pt, n, slots, 4, &f, &e) == GC_ENODATA);
+    CHECK_HAS(e.msg, "the model does not describe this sweep (rms residual");
     /* a bad point */
+    n = sweep(&a100, w4, 4, 8, 0.001, 2048, pt);
     pt[2].cyc = -1;
     CHECK(gc_sweep_fit(pt, n, slots, 4, &f, &e) == GC_EINPUT);
 }
