@@ -748,7 +748,7 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
     c.a = NULL;
 done:
     fclose(log);
-    if (!rc && loglen) /* the lines of a run that failed would bury its one error line */
+    if (!rc && loglen && !o->silent) /* a failed run's lines would bury its one error line */
         fwrite(logbuf, 1, loglen, stderr);
     free(logbuf);
     gc_arch_destroy(c.a);

@@ -32,6 +32,7 @@ typedef struct gc_calib_opts {
     const char *near_map; /* write the per-SM near/far L2 map here (CSV), or NULL */
     int force;            /* near_map may replace an existing file */
     int quiet;            /* no progress lines (warnings still go to stderr) */
+    int silent;           /* no lines at all, warnings neither (benchmarks, tests) */
 } gc_calib_opts_t;
 
 /* Calibrate the traces in o->dir into a new arch (*a, caller destroys).

@@ -36,7 +36,8 @@ int main(int argc, char **argv)
     int reps = argc > 2 ? atoi(argv[2]) : 3;
     if (reps < 1)
         reps = 1;
-    gc_calib_opts_t o = {.dir = argv[1], .name = "bench", .out = "bench.yaml", .quiet = 1};
+    gc_calib_opts_t o = {
+        .dir = argv[1], .name = "bench", .out = "bench.yaml", .quiet = 1, .silent = 1};
     double best = 1e30, best_cpu = 1e30, total = 0;
     size_t bytes = 0;
     for (int i = 0; i < reps; i++) {

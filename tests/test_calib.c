@@ -413,7 +413,8 @@ static void near(const gc_qty_t *q, double truth, double rel, const char *what)
 
 static gc_arch_t *run(const char *d, gc_err_t *e)
 {
-    gc_calib_opts_t o = {.dir = d, .name = "synth-h100", .out = "synth.yaml", .quiet = 1};
+    gc_calib_opts_t o = {
+        .dir = d, .name = "synth-h100", .out = "synth.yaml", .quiet = 1, .silent = 1};
     gc_arch_t *a = NULL;
     gc_err_clear(e);
     if (gc_calib_run(&o, &a, e) != 0)
