@@ -13,6 +13,78 @@ typedef struct row {
     const gc_qty_t **q; /* one per arch, NULL = missing */
 } row_t;
 
+/* One arch's quantities in walk order, before merging. */
+typedef struct item {
+    char *key;
+    const char *unit;
+    int is_int;
+    const gc_qty_t *q;
+} item_t;
+
+typedef struct items {
+    item_t *v;
+    size_t n, cap;
+    int oom;
+} items_t;
+
+static int collect(const gc_arch_item_t *it, void *ctx)
+{
+    items_t *l = ctx;
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 256;
+        item_t *v = realloc(l->v, nc * sizeof(*v));
+        if (!v)
+            return l->oom = 1;
+        l->v = v;
+        l->cap = nc;
+    }
+    size_t kl = strlen(it->key) + 1;
+    char *k = malloc(kl);
+    if (!k)
+        return l->oom = 1;
+    memcpy(k, it->key, kl);
+    l->v[l->n++] = (item_t){k, it->unit, it->is_int, it->q};
+    return 0;
+}
+
+/* Replace the first `from` in s by `to` (to no longer than from), in place. */
+static int replace(char *s, const char *from, const char *to)
+{
+    char *p = strstr(s, from);
+    if (!p)
+        return 0;
+    size_t fl = strlen(from), tl = strlen(to);
+    memcpy(p, to, tl);
+    memmove(p + tl, p + fl, strlen(p + fl) + 1);
+    return 1;
+}
+
+/* Data patterns: a tensor form measured with random data is shown under the
+ * plain label (papers give one figure per form, measured on random data or
+ * not saying); its zero-data twin is left out of the table. A form measured
+ * on zeros only keeps " zero" in its label, so it is never compared as if
+ * it were the realistic figure. Returns 0 to keep the item, 1 to drop it. */
+static int normalise(items_t *l, size_t i)
+{
+    char *k = l->v[i].key;
+    if (replace(k, " rand]", "]"))
+        return 0;
+    char *z = strstr(k, " zero]");
+    if (!z)
+        return 0;
+    size_t n = strlen(k) + 1;
+    char *twin = malloc(n);
+    if (!twin)
+        return 0;
+    memcpy(twin, k, n);
+    replace(twin, " zero]", " rand]");
+    int has = 0;
+    for (size_t j = 0; j < l->n && !has; j++)
+        has = !strcmp(l->v[j].key, twin);
+    free(twin);
+    return has;
+}
+
 typedef struct table {
     row_t *rows;
     size_t n, cap;
@@ -80,7 +152,28 @@ int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_
     for (int a = 0; a < n && !t.oom; a++) {
         t.cur = a;
         t.after = 0;
-        gc_arch_walk(archs[a], 0, merge, &t);
+        items_t l = {NULL, 0, 0, 0};
+        gc_arch_walk(archs[a], 0, collect, &l);
+        t.oom |= l.oom;
+        /* decide every drop before any key is rewritten (twins are found by
+         * their original keys) */
+        unsigned char *drop = calloc(l.n ? l.n : 1, 1);
+        t.oom |= !drop;
+        for (size_t i = 0; drop && i < l.n; i++)
+            drop[i] = strstr(l.v[i].key, " zero]") && normalise(&l, i);
+        for (size_t i = 0; drop && i < l.n; i++)
+            if (!drop[i])
+                normalise(&l, i);
+        for (size_t i = 0; drop && i < l.n && !t.oom; i++) {
+            if (drop[i])
+                continue;
+            gc_arch_item_t it = {l.v[i].key, l.v[i].unit, NULL, l.v[i].q, l.v[i].is_int};
+            merge(&it, &t);
+        }
+        for (size_t i = 0; i < l.n; i++)
+            free(l.v[i].key);
+        free(l.v);
+        free(drop);
     }
     int rc = 0;
     if (t.oom) {

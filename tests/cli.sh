@@ -57,6 +57,11 @@ expect_out '^\| tensor\[mma m16n8k16 f16.f32\].latency_cyc \| cycles \| 24.7 \| 
 run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/other.yaml" --format csv; expect_rc 0 "compare csv"
 expect_out '^memory.l2.near_hit_cyc,cycles,258.0,516.0,2.0000$' "compare csv"
 expect_out '^tensor\[mma m16n8k16 f16.f32\].latency_cyc,cycles,24.7,,$' "compare csv missing"
+# data patterns: rand shown under the plain label, its zero twin dropped, zero-only kept
+run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/patterns.yaml"; expect_rc 0 "compare patterns"
+expect_out '^\| tensor\[mma m16n8k16 f16.f32\].latency_cyc \| cycles \| 24.7 \| 30.0 \(1.21x\) \|$' "rand under plain label"
+grep -q 'f16.f32 zero\]' "$out" && grep -q 'tensor\[mma m16n8k16 f16.f32 zero\]' "$out" && fail "zero twin of a rand form shown"
+expect_out '^\| tensor\[wgmma m64n64k16 f16.f32 ss zero\].latency_cyc \| cycles \| - \| 100.0 \|$' "zero-only kept"
 run $G compare; expect_rc 2 "compare nothing"
 run $G compare $FIX --format xls; expect_rc 2 "compare bad format"
 
