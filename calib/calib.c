@@ -99,6 +99,16 @@ static const gc_col_t clock_cols[] = {
     NUM("clock_hi", 0),
 };
 
+static const char *const launch_kernels[] = {"empty", "empty_stream", NULL};
+static const gc_col_t launch_cols[] = {
+    TXT("kernel", launch_kernels),
+    WHOLE("blocks", 1),
+    WHOLE("threads", 1),
+    POS("us"),
+    NUM("us_lo", 0),
+    NUM("us_hi", 0),
+};
+
 typedef struct bench_def {
     const char *name;
     const gc_col_t *cols;
@@ -127,12 +137,13 @@ static const bench_def_t benches[] = {
     {"bw", bw_cols, NC(bw_cols), gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
     {"clock", clock_cols, NC(clock_cols), gc_bench_clock,
      "sm.clock_tensor_mhz, sm.clock_memory_mhz"},
+    {"launch", launch_cols, NC(launch_cols), gc_bench_launch, "sm.launch_overhead_us"},
 };
 #define NBENCH NC(benches)
 
 const char *const gc_calib_benches[] = {"mma",         "mma_sp", "wgmma", "alu", "ldmatrix",
                                         "smem",        "tma",    "dsm",   "dpx", "pchase",
-                                        "pchase_fine", "bw",     "clock", NULL};
+                                        "pchase_fine", "bw",     "clock", "launch", NULL};
 
 /* "mma, mma_sp, ..." into buf */
 static const char *bench_list(char *buf, size_t n)

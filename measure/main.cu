@@ -21,7 +21,7 @@
 /* Benches live in bench_*.cu. A bench not compiled into this binary is a
  * weak reference that resolves to NULL and is reported as not built. */
 #define GC_BENCHES(X)                                                                          \
-    X(clock) X(mma) X(mma_sp) X(wgmma) X(alu) X(ldmatrix) X(smem) X(pchase) X(pchase_fine)      \
+    X(clock) X(launch) X(mma) X(mma_sp) X(wgmma) X(alu) X(ldmatrix) X(smem) X(pchase) X(pchase_fine)      \
         X(bw) X(tma) X(dsm) X(dpx) X(numeric)
 #define DECLARE(n) extern "C" const gc_bench_t gc_bench_##n __attribute__((weak));
 GC_BENCHES(DECLARE)
@@ -316,7 +316,7 @@ static int open_trace(gc_mctx_t *ctx, const gc_bench_t *b, gc_trace_writer_t **w
         if (rc)
             return rc;
     }
-    char sass[1536];
+    static char sass[16384]; /* one metadata line; the trace line limit is 64 KiB */
     const gc_sass_rule_t *rules = b->sass;
     int n_rules = b->n_sass;
     if (b->sass_plan)

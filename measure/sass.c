@@ -182,7 +182,8 @@ static void append(char *buf, size_t n, size_t *at, const char *text)
 
 int gc_sass_check(const gc_sass_t *s, const gc_sass_rule_t *rules, int n, char *out, size_t outn)
 {
-    char ok[1024] = "", bad[1024] = "";
+    static char ok[16384], bad[16384]; /* a bench may check hundreds of forms */
+    ok[0] = bad[0] = '\0';
     size_t okat = 0, badat = 0;
     for (int i = 0; i < n; i++) {
         const gc_sass_rule_t *r = &rules[i];

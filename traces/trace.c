@@ -540,7 +540,7 @@ int gc_trace_put_meta(gc_trace_writer_t *w, const char *key, const char *fmt, ..
 {
     if (!valid_key(key, strlen(key)))
         return gc_err_set(&w->err, GC_EINPUT, "internal: bad trace metadata key '%s'", key);
-    char val[1024];
+    static char val[GC_TRACE_LINE_MAX - 256]; /* one line; not reentrant, like the writer */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(val, sizeof(val), fmt, ap);

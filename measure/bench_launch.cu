@@ -1,0 +1,92 @@
+/* bench_launch.cu - the `launch` bench: what an empty kernel costs, timed the
+ * way a user times a kernel (CUDA events around one launch, after warm-up;
+ * median of many). The predictor adds this to every kernel's time
+ * (sm.launch_overhead_us). Rows: one block of one warp; one block per SM of
+ * 1024 threads; four blocks per SM of 256 threads; and back-to-back
+ * launches between two events (the cost per launch in a stream). */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include "measure.h"
+
+__global__ void k_launch_empty(int *sink)
+{
+    if (sink && threadIdx.x == 0 && blockIdx.x == 0x7fffffff)
+        *sink = 1; /* never true: keeps the kernel from being an empty body */
+}
+
+/* Median and 95 % interval of n event-timed launches of grid x block, or
+ * of `batch` back-to-back launches per timing (per launch). */
+static int time_launch(int grid, int block, int batch, int n, double *med, double *lo,
+                       double *hi, gc_err_t *err)
+{
+    cudaEvent_t a, b;
+    int rc = gc_cuda_check(cudaEventCreate(&a), "creating an event", err);
+    if (!rc)
+        rc = gc_cuda_check(cudaEventCreate(&b), "creating an event", err);
+    if (rc)
+        return rc;
+    double *x = (double *)malloc(sizeof(double) * (size_t)n);
+    if (!x)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    for (int i = 0; i < 20; i++) /* warm-up: module load, clocks */
+        k_launch_empty<<<grid, block>>>(NULL);
+    rc = gc_cuda_check(cudaDeviceSynchronize(), "warming up the empty kernel", err);
+    for (int i = 0; i < n && !rc; i++) {
+        float ms = 0;
+        cudaEventRecord(a);
+        for (int j = 0; j < batch; j++)
+            k_launch_empty<<<grid, block>>>(NULL);
+        cudaEventRecord(b);
+        rc = gc_cuda_check(cudaEventSynchronize(b), "timing the empty kernel", err);
+        if (!rc)
+            rc = gc_cuda_check(cudaEventElapsedTime(&ms, a, b), "reading an event", err);
+        x[i] = ms * 1e3 / batch;
+    }
+    if (!rc)
+        gc_stats_median(x, n, med, lo, hi);
+    free(x);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return rc;
+}
+
+static int run_launch(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    static const char *const cols[] = {"kernel", "blocks", "threads", "batch",
+                                       "launches", "us",     "us_lo",   "us_hi"};
+    if (gc_trace_columns(w, cols, 8) != 0)
+        return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
+    if (gc_trace_put_meta(w, "method", "CUDA events around each launch (or around `batch` "
+                                       "back-to-back launches, per launch), after 20 warm-up "
+                                       "launches; median and 95 %% interval") != 0)
+        return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
+    int sms = ctx->dev.sms, n = ctx->quick ? 51 : 201;
+    const struct {
+        const char *kernel;
+        int grid, block, batch;
+    } rows[] = {
+        {"empty", 1, 32, 1},
+        {"empty", sms, 1024, 1},
+        {"empty", 4 * sms, 256, 1},
+        {"empty_stream", 1, 32, 100},
+    };
+    for (int i = 0; i < 4; i++) {
+        gc_progress(ctx, i + 1, 4, rows[i].kernel);
+        if (gc_resume_skip(ctx, 1))
+            continue;
+        double med, lo, hi;
+        int rc = time_launch(rows[i].grid, rows[i].block, rows[i].batch, n, &med, &lo, &hi, err);
+        if (rc)
+            return rc;
+        if (gc_trace_rowf(w, "%s,%d,%d,%d,%d,%.3f,%.3f,%.3f", rows[i].kernel, rows[i].grid,
+                          rows[i].block, rows[i].batch, n, med, lo, hi) != 0)
+            return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
+    }
+    return 0;
+}
+
+extern "C" const gc_bench_t gc_bench_launch = {
+    "launch", "cost of launching an empty kernel (CUDA events), alone and back to back",
+    run_launch, NULL, 0, 0, 1, NULL,
+};
