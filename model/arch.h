@@ -86,6 +86,19 @@ typedef struct gc_numerics {
     const char *rounding;    /* rz | rn | rd | ru: rounding of the accumulation */
     const char *subnormals;  /* keep | flush */
     const char *note;
+    /* optional, written from the `numeric` bench's findings (emulate.h) */
+    const char *inst;        /* mma | wgmma (absent: mma) */
+    const char *align_exp;   /* sum (ea+eb of each product) | lead (its leading bit) */
+    gc_qty_t acc_bits, interleave;
+    const char *out_rounding; /* rz | rn | rd | ru: into an f16 C/D */
+    gc_flag_t out_direct;
+    const char *overflow;    /* inf | ieee */
+    const char *zero_sign;   /* pos | ieee */
+    const char *nan;         /* NaN result, hex bit pattern */
+    const char *tf32_operands; /* truncate | round */
+    const char *c_order;     /* first | last */
+    const char *c_rounding;  /* rz | rn | rd | ru (c_order last) */
+    const char *trunc;       /* zero | floor: how the alignment cuts negative addends */
 } gc_numerics_t;
 
 typedef struct gc_sm {

@@ -70,6 +70,17 @@ static int check_shape(const char *s)
     return 0;
 }
 
+static int check_hex(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 8)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+            return -1;
+    return 0;
+}
+
 static int check_op(const char *s)
 {
     size_t n = strlen(s);
@@ -91,6 +102,13 @@ static const char *const operands[] = {"ss", "rs", NULL};
 static const char *const patterns[] = {"zero", "rand", NULL};
 static const char *const roundings[] = {"rz", "rn", "rd", "ru", NULL};
 static const char *const subnormals[] = {"keep", "flush", NULL};
+static const char *const num_insts[] = {"mma", "wgmma", NULL};
+static const char *const align_exps[] = {"sum", "lead", NULL};
+static const char *const overflows[] = {"inf", "ieee", NULL};
+static const char *const zero_signs[] = {"pos", "ieee", NULL};
+static const char *const tf32_ops[] = {"truncate", "round", NULL};
+static const char *const c_orders[] = {"first", "last", NULL};
+static const char *const truncs[] = {"zero", "floor", NULL};
 
 /* ---- labels of list entries ---- */
 
@@ -141,7 +159,10 @@ static const char *label_dsm(const void *e, char *buf, size_t n)
 static const char *label_num(const void *e, char *buf, size_t n)
 {
     const gc_numerics_t *x = e;
-    snprintf(buf, n, "%s.%s", x->a ? x->a : "?", x->c ? x->c : "?");
+    if (x->inst && strcmp(x->inst, "mma"))
+        snprintf(buf, n, "%s:%s.%s", x->inst, x->a ? x->a : "?", x->c ? x->c : "?");
+    else
+        snprintf(buf, n, "%s.%s", x->a ? x->a : "?", x->c ? x->c : "?");
     return buf;
 }
 
@@ -272,6 +293,32 @@ static const gc_field_t num_f[] = {
     S(gc_numerics_t, subnormals, 0, subnormals, NULL, NULL,
       "Subnormal inputs and results: kept or flushed to zero."),
     S(gc_numerics_t, note, 0, NULL, NULL, NULL, "What else was found."),
+    S(gc_numerics_t, inst, 0, num_insts, NULL, NULL,
+      "Instruction the entry describes (absent: mma); wgmma may differ (FP8 on Hopper)."),
+    S(gc_numerics_t, align_exp, 0, align_exps, NULL, NULL,
+      "Exponent addends are aligned to: sum = ea+eb of each product before it is normalised, "
+      "lead = its leading bit."),
+    Q(gc_numerics_t, acc_bits, GC_F_INT, 2, 64, "bits",
+      "Significand bits of the accumulator (24: f32); the cut lies align_bits below its last bit."),
+    S(gc_numerics_t, out_rounding, 0, roundings, NULL, NULL, "Rounding into an f16 C/D."),
+    FL(gc_numerics_t, out_direct, 0,
+       "f16 C/D: each fused sum is rounded straight to f16, not via the f32 accumulator."),
+    S(gc_numerics_t, overflow, 0, overflows, NULL, NULL,
+      "Results beyond the largest finite value: inf whatever the rounding, or as IEEE."),
+    S(gc_numerics_t, zero_sign, 0, zero_signs, NULL, NULL,
+      "Sign of a zero result: always + (pos), or as IEEE."),
+    S(gc_numerics_t, nan, 0, NULL, check_hex, "lower-case hex bits, e.g. 7fffffff",
+      "The NaN every NaN-producing case returns, as C/D bits in hex."),
+    S(gc_numerics_t, tf32_operands, 0, tf32_ops, NULL, NULL,
+      "tf32 operands given as f32: low 13 bits ignored (truncate) or rounded."),
+    S(gc_numerics_t, c_order, 0, c_orders, NULL, NULL,
+      "c joins the first fused step, or is added last by a separate IEEE addition."),
+    S(gc_numerics_t, c_rounding, 0, roundings, NULL, NULL,
+      "Rounding of that separate addition (c_order last)."),
+    S(gc_numerics_t, trunc, 0, truncs, NULL, NULL,
+      "The alignment cuts negative addends toward zero, or toward -inf (two's complement)."),
+    Q(gc_numerics_t, interleave, GC_F_INT, 0, 1024, "products",
+      "0: step s sums products s*group.. in k order; w: product i goes to step (i/w) mod steps."),
 };
 static const gc_schema_t num_s = {"numerics entry", sizeof(gc_numerics_t), num_f, NF(num_f),
                                   label_num};
