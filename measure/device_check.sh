@@ -11,7 +11,7 @@ B=/tmp/b/gpucal-measure
 echo "== launch bench" >&2
 "$B" --bench launch --out "$OUT/h100" 2>&1 | tail -3
 echo "== kill and resume" >&2
-sh measure/resume_check.sh "$B" "${RESUME_BENCHES:-alu,ldmatrix,smem,pchase}" "${KILL_AFTER:-10}" /tmp/rc \
+sh measure/resume_check.sh "$B" "${RESUME_BENCHES:-alu,ldmatrix,smem,pchase}" "${KILL_BENCH:-smem}" "${KILL_ROWS:-700}" /tmp/rc \
     >"$OUT/resume.txt" 2>&1
 echo "resume check exit $?" >>"$OUT/resume.txt"
 cat "$OUT/resume.txt"

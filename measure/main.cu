@@ -3,6 +3,7 @@
  * runs this program (it sits beside gpucal). */
 #include <cuda_runtime.h>
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,10 +368,20 @@ static int run_bench(gc_mctx_t *ctx, const gc_bench_t *b, outcome_t *o)
     double t0 = now_s();
     ctx->bench = b->name;
     ctx->progress_last = 0;
-    int rc = gc_clock_measure(20.0, &ctx->clock_mhz, &err);
+    double host_mhz = 0;
+    int rc = gc_clock_measure2(50.0, &ctx->clock_mhz, &host_mhz, &err);
     gc_trace_writer_t *w = NULL;
     if (!rc)
         rc = open_trace(ctx, b, &w, &err);
+    if (!rc)
+        rc = gc_trace_put_meta(w, "sm_clock_host_mhz", "%.1f", host_mhz);
+    if (!rc && fabs(host_mhz - ctx->clock_mhz) > 0.01 * host_mhz) {
+        fprintf(stderr, "gpucal measure: warning: %s: the SM clock reads %.1f MHz against "
+                        "%%globaltimer but %.1f MHz against the host clock\n",
+                b->name, ctx->clock_mhz, host_mhz);
+        rc = gc_trace_put_meta(w, "clock_check", "globaltimer %.1f MHz vs host %.1f MHz: "
+                               "more than 1 %% apart", ctx->clock_mhz, host_mhz);
+    }
     if (!rc)
         rc = b->run(ctx, w, &err);
     if (!rc && ctx->res.active) /* the interrupted run had rows this run did not produce */

@@ -124,6 +124,12 @@ typedef struct gc_bench {
  * %globaltimer and clock64; returns the ratio. */
 int gc_clock_measure(double ms, double *mhz, gc_err_t *err);
 
+/* The same, also timing the spin with the host's monotonic clock:
+ * *host_mhz = cycles / host seconds (slightly low: the host time includes
+ * the launch and the copy back, a few microseconds). A cross-check of
+ * %globaltimer. host_mhz may be NULL. */
+int gc_clock_measure2(double ms, double *mhz, double *host_mhz, gc_err_t *err);
+
 /* Result of one timed launch. */
 typedef struct gc_launch {
     double cycles;     /* SM cycles of the timed region (slowest warp) */
