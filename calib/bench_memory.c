@@ -569,6 +569,7 @@ typedef struct target {
     double width;       /* 0: any width (the best) */
     const char *metric; /* the column */
     int read_only;      /* with an op column: only op 'read' rows */
+    const char *op;     /* NULL, or only rows of exactly this op */
 } target_t;
 
 /* one configuration: the rows of one (level, width, blocks, threads, op) */
@@ -588,12 +589,16 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
                        &m->shared.bw_v4_bytes_clk_sm,
                        &m->l2.bw_bytes_clk,
                        &m->l2.bw_v4_bytes_clk,
-                       &m->dram.bw_gbs};
+                       &m->dram.bw_gbs,
+                       &m->dram.bw_read_gbs,
+                       &m->dram.bw_write_gbs,
+                       &m->dram.bw_copy_gbs};
     static const target_t tg[] = {
-        {"l1", 4, "bytes_clk_sm", 1},     {"l1", 16, "bytes_clk_sm", 1},
-        {"shared", 4, "bytes_clk_sm", 1}, {"shared", 16, "bytes_clk_sm", 1},
-        {"l2", 4, "bytes_clk", 1},        {"l2", 16, "bytes_clk", 1},
-        {"global", 0, "gbs", 0},
+        {"l1", 4, "bytes_clk_sm", 1, NULL},     {"l1", 16, "bytes_clk_sm", 1, NULL},
+        {"shared", 4, "bytes_clk_sm", 1, NULL}, {"shared", 16, "bytes_clk_sm", 1, NULL},
+        {"l2", 4, "bytes_clk", 1, NULL},        {"l2", 16, "bytes_clk", 1, NULL},
+        {"global", 0, "gbs", 0, NULL},          {"global", 0, "gbs", 0, "read"},
+        {"global", 0, "gbs", 0, "write"},       {"global", 0, "gbs", 0, "copy"},
     };
     int cl = gc_table_col(t, "level"), cw = gc_table_col(t, "width_bytes"),
         cb = gc_table_col(t, "blocks"), ct = gc_table_col(t, "threads"),
@@ -644,7 +649,8 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
         for (size_t j = 0; j < ncf; j++) {
             if (strcmp(t->dict[cl][cf[j].level], tg[k].level) ||
                 (tg[k].width && cf[j].width != tg[k].width) ||
-                (tg[k].read_only && cf[j].op >= 0 && strcmp(t->dict[cop][cf[j].op], "read")))
+                (tg[k].read_only && cf[j].op >= 0 && strcmp(t->dict[cop][cf[j].op], "read")) ||
+                (tg[k].op && (cf[j].op < 0 || strcmp(t->dict[cop][cf[j].op], tg[k].op))))
                 continue;
             size_t mm = 0;
             double s = 0;

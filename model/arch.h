@@ -128,6 +128,7 @@ typedef struct gc_l2 {
 typedef struct gc_dram {
     const char *type;
     gc_qty_t size_gib, bus_bits, clock_mhz, channels, bw_peak_gbs, bw_gbs, latency_cyc;
+    gc_qty_t bw_read_gbs, bw_write_gbs, bw_copy_gbs; /* per access mix (optional) */
 } gc_dram_t;
 
 typedef struct gc_tma {

@@ -416,6 +416,10 @@ static const gc_field_t dram_f[] = {
     Q(gc_dram_t, bw_gbs, GC_F_POS, 0, 1e5, "GB/s", "Measured bandwidth (read + write)."),
     Q(gc_dram_t, latency_cyc, GC_F_POS, 0, LAT, "cycles",
       "Classic P-chase plateau for arrays well beyond the L2."),
+    Q(gc_dram_t, bw_read_gbs, GC_F_POS, 0, 1e5, "GB/s", "Measured bandwidth, reads only."),
+    Q(gc_dram_t, bw_write_gbs, GC_F_POS, 0, 1e5, "GB/s", "Measured bandwidth, writes only."),
+    Q(gc_dram_t, bw_copy_gbs, GC_F_POS, 0, 1e5, "GB/s",
+      "Measured bandwidth of a copy (bytes read + bytes written, as many of each)."),
 };
 static const gc_schema_t dram_s = {"memory.dram", 0, dram_f, NF(dram_f), NULL};
 
