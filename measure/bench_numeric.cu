@@ -633,7 +633,7 @@ static int run_profiles(bench_t *b, int fi, long mmas, gc_err_t *err)
     for (int e = 0; !rc && e < GC_NX_COUNT; e++)
         for (int in = 0; !rc && in < GC_NI_COUNT; in++) {
             for (long q = 0; q < mmas; q++)
-                gc_nprof_fill(f, (gc_nexp_t)e, (gc_ninit_t)in, 0x8000 + (uint64_t)fi, q,
+                gc_nprof_fill(f, (gc_nexp_t)e, (gc_ninit_t)in, GC_NPROF_SEED(fi), q,
                               A + q * m * k, B + q * k * n, C + q * m * n, ref + q * n);
             rc = run_batch(&b->db, fi, mmas, A, B, C, D, b->swap[fi], err);
             if (rc)
@@ -668,7 +668,7 @@ static int run_chains(bench_t *b, int fi, long chains, int maxlen, gc_err_t *err
     char fc[128];
     form_cols(f, fc, sizeof(fc));
     for (int in = 0; !rc && in < GC_NI_COUNT; in++) {
-        gc_nchain_t *ch = gc_nchain_create(f, (gc_ninit_t)in, 0x9000 + (uint64_t)fi, chains);
+        gc_nchain_t *ch = gc_nchain_create(f, (gc_ninit_t)in, GC_NCHAIN_SEED(fi), chains);
         if (!ch) {
             rc = gc_err_set(err, GC_ENOMEM, "out of memory");
             break;
@@ -748,9 +748,9 @@ static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         int fi = gc_nform_find(prof[i][0], prof[i][1], prof[i][2], prof[i][3]);
         if (fi < 0 || !b.ok[fi])
             continue;
-        rc = run_profiles(&b, fi, ctx->quick ? 128 : 1250, err);
+        rc = run_profiles(&b, fi, ctx->quick ? 128 : GC_NPROF_MMAS, err);
         if (!rc)
-            rc = run_chains(&b, fi, ctx->quick ? 100 : 1000, 32, err);
+            rc = run_chains(&b, fi, ctx->quick ? 100 : GC_NCHAIN_CHAINS, GC_NCHAIN_LEN, err);
         gc_progress(ctx, i + 1, nprof, "profiles and chains");
     }
     dbuf_free(&b.db);

@@ -73,10 +73,19 @@ static int split(gc_nfmt_t fa, double v, uint32_t *a, uint32_t *b)
     double sig = fr * 2.0;
     int h = floor_half(lead);
     double mn = gc_nfmt_min_normal(fa);
+    /* the leading-bit exponents a value of fa can have */
+    int elo, ehi;
+    (void)frexp(gc_nfmt_min_sub(fa), &elo);
+    (void)frexp(gc_nfmt_max(fa), &ehi);
+    elo -= 1, ehi -= 1;
+    if (lead < 2 * elo || lead > 2 * ehi + 1)
+        return -1;
     for (int pass = 0; pass < 2; pass++)
-        for (int d = 0; d < 400; d++)
+        for (int d = 0; d <= ehi - elo + 1; d++)
             for (int s = 0; s < (d ? 2 : 1); s++) {
                 int ea = s ? h - d : h + d;
+                if (ea < elo || ea > ehi || lead - ea < elo || lead - ea > ehi)
+                    continue;
                 double av = ldexp(sig, ea), bv = ldexp(1.0, lead - ea);
                 if (pass == 0 && (av < mn || bv < mn))
                     continue;

@@ -30,6 +30,16 @@ extern "C" {
 typedef enum gc_nexp { GC_NX_MUL, GC_NX_ADD, GC_NX_DOT, GC_NX_ACC, GC_NX_COUNT } gc_nexp_t;
 typedef enum gc_ninit { GC_NI_LP, GC_NI_F32, GC_NI_COUNT } gc_ninit_t;
 
+/* What the bench runs (so the CPU can replay it with the emulator): per
+ * form index fi, GC_NPROF_MMAS mmas of each (experiment, init) from seed
+ * GC_NPROF_SEED(fi), and GC_NCHAIN_CHAINS chains of up to GC_NCHAIN_LEN
+ * links per init from seed GC_NCHAIN_SEED(fi) (--quick: 128 and 100). */
+#define GC_NPROF_MMAS 1250
+#define GC_NPROF_SEED(fi) (0x8000u + (uint64_t)(fi))
+#define GC_NCHAIN_CHAINS 1000
+#define GC_NCHAIN_LEN 32
+#define GC_NCHAIN_SEED(fi) (0x9000u + (uint64_t)(fi))
+
 const char *gc_nexp_name(gc_nexp_t e);   /* mul add dot acc */
 const char *gc_ninit_name(gc_ninit_t i); /* lp f32 */
 
