@@ -145,8 +145,8 @@ int gc_derive_tensor(const gc_arch_t *a, const gc_kop_t *op, const char *file,
         }
         return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
                          "the arch %s has no tensor form '%s %s %s.%s'%s (forms it has: %s)",
-                         a->name, inst, op->shape, op->a, op->c,
-                         wg ? " for wgmma operands" : "", at ? list : "none");
+                         a->name, inst, op->shape, op->a, op->c, wg ? " for wgmma operands" : "",
+                         at ? list : "none");
     }
     out->form = t;
     if (rule)
@@ -155,8 +155,8 @@ int gc_derive_tensor(const gc_arch_t *a, const gc_kop_t *op, const char *file,
     parse_shape(t->shape, &tm, &tn, &tk);
     double form_fma = (double)tm * tn * tk;
     /* slots: the form's fitted sub-cores; a wgmma occupies the whole SM */
-    double slots = t->sub_cores.set ? t->sub_cores.v
-                   : wg             ? 1
+    double slots = t->sub_cores.set      ? t->sub_cores.v
+                   : wg                  ? 1
                    : a->sm.sub_cores.set ? a->sm.sub_cores.v
                                          : 4;
     if (!t->sub_cores.set) {
@@ -219,6 +219,25 @@ static const struct alu_default {
     {"sel", 0.5, 0, 4},  {"mov", 0.5, 0, 4},   {"imnmx", 0.5, 0, 4}, {"popc", 0, 16, 6},
     {"mufu", 0, 16, 20}, {"i2f", 0, 16, 6},    {"f2i", 0, 16, 6},    {"f2f", 0, 16, 6},
 };
+
+int gc_derive_alu_pipe(const char *name)
+{
+    /* Nsight Compute's pipe names for sm_80 .. sm_90 (fma, alu, xu, fp64) */
+    static const struct {
+        const char *prefix;
+        int pipe;
+    } pipes[] = {
+        {"ffma", 0},  {"fadd", 0}, {"fmul", 0}, {"hfma2", 0}, {"hadd2", 0},
+        {"hmul2", 0}, {"imad", 0}, {"mufu", 2}, {"i2f", 2},   {"f2i", 2},
+        {"f2f", 2},   {"popc", 2}, {"dfma", 3}, {"dadd", 3},  {"dmul", 3},
+    };
+    for (size_t i = 0; i < sizeof(pipes) / sizeof(pipes[0]); i++) {
+        size_t n = strlen(pipes[i].prefix);
+        if (!strncmp(name, pipes[i].prefix, n) && (name[n] == 0 || name[n] == '.'))
+            return pipes[i].pipe;
+    }
+    return 1; /* integer and logic ops, compares, min/max, moves */
+}
 
 int gc_derive_alu(const gc_arch_t *a, const gc_kop_t *op, const char *file, gc_pipe_t *out,
                   gc_derived_list_t *dl, gc_err_t *err)
@@ -297,25 +316,33 @@ int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl
     m->sub_cores = s->sub_cores.set ? s->sub_cores.v : 4;
     /* limits: the file, else the programming guide's table for the compute capability */
     int big = cc == 80 || cc >= 90;
-    m->max_threads = pick(&s->max_threads, big ? 2048 : cc >= 86 ? 1536 : 1024, dl,
-                          "sm.max_threads", "programming guide value for the compute capability");
-    m->max_warps = pick(&s->max_warps, m->max_threads / 32, dl, "sm.max_warps",
-                        "sm.max_threads / 32");
-    m->max_blocks = pick(&s->max_blocks, cc >= 90 ? 32 : cc == 89 ? 24 : 16, dl,
-                         "sm.max_blocks", "programming guide value for the compute capability");
-    m->max_block_threads = pick(&s->max_block_threads, 1024, dl, "sm.max_block_threads",
-                                "1024 on every current GPU");
+    m->max_threads =
+        pick(&s->max_threads,
+             big        ? 2048
+             : cc >= 86 ? 1536
+                        : 1024,
+             dl, "sm.max_threads", "programming guide value for the compute capability");
+    m->max_warps =
+        pick(&s->max_warps, m->max_threads / 32, dl, "sm.max_warps", "sm.max_threads / 32");
+    m->max_blocks = pick(&s->max_blocks,
+                         cc >= 90   ? 32
+                         : cc == 89 ? 24
+                                    : 16,
+                         dl, "sm.max_blocks", "programming guide value for the compute capability");
+    m->max_block_threads =
+        pick(&s->max_block_threads, 1024, dl, "sm.max_block_threads", "1024 on every current GPU");
     m->registers = pick(&s->registers, 65536, dl, "sm.registers", "64K registers per SM");
     m->reg_unit = pick(&s->reg_alloc_unit, 256, dl, "sm.reg_alloc_unit",
                        "256 registers per warp (occupancy calculator)");
     m->max_regs_thread = pick(&s->max_regs_thread, 255, dl, "sm.max_regs_thread", "255");
     double sh = s->shared_max_kib.set ? s->shared_max_kib.v
-                : cc >= 90                ? 228
-                : cc == 80                ? 164
-                : cc >= 86                ? 100
-                                          : 64;
+                : cc >= 90            ? 228
+                : cc == 80            ? 164
+                : cc >= 86            ? 100
+                                      : 64;
     if (!s->shared_max_kib.set)
-        gc_derived_add(dl, NULL, NULL, "sm.shared_max_kib", sh, "programming guide value for the compute capability");
+        gc_derived_add(dl, NULL, NULL, "sm.shared_max_kib", sh,
+                       "programming guide value for the compute capability");
     m->shared_sm_bytes = sh * 1024;
     m->shared_block_bytes =
         (s->shared_block_max_kib.set ? s->shared_block_max_kib.v : sh - 1) * 1024;
@@ -329,7 +356,8 @@ int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl
                 : mem->shared.bw_bytes_clk_sm.set  ? mem->shared.bw_bytes_clk_sm.v
                                                    : banks * bank_bytes;
     if (!mem->shared.bw_v4_bytes_clk_sm.set && !mem->shared.bw_bytes_clk_sm.set)
-        gc_derived_add(dl, NULL, NULL, "memory.shared.bw_v4_bytes_clk_sm", bw, "banks * bank_bytes per clock");
+        gc_derived_add(dl, NULL, NULL, "memory.shared.bw_v4_bytes_clk_sm", bw,
+                       "banks * bank_bytes per clock");
     m->wave_cyc = banks * bank_bytes / bw;
     if (m->wave_cyc < 1)
         m->wave_cyc = 1; /* the banks deliver one wavefront per clock at most */
@@ -359,8 +387,22 @@ int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl
                       ? 0.5 * (mem->l2.near_miss_cyc.v + mem->l2.far_miss_cyc.v)
                       : 2 * l2lat;
     if (!mem->dram.latency_cyc.set)
-        gc_derived_add(dl, NULL, NULL, "memory.dram.latency_cyc", dlat, "mean of near and far miss, else 2 x L2");
+        gc_derived_add(dl, NULL, NULL, "memory.dram.latency_cyc", dlat,
+                       "mean of near and far miss, else 2 x L2");
     m->dram_lat_cyc = dlat;
+    /* near/far partitions: hits are near as often as pchase_fine saw; misses
+     * go to the partition that homes the line, one of `partitions` alike */
+    if (mem->l2.near_hit_cyc.set && mem->l2.far_hit_cyc.set && mem->l2.near_miss_cyc.set &&
+        mem->l2.far_miss_cyc.set && mem->l2.near_share.set) {
+        double parts =
+            mem->l2.partitions.set && mem->l2.partitions.v >= 1 ? mem->l2.partitions.v : 2;
+        m->hit_near_cyc = mem->l2.near_hit_cyc.v;
+        m->hit_far_cyc = mem->l2.far_hit_cyc.v;
+        m->miss_near_cyc = mem->l2.near_miss_cyc.v;
+        m->miss_far_cyc = mem->l2.far_miss_cyc.v;
+        m->hit_near_share = mem->l2.near_share.v;
+        m->miss_near_share = 1 / parts;
+    }
     m->tma_extra_cyc = mem->tma.latency_extra_cyc.set ? mem->tma.latency_extra_cyc.v : 0;
     m->l2_bytes = (mem->l2.size_mib.set ? mem->l2.size_mib.v : 0) * 1048576.0;
     if (!mem->l2.size_mib.set)
@@ -377,6 +419,13 @@ int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl
         return gc_err_at(err, GC_EINPUT, f, 0, 0,
                          "memory.dram has neither bw_gbs nor bw_peak_gbs: the model needs one");
     }
+    /* per access mix: reads, writes, and a copy (the bus turning between them) */
+    m->dram_rd_gbs = pick(&mem->dram.bw_read_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_read_gbs",
+                          "memory.dram.bw_gbs (no per-direction figure)");
+    m->dram_wr_gbs = pick(&mem->dram.bw_write_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_write_gbs",
+                          "memory.dram.bw_gbs (no per-direction figure)");
+    m->dram_cp_gbs = pick(&mem->dram.bw_copy_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_copy_gbs",
+                          "memory.dram.bw_gbs (no read/write turnaround)");
     m->clock_max_mhz = s->clock_max_mhz.v;
     m->clock_tensor_mhz = s->clock_tensor_mhz.set ? s->clock_tensor_mhz.v : m->clock_max_mhz;
     m->clock_memory_mhz = s->clock_memory_mhz.set ? s->clock_memory_mhz.v : m->clock_max_mhz;

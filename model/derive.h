@@ -23,14 +23,14 @@ typedef struct gc_derived {
     const char *alu;         /* else alu[<alu>]. ... when set */
     const char *field;       /* the key below that, or the whole dotted key */
     double value;
-    const char *how;         /* the rule, one short phrase (static text) */
+    const char *how; /* the rule, one short phrase (static text) */
 } gc_derived_t;
 
 /* The dotted key of d ("tensor[mma m16n8k16 f16.f32].issue_cyc",
  * "sm.launch_overhead_us") into buf of n bytes; returns buf. */
 const char *gc_derived_key(const gc_derived_t *d, char *buf, size_t n);
 
-#define GC_DERIVED_MAX 24
+#define GC_DERIVED_MAX 32
 
 typedef struct gc_derived_list {
     gc_derived_t d[GC_DERIVED_MAX];
@@ -64,29 +64,41 @@ int gc_derive_tensor(const gc_arch_t *a, const gc_kop_t *op, const char *file,
 int gc_derive_alu(const gc_arch_t *a, const gc_kop_t *op, const char *file, gc_pipe_t *out,
                   gc_derived_list_t *dl, gc_err_t *err);
 
+/* The execution pipe of a sub-core that runs CUDA-core op `name` (SASS
+ * name): 0 fma (FFMA, FADD, FMUL, HFMA2, IMAD: the FMA datapaths), 1 alu
+ * (IADD3, LOP3, SHF, ISETP, LEA, SEL, MOV, FMNMX, FSETP, ...), 2 xu (MUFU,
+ * conversions, POPC), 3 fp64. Different pipes work side by side; one
+ * instruction per clock issues to any of them. */
+int gc_derive_alu_pipe(const char *name);
+
 /* Memory and SM figures the model uses, each from the arch or derived. */
 typedef struct gc_machine {
-    double sms;               /* SMs */
-    double sub_cores;         /* sub-cores per SM */
+    double sms;       /* SMs */
+    double sub_cores; /* sub-cores per SM */
     double max_threads, max_warps, max_blocks, max_block_threads;
     double registers, reg_unit, max_regs_thread;
     double shared_sm_bytes, shared_block_bytes, shared_reserved_bytes;
-    double wave_cyc;          /* cycles one shared/L1 wavefront (128 B) occupies the data path */
+    double wave_cyc; /* cycles one shared/L1 wavefront (128 B) occupies the data path */
     double shared_lat_cyc, ldm_lat_cyc, l1_lat_cyc;
     double l2_lat_cyc, dram_lat_cyc, tma_extra_cyc;
-    double l2_bytes;          /* L2 capacity, bytes */
-    double l2_bw_clk;         /* whole-chip L2 bytes per SM clock */
-    double l2_sm_bw_clk;      /* most one SM draws from the L2, bytes per clock */
-    double dram_bw_gbs;       /* sustained DRAM bandwidth, GB/s */
-    double bar_cyc;           /* one __syncthreads when the warps arrive together */
-    double launch_us;         /* launch overhead as event timing sees it */
+    /* the L2's two partitions (all 0 when the arch lacks a figure): a hit or
+     * a miss served by the near or the far one, and how often it is near */
+    double hit_near_cyc, hit_far_cyc, miss_near_cyc, miss_far_cyc;
+    double hit_near_share, miss_near_share;
+    double l2_bytes;                 /* L2 capacity, bytes */
+    double l2_bw_clk;                /* whole-chip L2 bytes per SM clock */
+    double l2_sm_bw_clk;             /* most one SM draws from the L2, bytes per clock */
+    double dram_bw_gbs;              /* sustained DRAM bandwidth, GB/s */
+    double dram_rd_gbs, dram_wr_gbs; /* reads only / writes only, GB/s */
+    double dram_cp_gbs; /* a copy: as many bytes read as written, GB/s (both counted) */
+    double bar_cyc;     /* one __syncthreads when the warps arrive together */
+    double launch_us;   /* launch overhead as event timing sees it */
     double clock_max_mhz, clock_tensor_mhz, clock_memory_mhz;
 } gc_machine_t;
 
 /* Fill m from a (derived values recorded in dl, may be NULL). Fails with
  * GC_EINPUT when a has no SM count or no DRAM bandwidth of any kind. */
-int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl,
-                      gc_err_t *err);
+int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl, gc_err_t *err);
 
 /* Append a derived value (ignored when dl is NULL, the list is full or the
  * key is there already). field and how are static text. */

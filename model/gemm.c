@@ -22,7 +22,9 @@ int gc_gemm_dtype(const char *s, gc_gemm_dtype_t *dt)
 /* Element sizes (bytes) and the tensor types of a dtype. */
 static double in_bytes(gc_gemm_dtype_t dt)
 {
-    return dt == GC_GEMM_TF32 || dt == GC_GEMM_F32 ? 4 : dt == GC_GEMM_F8E4M3 || dt == GC_GEMM_I8 ? 1 : 2;
+    return dt == GC_GEMM_TF32 || dt == GC_GEMM_F32    ? 4
+           : dt == GC_GEMM_F8E4M3 || dt == GC_GEMM_I8 ? 1
+                                                      : 2;
 }
 
 static double out_bytes(gc_gemm_dtype_t dt)
@@ -58,20 +60,15 @@ typedef struct cand {
 /* Hopper: warp-specialised wgmma, one producer warpgroup issuing TMA and
  * wm consumer warpgroups of 64 rows each (CUTLASS 3 / cuBLAS sm90 kernels). */
 static const cand_t c_wgmma[] = {
-    {128, 256, 64, 4, 12, 2, 0},
-    {256, 128, 64, 4, 12, 2, 0}, /* consumers of 128 rows: two m64 per warpgroup */
-    {128, 128, 64, 6, 12, 2, 0},
-    {64, 128, 64, 8, 8, 1, 0},
-    {64, 64, 64, 8, 8, 1, 0},
+    {128, 256, 64, 4, 12, 2, 0}, {256, 128, 64, 4, 12, 2, 0}, /* consumers of 128 rows: two m64 per
+                                                                 warpgroup */
+    {128, 128, 64, 6, 12, 2, 0}, {64, 128, 64, 8, 8, 1, 0},   {64, 64, 64, 8, 8, 1, 0},
 };
 
 /* Ampere / Ada: mma.sync + ldmatrix + cp.async multistage (CUTLASS 2 sm80). */
 static const cand_t c_mma[] = {
-    {128, 256, 32, 3, 8, 64, 64},
-    {256, 128, 32, 3, 8, 64, 64},
-    {128, 128, 32, 4, 4, 64, 64},
-    {128, 64, 32, 4, 4, 64, 32},
-    {64, 64, 32, 6, 4, 32, 32},
+    {128, 256, 32, 3, 8, 64, 64}, {256, 128, 32, 3, 8, 64, 64}, {128, 128, 32, 4, 4, 64, 64},
+    {128, 64, 32, 4, 4, 64, 32},  {64, 64, 32, 6, 4, 32, 32},
 };
 
 /* Turing: mma.sync m16n8k8 with register double buffering (no cp.async). */
@@ -167,6 +164,10 @@ int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t 
     double trips = ceil((double)kk / c->bk);
     k->loop.trips = trips;
     k->loop.stages = c->stages;
+    /* the prologue fills stages - 1 slots of the ring; the loop loads the other
+     * k steps (the last stages - 1 iterations load nothing): A and B cross the
+     * L2 once per k step, trips times in all */
+    double pro = fmin(c->stages - 1.0, trips), lfrac = (trips - pro) / trips;
     double tile_in = (double)(c->bm + c->bn) * c->bk * eb; /* bytes of A and B per iteration */
     int ok = 1;
     gc_kop_t *o;
@@ -205,10 +206,10 @@ int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t 
          * each block fetches half of it from the L2 (CUTLASS's sm90 default
          * cluster shape 2x1x1). */
         double a_bytes = (double)c->bm * c->bk * eb, b_bytes = (double)c->bn * c->bk * eb;
-        o = op(k, &k->loop, GC_OP_TMA, 1.0 / W, &ok);
+        o = op(k, &k->loop, GC_OP_TMA, lfrac / W, &ok);
         if (o)
             o->bytes = a_bytes;
-        o = op(k, &k->loop, GC_OP_TMA, 1.0 / W, &ok);
+        o = op(k, &k->loop, GC_OP_TMA, lfrac / W, &ok);
         if (o)
             o->bytes = b_bytes / 2;
         /* mbarrier waits and arrivals, fences, loop control */
@@ -216,7 +217,7 @@ int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t 
         if (o)
             o->name = "iadd3";
         /* prologue: fill the ring */
-        o = op(k, &k->prologue, GC_OP_TMA, (c->stages - 1.0) / W, &ok);
+        o = op(k, &k->prologue, GC_OP_TMA, pro / W, &ok);
         if (o)
             o->bytes = a_bytes + b_bytes / 2;
         /* epilogue: accumulators -> shared (stmatrix) -> global */
@@ -257,12 +258,12 @@ int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t 
         /* global -> shared: 16 bytes per thread per copy, whole rows */
         double copies = tile_in / 16 / (32 * W);
         if (path == P_MMA) {
-            o = op(k, &k->loop, GC_OP_CP_ASYNC, copies, &ok);
+            o = op(k, &k->loop, GC_OP_CP_ASYNC, copies * lfrac, &ok);
             if (o) {
                 o->width = 16;
                 o->l1 = 0;
             }
-            o = op(k, &k->prologue, GC_OP_CP_ASYNC, copies * (c->stages - 1), &ok);
+            o = op(k, &k->prologue, GC_OP_CP_ASYNC, copies * pro, &ok);
             if (o) {
                 o->width = 16;
                 o->l1 = 0;
@@ -394,8 +395,7 @@ int gc_gemm_predict(const gc_arch_t *a, long m, long n, long k, gc_gemm_dtype_t 
     }
     r->candidates = fits;
     r->tflops = 2.0 * m * n * k / (r->pred.time_us * 1e6);
-    snprintf(r->pred.kernel, sizeof(r->pred.kernel), "gemm %ldx%ldx%ld %s", m, n, k,
-             dt_names[dt]);
+    snprintf(r->pred.kernel, sizeof(r->pred.kernel), "gemm %ldx%ldx%ld %s", m, n, k, dt_names[dt]);
     return 0;
 }
 

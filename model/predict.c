@@ -30,23 +30,27 @@ typedef struct pipe_use {
     double depth;  /* dependent steps per iteration: count / chains */
     double chains; /* independent chains per warp */
     int wg;        /* counts warpgroups, not warps */
+    int cls;       /* execution pipe (gc_derive_alu_pipe; tensor: 0) */
 } pipe_use_t;
 
 typedef struct plan {
     double trips, stages;
     pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES];
     int n_tensor, n_alu;
-    double inst;       /* instructions issued per warp-iteration */
-    double waves;      /* shared / L1 data-path wavefronts per warp-iteration */
-    double rd, wr;     /* bytes read / written through the L2 per warp-iteration */
-    double sync_rd;    /* part of rd a warp waits for in the same iteration */
-    double ldg_depth;  /* dependent global-load steps per iteration (0: none) */
-    double ldg_l1;     /* L1-hit fraction of the synchronous loads */
-    double async_rd;   /* bytes of cp.async / TMA */
-    int tma;           /* async loads use TMA */
-    int lds;           /* shared loads: 1 lds, 2 ldmatrix */
-    double bars;       /* barriers per iteration */
-    double fma;        /* tensor multiply-adds per warp-iteration */
+    double inst;        /* instructions issued per warp-iteration */
+    double waves;       /* shared / L1 data-path wavefronts per warp-iteration */
+    double rd, wr;      /* bytes read / written through the L2 per warp-iteration */
+    double sync_rd;     /* part of rd a warp waits for in the same iteration */
+    double sync_lines;  /* 128-byte lines of sync_rd per warp-iteration */
+    double async_lines; /* lines of the prefetches per warp-iteration */
+    double ldg_depth;   /* dependent global-load steps per iteration (0: none) */
+    double ldg_l1;      /* L1-hit fraction of the synchronous loads */
+    double async_rd;    /* bytes of cp.async / TMA */
+    int tma;            /* async loads use TMA */
+    int lds;            /* shared loads: 1 lds, 2 ldmatrix */
+    double bars;        /* barriers per iteration */
+    double fma;         /* tensor multiply-adds per warp-iteration */
+    double tclock;      /* lowest clock_mhz of the tensor forms used (0: none known) */
 } plan_t;
 
 static double sectors_of(const gc_kop_t *op)
@@ -70,8 +74,8 @@ static double shared_waves(const gc_kop_t *op)
     return fmax(banks, fmax(1, ceil(regs)));
 }
 
-static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_t *ph,
-                      plan_t *pl, gc_derived_list_t *dl, gc_err_t *err)
+static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_t *ph, plan_t *pl,
+                      gc_derived_list_t *dl, gc_err_t *err)
 {
     memset(pl, 0, sizeof(*pl));
     pl->trips = ph->present ? ph->trips : 0;
@@ -94,14 +98,16 @@ static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_
                 return rc;
             if (pl->n_tensor >= PLAN_PIPES)
                 return gc_err_at(err, GC_ELIMIT, file, op->line, op->col,
-                                 "more than %d tensor ops in one loop (merge entries)",
-                                 PLAN_PIPES);
+                                 "more than %d tensor ops in one loop (merge entries)", PLAN_PIPES);
             pipe_use_t *u = &pl->tensor[pl->n_tensor++];
             u->pipe = tp.pipe;
             u->chains = chains * tp.insts;
             u->depth = n / chains;
             u->wg = tp.warpgroup;
             pl->fma += n * tp.fma / (tp.warpgroup ? 4 : 1); /* 4 warps share a wgmma */
+            if (tp.form && tp.form->clock_mhz.set && tp.form->clock_mhz.v > 0 &&
+                (pl->tclock <= 0 || tp.form->clock_mhz.v < pl->tclock))
+                pl->tclock = tp.form->clock_mhz.v;
             pl->inst += n * tp.insts;
             break;
         }
@@ -115,6 +121,7 @@ static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_
                                  "more than %d alu ops in one loop (merge entries)", PLAN_PIPES);
             pipe_use_t *u = &pl->alu[pl->n_alu++];
             u->pipe = p;
+            u->cls = gc_derive_alu_pipe(op->name);
             u->chains = chains;
             u->depth = n / chains;
             pl->inst += n;
@@ -145,6 +152,7 @@ static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_
             pl->inst += n;
             pl->rd += bytes * (1 - hit);
             pl->sync_rd += bytes * (1 - hit);
+            pl->sync_lines += n * lines_of(op) * (1 - hit);
             sync_bytes += bytes;
             sync_bytes_l1 += bytes * hit;
             double depth = n / chains;
@@ -164,8 +172,10 @@ static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_
             pl->rd += bytes;
             if (pl->stages > 1) {
                 pl->async_rd += bytes;
+                pl->async_lines += n * lines_of(op);
             } else { /* waited for in the same iteration */
                 pl->sync_rd += bytes;
+                pl->sync_lines += n * lines_of(op);
                 sync_bytes += bytes;
                 if (pl->ldg_depth < 1)
                     pl->ldg_depth = 1;
@@ -180,8 +190,10 @@ static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_
             pl->tma = 1;
             if (pl->stages > 1) {
                 pl->async_rd += bytes;
+                pl->async_lines += bytes / 128;
             } else {
                 pl->sync_rd += bytes;
+                pl->sync_lines += bytes / 128;
                 sync_bytes += bytes;
                 if (pl->ldg_depth < 1)
                     pl->ldg_depth = 1;
@@ -206,25 +218,34 @@ static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_
  * DRAM hold the traffic a customer waits for (synchronous loads), then the
  * traffic nobody waits for (prefetches in flight across pipeline stages,
  * stores). */
-enum { T_L2A = GC_R_LATENCY + 1, T_DRAMA, NT };
+enum {
+    T_L2A = GC_R_LATENCY + 1,
+    T_DRAMA,
+    T_DRS, /* DRAM bytes the customers wait for (synchronous reads) */
+    T_DRB, /* DRAM bytes read */
+    T_DWB, /* DRAM bytes written */
+    NT
+};
 
 typedef struct ctx {
     const gc_machine_t *m;
     double clock_mhz;
-    double mr, mw;    /* DRAM bytes per L2 byte read / written */
+    double mr, mw; /* DRAM bytes per L2 byte read / written */
 } ctx_t;
 
-/* Issue work of one pipe's ops per iteration on the busiest slot, for
- * `warps` warps (model/pipe.h: n = ceil(warps / slots) * chains per step). */
+/* Issue work of the ops per iteration on the busiest slot, for `warps`
+ * warps (model/pipe.h: n = ceil(warps / slots) * chains per step): ops of
+ * one execution pipe add up, different pipes work side by side (the busiest
+ * counts; the issue term bounds them together). */
 static double pipes_thr(const pipe_use_t *u, int n, double warps)
 {
-    double thr = 0;
+    double thr[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         double w = u[i].wg ? ceil(warps / 4.0) : warps;
-        thr += u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) *
-               u[i].pipe.issue_cyc;
+        thr[u[i].cls & 3] +=
+            u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) * u[i].pipe.issue_cyc;
     }
-    return thr;
+    return MAX(MAX(thr[0], thr[1]), MAX(thr[2], thr[3]));
 }
 
 /* The longest dependency chain of one warp per iteration with `warps` warps
@@ -241,6 +262,38 @@ static double pipes_lat(const pipe_use_t *u, int n, double warps)
     return lat;
 }
 
+/* How much longer than one line's mean latency a customer waits for the
+ * slowest of n lines it requested at once: each line is a hit or a miss
+ * (miss ratio mr) served by the near or the far L2 partition, so its latency
+ * takes one of four values with known odds, and the expected maximum of n
+ * draws is sum_v v (F(v)^n - F(v-)^n). The mean of one draw is taken out:
+ * one line waits the arch's plateau latency as before. 0 without partition
+ * figures. */
+static double slowest_extra(const gc_machine_t *m, double mr, double n)
+{
+    if (!(m->hit_far_cyc > 0) || n <= 1)
+        return 0;
+    double v[4] = {m->hit_near_cyc, m->hit_far_cyc, m->miss_near_cyc, m->miss_far_cyc};
+    double p[4] = {(1 - mr) * m->hit_near_share, (1 - mr) * (1 - m->hit_near_share),
+                   mr * m->miss_near_share, mr * (1 - m->miss_near_share)};
+    /* sort the four by latency (insertion) */
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double tv = v[j], tp = p[j];
+            v[j] = v[j - 1], p[j] = p[j - 1];
+            v[j - 1] = tv, p[j - 1] = tp;
+        }
+    double F = 0, Fn = 0, emax = 0, mean = 0;
+    for (int i = 0; i < 4; i++) {
+        F += p[i];
+        double fn = pow(fmin(F, 1), n);
+        emax += v[i] * (fn - Fn);
+        mean += v[i] * p[i];
+        Fn = fn;
+    }
+    return MAX(0, emax - mean);
+}
+
 /* Each resource's demand (cycles) in one round of phase pl with N blocks on
  * the SM and A SMs active, given the round takes t cycles (the exposed part
  * of an asynchronous load depends on it). */
@@ -248,24 +301,30 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
                         double term[NT], double *lasync)
 {
     const gc_machine_t *m = c->m;
-    double W = N * wpb;                        /* warps on the SM */
-    int blocks_wait = pl->bars > 0;            /* a customer is a block, else a warp */
-    double wc = blocks_wait ? wpb : 1;         /* warps per customer */
+    double W = N * wpb;                /* warps on the SM */
+    int blocks_wait = pl->bars > 0;    /* a customer is a block, else a warp */
+    double wc = blocks_wait ? wpb : 1; /* warps per customer */
     double S = m->sub_cores;
     double r2 = fmin(m->l2_bw_clk / A, m->l2_sm_bw_clk);
-    double rd = m->dram_bw_gbs * 1e3 / c->clock_mhz / A;
+    /* cycles per DRAM byte of this SM's share, reading / writing (the turnaround
+     * between them is added per round, in round_cycles) */
+    double cr = c->clock_mhz * A / (m->dram_rd_gbs * 1e3),
+           cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
     term[GC_R_ALU] = pipes_thr(pl->alu, pl->n_alu, W);
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
     double async = pl->rd - pl->sync_rd + pl->wr;
-    double async_dram = (pl->rd - pl->sync_rd) * c->mr + pl->wr * c->mw;
     term[GC_R_L2] = W * pl->sync_rd / r2;
-    term[GC_R_DRAM] = W * pl->sync_rd * c->mr / rd;
+    term[GC_R_DRAM] = W * pl->sync_rd * c->mr * cr;
     term[T_L2A] = W * async / r2;
-    term[T_DRAMA] = W * async_dram / rd;
+    term[T_DRAMA] = W * ((pl->rd - pl->sync_rd) * c->mr * cr + pl->wr * c->mw * cw);
+    term[T_DRS] = W * pl->sync_rd * c->mr;
+    term[T_DRB] = W * pl->rd * c->mr;
+    term[T_DWB] = W * pl->wr * c->mw;
     /* the customer's own dependent work: overlapped within it, so the longest */
-    double own = MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W));
+    double own =
+        MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W));
     own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
     own = MAX(own, ceil(wc / S) * pl->inst);
     own = MAX(own, wc * pl->waves * m->wave_cyc);
@@ -273,12 +332,17 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     /* latencies it waits through */
     double lmem = (1 - c->mr) * m->l2_lat_cyc + c->mr * m->dram_lat_cyc;
     double z = 0;
-    if (pl->ldg_depth > 0)
-        z += pl->ldg_depth * ((1 - pl->ldg_l1) * lmem + pl->ldg_l1 * m->l1_lat_cyc);
+    if (pl->ldg_depth > 0) /* each dependent step waits for the slowest of its lines */
+        z += pl->ldg_depth *
+             ((1 - pl->ldg_l1) *
+                  (lmem + slowest_extra(m, c->mr, wc * pl->sync_lines / pl->ldg_depth)) +
+              pl->ldg_l1 * m->l1_lat_cyc);
     if (pl->lds)
         z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
     z += pl->bars * m->bar_cyc;
-    *lasync = pl->async_rd > 0 ? lmem + (pl->tma ? m->tma_extra_cyc : 0) : 0;
+    *lasync = pl->async_rd > 0 ? lmem + slowest_extra(m, c->mr, wc * pl->async_lines) +
+                                     (pl->tma ? m->tma_extra_cyc : 0)
+                               : 0;
     term[GC_R_LATENCY] = z + own;
 }
 
@@ -371,6 +435,19 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
         if (i == 1)
             lasync = la;
     }
+    /* DRAM reads and writes in one round share the bus: each turn between them
+     * costs what a copy loses against reads and writes alone. Per byte of the
+     * smaller direction: 2 / copy - 1 / read - 1 / write (0 when the arch has
+     * one bandwidth), shared over all the round's DRAM bytes. */
+    const gc_machine_t *m = c->m;
+    double ct =
+        c->clock_mhz * A / 1e3 * (2 / m->dram_cp_gbs - 1 / m->dram_rd_gbs - 1 / m->dram_wr_gbs);
+    double dtot = term[T_DRB] + term[T_DWB];
+    if (ct > 0 && dtot > 0) {
+        double per = fmin(term[T_DRB], term[T_DWB]) * ct / dtot; /* cycles per DRAM byte */
+        term[GC_R_DRAM] += term[T_DRS] * per;
+        term[T_DRAMA] += (dtot - term[T_DRS]) * per;
+    }
     /* the part of a prefetch's latency its stages - 1 rounds in flight do not
      * cover depends on the round itself: a few fixed-point steps */
     double base = term[GC_R_LATENCY], t = 0, tn = 0;
@@ -387,8 +464,8 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
 
 /* Add `reps` waves of N blocks per SM on A SMs to p; returns their cycles.
  * idle: the fraction of the time charged to the tail. */
-static double wave(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A,
-                   double idle, gc_prediction_t *p, double reps)
+static double wave(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A, double idle,
+                   gc_prediction_t *p, double reps)
 {
     double term[NT], sh[GC_R_LATENCY + 1];
     double t = round_cycles(c, pl, wpb, N, A, term, sh);
@@ -425,8 +502,8 @@ static int occupancy(const gc_machine_t *m, const gc_kernel_t *k, const char *fi
                          "launch.shared_bytes: %g bytes per block, the arch allows %g",
                          k->shared_bytes, m->shared_block_bytes);
     double lim[6];
-    static const char *const names[6] = {"threads", "warps", "blocks", "registers", "shared",
-                                         "cap"};
+    static const char *const names[6] = {"threads",   "warps",  "blocks",
+                                         "registers", "shared", "cap"};
     lim[0] = floor(m->max_threads / threads);
     lim[1] = floor(m->max_warps / warps);
     lim[2] = m->max_blocks;
@@ -541,12 +618,20 @@ int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t
     for (int r = 1; r < GC_R_N; r++)
         if (p->busy[r] > p->busy[bound])
             bound = r;
-    const char *cls = bound == GC_R_TENSOR                    ? "tensor"
+    /* A main loop that issues tensor instructions runs the SM at the clock
+     * measured while its form ran (every H100 tensor bench ran at 1620-1870
+     * MHz, every CUDA-core and shared-memory bench at 1970-2000 MHz; at one
+     * warp per SM as at full rate), whatever bounds it. */
+    int tensor_loop = pl[1].n_tensor > 0;
+    const char *cls = tensor_loop || bound == GC_R_TENSOR        ? "tensor"
                       : (bound == GC_R_DRAM || bound == GC_R_L2) ? "memory"
                                                                  : "compute";
     if (!(o && o->clock_mhz > 0)) {
         double want = m.clock_max_mhz;
-        if (!strcmp(cls, "tensor") && a->sm.clock_tensor_mhz.set) {
+        if (!strcmp(cls, "tensor") && tensor_loop && pl[1].tclock > 0) {
+            want = pl[1].tclock;
+            src = "tensor[form].clock_mhz";
+        } else if (!strcmp(cls, "tensor") && a->sm.clock_tensor_mhz.set) {
             want = m.clock_tensor_mhz;
             src = "sm.clock_tensor_mhz";
         } else if (!strcmp(cls, "memory") && a->sm.clock_memory_mhz.set) {
@@ -600,9 +685,8 @@ void gc_predict_print_text(const gc_prediction_t *p, FILE *fp)
         fprintf(fp, "  derived (the arch file lacks them):\n");
         for (int i = 0; i < p->derived.n; i++) {
             char key[160];
-            fprintf(fp, "    %s = %.4g  (%s)\n",
-                    gc_derived_key(&p->derived.d[i], key, sizeof(key)), p->derived.d[i].value,
-                    p->derived.d[i].how);
+            fprintf(fp, "    %s = %.4g  (%s)\n", gc_derived_key(&p->derived.d[i], key, sizeof(key)),
+                    p->derived.d[i].value, p->derived.d[i].how);
         }
     }
 }
@@ -663,8 +747,9 @@ void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp
         fprintf(fp, "%s\"%s\": ", r ? ", " : "", gc_predict_resource(r));
         json_num(fp, p->util[r]);
     }
-    fprintf(fp, "},\n  \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
-                "\"limited_by\": ",
+    fprintf(fp,
+            "},\n  \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
+            "\"limited_by\": ",
             p->blocks_per_sm, p->warps_per_sm);
     json_str(fp, p->occupancy_limit);
     fprintf(fp, "},\n  \"waves\": {\"blocks\": ");

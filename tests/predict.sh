@@ -9,7 +9,7 @@ K=$GC_SRC/model/kernels
 # a description, options after the file; text names the kernel, the bound, the stack
 run $G predict "$K/mma_matmul_3_1.yaml" --arch ada-rtx4090
 expect_rc 0 "predict file"
-expect_out '^mma_matmul_3_1 on ada-rtx4090: [0-9.]+ us \([0-9]+ cycles at 2710 MHz, sm.clock_tensor_mhz\), tensor-bound$' "text head"
+expect_out '^mma_matmul_3_1 on ada-rtx4090: [0-9.]+ us \([0-9]+ cycles at 2710 MHz, tensor\[form\]\.clock_mhz\), tensor-bound$' "text head"
 expect_out 'occupancy: 2 blocks/SM \(16 warps\), limited by (registers|shared)' "occupancy"
 expect_out 'stall stack' "stack"
 expect_out 'tensor\[mma m16n8k16 f16.f32\].issue_cyc = 31.7' "derived issue interval"

@@ -52,6 +52,25 @@ static gc_arch_t *toy(void)
     return a;
 }
 
+/* The toy arch with one piece of text replaced (NULL when `from` is absent). */
+static gc_arch_t *toy_with(const char *from, const char *to)
+{
+    char buf[4096];
+    const char *at = strstr(toy_arch, from);
+    if (!at)
+        return NULL;
+    int n = snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - toy_arch), toy_arch, to,
+                     at + strlen(from));
+    if (n < 0 || (size_t)n >= sizeof(buf))
+        return NULL;
+    gc_arch_t *a = NULL;
+    gc_err_t e;
+    gc_err_clear(&e);
+    if (gc_arch_parse(&a, "toy.yaml", buf, (size_t)n, &e))
+        fprintf(stderr, "toy arch variant: %s\n", e.msg);
+    return a;
+}
+
 static gc_kernel_t *kern(const char *text)
 {
     gc_kernel_t *k = NULL;
@@ -87,9 +106,10 @@ static void synthetic(void)
     gc_err_t e;
 
     /* one warp, one dependent mma chain: 1000 x latency 30, plus the 2 us launch */
-    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                          "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
-                          "count: 1, chains: 1}]}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                       "count: 1, chains: 1}]}\n",
                   0, &p, &e) == 0);
     CHECK_NEAR(p.cycles, 30000 + 2000, 1e-6);
     CHECK_NEAR(p.time_us, 32, 1e-9);
@@ -105,9 +125,10 @@ static void synthetic(void)
 
     /* 8 warps x 8 chains on 4 sub-cores: 16 mma per slot per iteration at an
      * issue interval of 8: 128 cycles, the pipe busy */
-    CHECK(predict(a, HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
-                          "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
-                          "count: 8, chains: 8}]}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                       "count: 8, chains: 8}]}\n",
                   0, &p, &e) == 0);
     CHECK(p.cycles >= 128000 + 2000 - 1e-6);
     CHECK(p.cycles <= 1.05 * 128000 + 2000);
@@ -117,18 +138,20 @@ static void synthetic(void)
     CHECK_NEAR(p.tensor_fma, 10.0 * 8 * 1000 * 8 * 2048, 0);
     /* a locked clock: the same cycles, time at that clock */
     double cyc = p.cycles - 2000;
-    CHECK(predict(a, HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
-                          "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
-                          "count: 8, chains: 8}]}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                       "count: 8, chains: 8}]}\n",
                   500, &p, &e) == 0);
     CHECK_NEAR(p.cycles - 1000, cyc, 1e-6 * cyc);
     CHECK_NEAR(p.time_us, (cyc + 1000) / 500, 1e-6);
     CHECK_STR(p.clock_source, "--clock");
 
     /* the issue interval derived from the peak: 16*8*8 * 4 / 512 = 8 */
-    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                          "loop: {trips: 10, ops: [{op: mma, shape: m16n8k8, a: f16, c: f32, "
-                          "count: 1}]}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                       "loop: {trips: 10, ops: [{op: mma, shape: m16n8k8, a: f16, c: f32, "
+                       "count: 1}]}\n",
                   0, &p, &e) == 0);
     int found = 0;
     for (int i = 0; i < p.derived.n; i++) {
@@ -141,28 +164,32 @@ static void synthetic(void)
     }
     CHECK(found);
     /* bf16 runs at the f16 form's rate, and says so */
-    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                          "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: bf16, c: f32, "
-                          "count: 1, chains: 1}]}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: bf16, c: f32, "
+                       "count: 1, chains: 1}]}\n",
                   0, &p, &e) == 0);
     CHECK_NEAR(p.cycles, 32000, 1e-6);
     /* wmma m16n16k16 runs as two mma m16n8k16 */
-    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                          "loop: {trips: 1000, ops: [{op: wmma, shape: m16n16k16, a: f16, c: f32, "
-                          "count: 1, chains: 1}]}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: wmma, shape: m16n16k16, a: f16, c: f32, "
+                       "count: 1, chains: 1}]}\n",
                   0, &p, &e) == 0);
     CHECK_NEAR(p.tensor_fma, 1000.0 * 16 * 16 * 16, 0);
     CHECK_NEAR(p.cycles, 32000, 1e-6); /* two independent halves: still one latency */
 
     /* a form the arch lacks: one line at the op */
-    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                          "loop:\n  trips: 1\n  ops:\n"
-                          "    - {op: mma, shape: m16n8k32, a: e4m3, c: f32, count: 1}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                       "loop:\n  trips: 1\n  ops:\n"
+                       "    - {op: mma, shape: m16n8k32, a: e4m3, c: f32, count: 1}\n",
                   0, &p, &e) == GC_EINPUT);
     CHECK_HAS(e.msg, "k.yaml:7:7: the arch toy has no tensor form 'mma m16n8k32 e4m3.f32'");
     CHECK_HAS(e.msg, "forms it has: mma m16n8k16 f16.f32, mma m16n8k8 f16.f32");
-    CHECK(predict(a, HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                          "loop:\n  trips: 1\n  ops:\n    - {op: alu, name: frobnicate, count: 1}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                       "loop:\n  trips: 1\n  ops:\n    - {op: alu, name: frobnicate, count: 1}\n",
                   0, &p, &e) == GC_EINPUT);
     CHECK_HAS(e.msg, "k.yaml:7:7: the arch toy has no alu entry for 'frobnicate'");
 
@@ -228,9 +255,10 @@ static void synthetic(void)
     CHECK(gc_stream_op("scale", &sop) != 0);
 
     /* data that fits the L2 and is warm costs no DRAM traffic */
-    CHECK(predict(a, HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
-                          "loop: {trips: 4, ops: [{op: ldg, width: 16, count: 4}]}\n"
-                          "footprint: {l2_warm: true}\n",
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                       "loop: {trips: 4, ops: [{op: ldg, width: 16, count: 4}]}\n"
+                       "footprint: {l2_warm: true}\n",
                   0, &p, &e) == 0);
     CHECK_NEAR(p.dram_bytes, 0, 0);
     CHECK_NEAR(p.l2_bytes, 10.0 * 8 * 4 * 4 * 512, 0);
@@ -260,11 +288,18 @@ static void synthetic(void)
         size_t n = fread(out, 1, sizeof(out) - 1, fp);
         out[n] = 0;
         fclose(fp);
-        static const char *const keys[] = {"\"schema\": \"gpucal-predict/1\"", "\"cycles\": ",
-                                           "\"time_us\": ", "\"clock_mhz\": ", "\"bound\": ",
-                                           "\"breakdown\": {\"tensor\": ", "\"utilisation\": {",
-                                           "\"occupancy\": {", "\"waves\": {", "\"traffic\": {",
-                                           "\"derived\": [", "\"template\": {\"name\": \"x\"}"};
+        static const char *const keys[] = {"\"schema\": \"gpucal-predict/1\"",
+                                           "\"cycles\": ",
+                                           "\"time_us\": ",
+                                           "\"clock_mhz\": ",
+                                           "\"bound\": ",
+                                           "\"breakdown\": {\"tensor\": ",
+                                           "\"utilisation\": {",
+                                           "\"occupancy\": {",
+                                           "\"waves\": {",
+                                           "\"traffic\": {",
+                                           "\"derived\": [",
+                                           "\"template\": {\"name\": \"x\"}"};
         for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
             CHECK_HAS(out, keys[i]);
     }
@@ -306,8 +341,8 @@ static void seed002(void)
         CHECK(gc_predict(a, k, &o, &p, &e) == 0);
         t[i] = p.time_us;
         double err = (t[i] - published[i]) / published[i];
-        printf("%s: predicted %.0f us, published %.0f us, %+.1f %%\n", names[i], t[i],
-               published[i], 100 * err);
+        printf("%s: predicted %.0f us, published %.0f us, %+.1f %%\n", names[i], t[i], published[i],
+               100 * err);
         CHECK(err > -0.10 && err < 0.10);
         gc_kernel_destroy(k);
     }
@@ -328,10 +363,107 @@ static void seed002(void)
     gc_arch_destroy(a);
 }
 
+/* What the model accounts for beyond the basics, each on the toy arch with
+ * the figure that turns it on, against the toy without it. */
+static void refinements(void)
+{
+    gc_prediction_t p, q;
+    gc_err_t e;
+    gc_predict_opts_t o = {0};
+    gc_stream_result_t s;
+
+    /* DRAM: reads and writes alone at 100 GB/s, a copy at 50 (both directions
+     * counted): each byte of the smaller direction costs 2/50 - 2/100 more */
+    gc_arch_t *d = toy_with("dram: {bw_gbs: 100,", "dram: {bw_gbs: 100, bw_read_gbs: 100, "
+                                                   "bw_write_gbs: 100, bw_copy_gbs: 50,");
+    CHECK(d != NULL);
+    if (d) {
+        CHECK(gc_stream_predict(d, GC_STREAM_COPY, 100e6, &o, &s, &e) == 0);
+        CHECK_NEAR(s.pred.time_us, 4000 + 2, 0.02 * 4000);
+        CHECK(gc_stream_predict(d, GC_STREAM_TRIAD, 100e6, &o, &s, &e) == 0);
+        CHECK_NEAR(s.pred.time_us, 5000 + 2, 0.02 * 5000); /* 300 MB + 100 MB turnaround */
+        CHECK(gc_stream_predict(d, GC_STREAM_REDUCE, 100e6, &o, &s, &e) == 0);
+        CHECK_NEAR(s.pred.time_us, 1000 + 2, 0.03 * 1000); /* reads only: no turnaround */
+        gc_arch_destroy(d);
+    }
+
+    /* a loop that issues tensor instructions runs at its form's clock, whatever
+     * bounds it; one without them at the maximum clock */
+    gc_arch_t *c = toy_with("latency_cyc: 30, issue_cyc: 8,", "clock_mhz: 800, latency_cyc: 30, "
+                                                              "issue_cyc: 8,");
+    CHECK(c != NULL);
+    if (c) {
+        CHECK(predict(c,
+                      HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                           "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, "
+                           "c: f32, count: 1, chains: 1}, {op: lds, width: 4, count: 40}]}\n",
+                      0, &p, &e) == 0);
+        CHECK_NEAR(p.clock_mhz, 800, 0);
+        CHECK_STR(p.clock_source, "tensor[form].clock_mhz");
+        CHECK_STR(p.load_class, "tensor");
+        CHECK(predict(c,
+                      HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                           "loop: {trips: 1000, ops: [{op: lds, width: 4, count: 40}]}\n",
+                      0, &p, &e) == 0);
+        CHECK_NEAR(p.clock_mhz, 1000, 0);
+        gc_arch_destroy(c);
+    }
+
+    /* CUDA-core pipes: FFMA (fma pipe) and IADD3 (alu pipe) work side by side,
+     * so 8 of each cost what the slower 8 IADD3 cost alone (issue apart) */
+    gc_arch_t *a = toy();
+    CHECK(a != NULL);
+    if (a) {
+        const char *l = HEAD "launch: {grid: 10, block: 1024, registers: 32}\n";
+        char buf[512];
+        snprintf(buf, sizeof(buf),
+                 "%sloop: {trips: 100, ops: [{op: alu, name: iadd3, count: 8, "
+                 "chains: 8}]}\n",
+                 l);
+        CHECK(predict(a, buf, 0, &p, &e) == 0);
+        snprintf(buf, sizeof(buf),
+                 "%sloop: {trips: 100, ops: [{op: alu, name: iadd3, count: 8, "
+                 "chains: 8}, {op: alu, name: ffma, count: 8, chains: 8}]}\n",
+                 l);
+        CHECK(predict(a, buf, 0, &q, &e) == 0);
+        CHECK(p.busy[GC_R_ALU] > 0);
+        CHECK_NEAR(q.busy[GC_R_ALU], p.busy[GC_R_ALU], 1e-9 * p.busy[GC_R_ALU]);
+        CHECK(q.busy[GC_R_ISSUE] > p.busy[GC_R_ISSUE]); /* twice the instructions to issue */
+        gc_arch_destroy(a);
+    }
+
+    /* a warp that waits for 4 lines at once waits for the slowest: near 200,
+     * far 400 cycles, half of each: E[max of 4] = 200/16 + 400*15/16 = 387.5,
+     * 87.5 over the mean */
+    a = toy();
+    gc_arch_t *f = toy_with("l2: {size_mib: 4, latency_cyc: 200,",
+                            "l2: {size_mib: 4, latency_cyc: 200, partitions: 2, near_hit_cyc: 200, "
+                            "far_hit_cyc: 400, near_miss_cyc: 500, far_miss_cyc: 700, "
+                            "near_share: 0.5,");
+    CHECK(a != NULL && f != NULL);
+    if (a && f) {
+        const char *k4 = HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                              "loop: {trips: 100, ops: [{op: ldg, width: 16, count: 1}]}\n"
+                              "footprint: {l2_warm: true}\n";
+        const char *k1 = HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                              "loop: {trips: 100, ops: [{op: ldg, width: 4, active: 1, "
+                              "count: 1}]}\nfootprint: {l2_warm: true}\n";
+        CHECK(predict(a, k4, 0, &p, &e) == 0);
+        CHECK(predict(f, k4, 0, &q, &e) == 0);
+        CHECK_NEAR(q.busy[GC_R_LATENCY] - p.busy[GC_R_LATENCY], 100 * 87.5, 1e-6);
+        CHECK(predict(a, k1, 0, &p, &e) == 0); /* one line: the plateau, as before */
+        CHECK(predict(f, k1, 0, &q, &e) == 0);
+        CHECK_NEAR(q.busy[GC_R_LATENCY], p.busy[GC_R_LATENCY], 1e-9);
+    }
+    gc_arch_destroy(a);
+    gc_arch_destroy(f);
+}
+
 int main(void)
 {
     gc_warn_set_quiet(1);
     synthetic();
+    refinements();
     seed002();
     CHECK_DONE();
 }
