@@ -277,8 +277,10 @@ template <int CHAINS> static void bench_mma(const char *name, int blocks, int th
 
 /* ======================================================================
  * 3-4. Shared memory: 8 independent ld.shared per warp and iteration, at
- * fixed addresses (asm volatile keeps them in the loop). WIDTH 16:
- * ld.shared.v4 conflict-free; WIDTH 4 with WAYS-way bank conflicts.
+ * fixed addresses. WIDTH 16: ld.volatile.shared.v4 conflict-free (volatile
+ * keeps them in the loop); WIDTH 4 with WAYS-way bank conflicts (plain
+ * ld.shared: the timed binary loads each of its 16 addresses once per 16
+ * iterations, see model/kernels/h100_smem_conflict8.yaml).
  * ====================================================================== */
 
 template <int WIDTH, int WAYS>
@@ -317,8 +319,11 @@ __global__ void __launch_bounds__(256) k_smem(const uint32_t *in, uint32_t *out,
         for (int j = 0; j < 8; j++) {
             uint32_t a = base + (addr[j] ^ flip);
             if (WIDTH == 16) {
+                /* ld.volatile: ptxas may not merge or hoist it (it kept one copy of the
+                 * 16 plain ld.shared.v4 of the two address sets and moved them out of
+                 * the loop: `asm volatile` binds nvcc, not ptxas) */
                 uint32_t x, y, z, w;
-                asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
+                asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
                              : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
                              : "r"(a)
                              : "memory");

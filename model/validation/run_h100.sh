@@ -11,6 +11,8 @@
 #   smi.csv        nvidia-smi samples (SM clock, power, temperature) every 200 ms
 #   ptxas.txt      registers / shared memory of every kernel (-Xptxas -v)
 #   sass.txt       the SASS of every kernel (instruction counts for model/kernels/)
+#   loops.txt      every loop of that SASS and the loads it holds (sass_loops.awk):
+#                  a kernel meant to load in its loop must show them there
 #   log.txt        everything the program printed on stderr
 # and prints times.csv last. Never changes the GPU's clocks or settings.
 set -u
@@ -29,6 +31,7 @@ BIN=$OUT/h100_kernels.bin
 nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xptxas -v "$SRC" -lcublas -o "$BIN" \
     >"$OUT/ptxas.txt" 2>&1 || { cat "$OUT/ptxas.txt"; echo "build failed"; exit 1; }
 cuobjdump -sass "$BIN" >"$OUT/sass.txt" 2>&1 || echo "cuobjdump failed" >>"$OUT/sass.txt"
+awk -f "$(dirname "$0")/sass_loops.awk" "$OUT/sass.txt" >"$OUT/loops.txt" 2>&1
 
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
     --format=csv -lms 200 >"$OUT/smi.csv" 2>&1 &
@@ -50,6 +53,8 @@ wait "$SMI" 2>/dev/null
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >>"$OUT/env.txt" 2>&1
 rm -f "$BIN"
 cat "$OUT/log.txt"
+echo "loops of the shared-memory and L2 kernels (loads must sit in the main loop):"
+grep -E 'k_smem|k_l2_read' "$OUT/loops.txt"
 column -s, -t <"$OUT/times.csv" 2>/dev/null || cat "$OUT/times.csv"
 echo "exit $rc"
 exit $rc
