@@ -4,6 +4,7 @@
  * facts of the headers and the provenance. */
 #define _POSIX_C_SOURCE 200809L
 #include "calib.h"
+#include "../model/emulate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -652,6 +653,7 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         goto done;
     /* pass 1: which bench each trace holds, and the device facts */
     const trace_file_t *by_bench[NBENCH] = {0};
+    const char *numeric_path = NULL;
     int found = 0;
     for (size_t i = 0; i < nfiles; i++) {
         gc_trace_reader_t *r;
@@ -664,6 +666,19 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
                            "lists the required keys)");
             gc_trace_close(r);
             goto done;
+        }
+        if (!strcmp(bench, "numeric")) { /* read by the emulator's own reader, after pass 2 */
+            if (numeric_path) {
+                rc = gc_err_set(err, GC_EINPUT,
+                                "%s: a second trace of bench 'numeric' (the first is %s): keep "
+                                "one of them in the folder",
+                                files[i].path, numeric_path);
+                gc_trace_close(r);
+                goto done;
+            }
+            numeric_path = files[i].path;
+            gc_trace_close(r);
+            continue;
         }
         const bench_def_t *def = find_bench(bench);
         if (!def) {
@@ -733,6 +748,22 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
             goto done;
         size_t at = strlen(used);
         snprintf(used + at, sizeof(used) - at, "%s%s", at ? ", " : "", benches[k].name);
+    }
+    /* the numerics findings: the probe rows of the numeric trace, through the
+     * emulator's reader (model/emulate.h), so the arch says exactly what the
+     * emulator will do */
+    if (numeric_path) {
+        rc = gc_emu_trace_numerics(numeric_path, a, err);
+        if (rc == GC_ENODATA) {
+            gc_calib_leave_out(&c, numeric_path, 0, "numerics left out: no probe rows");
+            rc = 0;
+        } else if (rc) {
+            goto done;
+        } else {
+            gc_calib_info(&c, "%s: %zu numerics entries", numeric_path, a->n_numerics);
+            size_t at = strlen(used);
+            snprintf(used + at, sizeof(used) - at, "%snumeric", at ? ", " : "");
+        }
     }
     finish_device(&c, &f);
     if ((rc = required(&c, err)) != 0)
