@@ -683,7 +683,7 @@ int main(int argc, char **argv)
         CHECK(!a->memory.l1.bw_bytes_clk_sm.set && !a->memory.dram.bw_gbs.set);
         CHECK(!a->memory.l2.near_hit_cyc.set && !a->memory.l2.partitions.set);
         CHECK(a->memory.l2.latency_cyc.set);
-        CHECK_HAS(a->provenance.notes, "missing: mma_sp, pchase_fine, bw;");
+        CHECK_HAS(a->provenance.notes, "missing: mma_sp, pchase_fine, bw, launch;");
         gc_arch_destroy(a);
     }
     rm_dir(dir);
