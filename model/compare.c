@@ -127,10 +127,20 @@ static int merge(const gc_arch_item_t *it, void *ctx)
             return t->oom = 1;
         }
         memcpy(nr.key, it->key, kl);
-        memmove(t->rows + t->after + 1, t->rows + t->after, (t->n - t->after) * sizeof(row_t));
-        t->rows[t->after] = nr;
+        /* keep a list entry's rows together: after the last row of the same
+         * entry if another arch placed some, else after this arch's last */
+        size_t at = t->after;
+        const char *br = strchr(it->key, ']');
+        if (br) {
+            size_t pl = (size_t)(br - it->key) + 1;
+            for (size_t j = 0; j < t->n; j++)
+                if (!strncmp(t->rows[j].key, it->key, pl) && j + 1 > at)
+                    at = j + 1;
+        }
+        memmove(t->rows + at + 1, t->rows + at, (t->n - at) * sizeof(row_t));
+        t->rows[at] = nr;
         t->n++;
-        i = (long)t->after;
+        i = (long)at;
     }
     t->rows[i].q[t->cur] = it->q;
     t->after = (size_t)i + 1;
@@ -145,8 +155,18 @@ static void fmt_val(char *b, size_t n, const gc_qty_t *q, int is_int)
         gc_num_format(b, n, q->v, is_int);
 }
 
+static int wanted(const char *key, const char *const *match)
+{
+    if (!match)
+        return 1;
+    for (const char *const *m = match; *m; m++)
+        if (strstr(key, *m))
+            return 1;
+    return 0;
+}
+
 int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_fmt_t fmt,
-                     gc_err_t *err)
+                     const char *const *match, gc_err_t *err)
 {
     table_t t = {NULL, 0, 0, n, 0, 0, 0};
     for (int a = 0; a < n && !t.oom; a++) {
@@ -162,8 +182,10 @@ int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_
         for (size_t i = 0; drop && i < l.n; i++)
             drop[i] = strstr(l.v[i].key, " zero]") && normalise(&l, i);
         for (size_t i = 0; drop && i < l.n; i++)
-            if (!drop[i])
+            if (!drop[i]) {
                 normalise(&l, i);
+                drop[i] = !wanted(l.v[i].key, match);
+            }
         for (size_t i = 0; drop && i < l.n && !t.oom; i++) {
             if (drop[i])
                 continue;

@@ -12,8 +12,10 @@
 
 typedef enum { GC_COMPARE_MD, GC_COMPARE_CSV } gc_compare_fmt_t;
 
-/* Write the table of n archs to fp. Returns 0, or GC_ENOMEM. */
+/* Write the table of n archs to fp. match: NULL, or a NULL-terminated list
+ * of texts; then only rows whose key contains one of them are written.
+ * Returns 0, or GC_ENOMEM. */
 int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_fmt_t fmt,
-                     gc_err_t *err);
+                     const char *const *match, gc_err_t *err);
 
 #endif

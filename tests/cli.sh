@@ -62,6 +62,9 @@ run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/patterns.yaml"; expect_rc 
 expect_out '^\| tensor\[mma m16n8k16 f16.f32\].latency_cyc \| cycles \| 24.7 \| 30.0 \(1.21x\) \|$' "rand under plain label"
 grep -q 'f16.f32 zero\]' "$out" && grep -q 'tensor\[mma m16n8k16 f16.f32 zero\]' "$out" && fail "zero twin of a rand form shown"
 expect_out '^\| tensor\[wgmma m64n64k16 f16.f32 ss zero\].latency_cyc \| cycles \| - \| 100.0 \|$' "zero-only kept"
+run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/other.yaml" --match l2 --match clock; expect_rc 0 "compare match"
+[ "$(grep -c '^| ' "$out")" -eq 4 ] || fail "compare --match: expected the header and 2 rows, got $(grep -c '^| ' "$out") table lines"
+expect_out '^\| sm.clock_max_mhz \|' "match clock"
 run $G compare; expect_rc 2 "compare nothing"
 run $G compare $FIX --format xls; expect_rc 2 "compare bad format"
 
