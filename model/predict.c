@@ -619,9 +619,9 @@ int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t
         if (p->busy[r] > p->busy[bound])
             bound = r;
     /* A main loop that issues tensor instructions runs the SM at the clock
-     * measured while its form ran (every H100 tensor bench ran at 1620-1870
-     * MHz, every CUDA-core and shared-memory bench at 1970-2000 MHz; at one
-     * warp per SM as at full rate), whatever bounds it. */
+     * measured while its form ran (every H100 tensor-core bench row ran at
+     * 1544-1874 MHz, at one warp per SM as at full rate; every CUDA-core and
+     * shared-memory bench row at 1968-2000 MHz), whatever bounds it. */
     int tensor_loop = pl[1].n_tensor > 0;
     const char *cls = tensor_loop || bound == GC_R_TENSOR        ? "tensor"
                       : (bound == GC_R_DRAM || bound == GC_R_L2) ? "memory"
