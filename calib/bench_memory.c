@@ -642,15 +642,24 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
         cf[j].n++;
         of[r] = j;
     }
+    /* dram.bw_gbs: the kernel that reads five times for each write (seed
+     * 004's method, behind the published figures it is compared with) when
+     * the trace has it; else the best of every access mix */
+    target_t mix = tg[6];
+    for (size_t j = 0; j < ncf && has_op; j++)
+        if (cf[j].op >= 0 && !strcmp(t->dict[cop][cf[j].op], "r5w1") &&
+            !strcmp(t->dict[cl][cf[j].level], "global"))
+            mix.op = "r5w1";
     for (size_t k = 0; k < sizeof(tg) / sizeof(tg[0]); k++) {
-        int cm = gc_table_col(t, tg[k].metric);
+        const target_t *tgk = k == 6 ? &mix : &tg[k];
+        int cm = gc_table_col(t, tgk->metric);
         long best = -1;
         double bmean = 0, blo = 1, bhi = 0;
         for (size_t j = 0; j < ncf; j++) {
-            if (strcmp(t->dict[cl][cf[j].level], tg[k].level) ||
-                (tg[k].width && cf[j].width != tg[k].width) ||
-                (tg[k].read_only && cf[j].op >= 0 && strcmp(t->dict[cop][cf[j].op], "read")) ||
-                (tg[k].op && (cf[j].op < 0 || strcmp(t->dict[cop][cf[j].op], tg[k].op))))
+            if (strcmp(t->dict[cl][cf[j].level], tgk->level) ||
+                (tgk->width && cf[j].width != tgk->width) ||
+                (tgk->read_only && cf[j].op >= 0 && strcmp(t->dict[cop][cf[j].op], "read")) ||
+                (tgk->op && (cf[j].op < 0 || strcmp(t->dict[cop][cf[j].op], tgk->op))))
                 continue;
             size_t mm = 0;
             double s = 0;
@@ -686,7 +695,7 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
         const config_t *b = &cf[best];
         if (!(bmean > 0)) {
             gc_calib_leave_out(c, file, t->line[b->first], "%s %s bandwidth left out: 0",
-                               tg[k].level, tg[k].metric);
+                               tgk->level, tgk->metric);
             continue;
         }
         char opn[64] = "";
@@ -696,7 +705,7 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
                      gc_calib_str(c,
                                   "%s:%d: best %s of level %s (%s%g-byte accesses, %g blocks "
                                   "x %g threads; mean of %zu row%s)",
-                                  file, t->line[b->first], tg[k].metric, tg[k].level, opn, b->width,
+                                  file, t->line[b->first], tgk->metric, tgk->level, opn, b->width,
                                   b->blocks, b->threads, b->n, b->n == 1 ? "" : "s"),
                      NULL);
         given++;

@@ -413,7 +413,9 @@ static const gc_field_t dram_f[] = {
     Q(gc_dram_t, channels, GC_F_INT, 1, 1024, "channels",
       "Memory channels (controllers) the simulator models."),
     Q(gc_dram_t, bw_peak_gbs, GC_F_POS, 0, 1e5, "GB/s", "Datasheet bandwidth."),
-    Q(gc_dram_t, bw_gbs, GC_F_POS, 0, 1e5, "GB/s", "Measured bandwidth (read + write)."),
+    Q(gc_dram_t, bw_gbs, GC_F_POS, 0, 1e5, "GB/s",
+      "Measured bandwidth, read + write counted, of a kernel reading five times per write "
+      "(seed 004's method; the best mix when that kernel was not run)."),
     Q(gc_dram_t, latency_cyc, GC_F_POS, 0, LAT, "cycles",
       "Classic P-chase plateau for arrays well beyond the L2."),
     Q(gc_dram_t, bw_read_gbs, GC_F_POS, 0, 1e5, "GB/s", "Measured bandwidth, reads only."),
