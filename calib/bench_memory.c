@@ -25,19 +25,6 @@
 /* an L2 plateau ending at or above this share of the L2: the capacity */
 #define CAPACITY_MIN 0.75
 
-static int check_ci(const gc_table_t *t, const char *file, size_t row, int cv, int clo, int chi,
-                    gc_err_t *err)
-{
-    double v = gc_table_num(t, cv, row), lo = gc_table_num(t, clo, row),
-           hi = gc_table_num(t, chi, row);
-    if (lo <= v && v <= hi)
-        return 0;
-    return gc_err_at(err, GC_EINPUT, file, t->line[row], 0,
-                     "%s %g is outside its interval [%s %g, %s %g] (a corrupt row: "
-                     "re-measure)",
-                     t->cols[cv].name, v, t->cols[clo].name, lo, t->cols[chi].name, hi);
-}
-
 /* ---- pchase: plateaus of latency vs array size ---- */
 
 typedef struct curve {
@@ -257,7 +244,7 @@ int gc_bench_pchase(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
         chi = gc_table_col(t, "lat_hi");
     memset(cv, 0, sizeof(cv));
     for (size_t r = 0; r < t->nrows; r++)
-        if ((rc = check_ci(t, file, r, cy, clo, chi, err)) != 0)
+        if ((rc = gc_table_check_ci(t, file, r, cy, clo, chi, err)) != 0)
             return rc;
     for (int i = 0; i < 5; i++)
         if ((rc = build_curve(t, paths[i], &cv[i], err)) != 0)
@@ -734,7 +721,7 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
         for (size_t r = 0; r < t->nrows; r++) {
             if (strcmp(gc_table_txt(t, cl, r), loads[k]))
                 continue;
-            if ((rc = check_ci(t, file, r, cc, clo, chi, err)) != 0)
+            if ((rc = gc_table_check_ci(t, file, r, cc, clo, chi, err)) != 0)
                 return rc;
             double l = gc_table_num(t, clo, r), h = gc_table_num(t, chi, r);
             if (!m || l < lo[k])

@@ -16,19 +16,6 @@
 /* ---- shared pieces ---- */
 
 /* Check lo <= v <= hi of a row; the error names the file and line. */
-static int check_ci(const gc_table_t *t, const char *file, size_t row, int cv, int clo, int chi,
-                    gc_err_t *err)
-{
-    double v = gc_table_num(t, cv, row), lo = gc_table_num(t, clo, row),
-           hi = gc_table_num(t, chi, row);
-    if (lo <= v && v <= hi)
-        return 0;
-    return gc_err_at(err, GC_EINPUT, file, t->line[row], 0,
-                     "%s %g is outside its interval [%s %g, %s %g] (a corrupt row: "
-                     "re-measure)",
-                     t->cols[cv].name, v, t->cols[clo].name, lo, t->cols[chi].name, hi);
-}
-
 /* the columns of a sweep table */
 typedef struct sweep_cols {
     int warps, ilp, cyc, cyc_lo, cyc_hi, rate, rate_lo, rate_hi, clock;
@@ -52,9 +39,9 @@ static void sweep_cols(const gc_table_t *t, const char *rate, const char *rlo, c
 static int row_point(const gc_table_t *t, const char *file, size_t row, const sweep_cols_t *s,
                      double unit, gc_sweep_pt_t *p, gc_err_t *err)
 {
-    int rc = check_ci(t, file, row, s->cyc, s->cyc_lo, s->cyc_hi, err);
+    int rc = gc_table_check_ci(t, file, row, s->cyc, s->cyc_lo, s->cyc_hi, err);
     if (!rc)
-        rc = check_ci(t, file, row, s->rate, s->rate_lo, s->rate_hi, err);
+        rc = gc_table_check_ci(t, file, row, s->rate, s->rate_lo, s->rate_hi, err);
     if (rc)
         return rc;
     double w = gc_table_num(t, s->warps, row);
@@ -183,7 +170,7 @@ static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char 
 {
     const char *chk = gc_trace_meta(t->r, "sass_check");
     int m, nn, k;
-    if (!chk || strncmp(chk, "ok:", 3) != 0 || sscanf(shape, "m%dn%dk%d", &m, &nn, &k) != 3)
+    if (!chk || strncmp(chk, "ok:", 3) != 0 || gc_tensor_shape(shape, &m, &nn, &k) != 0)
         return NULL;
     int wg = !strncmp(inst, "wgmma", 5), sp = strstr(inst, ".sp") != NULL;
     const char *prefix = !strcmp(inst, "wmma") ? "WMMA"
@@ -355,9 +342,8 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
         size_t first = 0;
         while (of[first] != (int)g)
             first++;
-        int m, nn, kk, len = 0;
-        if (sscanf(s[T_SHAPE], "m%dn%dk%d%n", &m, &nn, &kk, &len) != 3 || s[T_SHAPE][len] ||
-            m <= 0 || nn <= 0 || kk <= 0 || m > 256 || nn > 256 || kk > 1024) {
+        int m, nn, kk;
+        if (gc_tensor_shape(s[T_SHAPE], &m, &nn, &kk) != 0) {
             rc = gc_err_at(err, GC_EINPUT, file, t->line[first], 0,
                            "column 'shape': '%.40s' is not a PTX shape mMnNkK (e.g. m16n8k16)",
                            s[T_SHAPE]);
@@ -384,7 +370,7 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
             if (of[r] != (int)g)
                 continue;
             if (!strcmp(gc_table_txt(t, cscope, r), "gpu")) {
-                if ((rc = check_ci(t, file, r, sc.rate, sc.rate_lo, sc.rate_hi, err)) != 0)
+                if ((rc = gc_table_check_ci(t, file, r, sc.rate, sc.rate_lo, sc.rate_hi, err)) != 0)
                     goto done;
                 if (best_gpu < 0 ||
                     gc_table_num(t, sc.rate, r) > gc_table_num(t, sc.rate, (size_t)best_gpu))
@@ -669,7 +655,7 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
                            "column 'ways': %g (a warp has 32 threads: at most 32 ways)", ways);
             goto done;
         }
-        if ((rc = check_ci(t, file, r, sc.cyc, sc.cyc_lo, sc.cyc_hi, err)) != 0)
+        if ((rc = gc_table_check_ci(t, file, r, sc.cyc, sc.cyc_lo, sc.cyc_hi, err)) != 0)
             goto done;
         if (gc_table_num(t, sc.warps, r) != 1 || gc_table_num(t, sc.ilp, r) != 1)
             continue; /* throughput rows: the bw bench gives bandwidths */

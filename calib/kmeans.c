@@ -3,6 +3,8 @@
  * sums: a cluster is an index interval [start, end) of the sorted samples. */
 #include "kmeans.h"
 
+#include "../util/rng.h"
+
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdint.h>
@@ -23,19 +25,6 @@ void gc_kmeans_defaults(gc_kmeans_opts_t *o)
 
 /* ---- random numbers: splitmix64, deterministic on every platform ---- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* uniform in [0, 1) */
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* ---- prefix sums over the sorted samples (shifted by a pivot to keep
  * the sums of squares well conditioned) ---- */
@@ -127,7 +116,7 @@ static int seed_pp(const psum_t *p, int k, uint64_t *rng, double *c)
 {
     size_t start[GC_KMEANS_KMAX];
     int m = 1;
-    c[0] = p->x[(size_t)(rng_unit(rng) * (double)p->n) % p->n];
+    c[0] = p->x[(size_t)(gc_rng_unit(rng) * (double)p->n) % p->n];
     while (m < k) {
         partition(p, m, c, start);
         /* sub-ranges with a fixed nearest centre: [start_j, end_j) -> c_j */
@@ -138,7 +127,7 @@ static int seed_pp(const psum_t *p, int k, uint64_t *rng, double *c)
         }
         if (!(total > 0))
             return -1;
-        double u = rng_unit(rng) * total;
+        double u = gc_rng_unit(rng) * total;
         int j = 0;
         while (j < m - 1 && u >= w[j]) {
             u -= w[j];

@@ -278,3 +278,16 @@ fail:
     gc_table_free(t);
     return rc;
 }
+
+int gc_table_check_ci(const gc_table_t *t, const char *file, size_t row, int cv, int clo, int chi,
+                      gc_err_t *err)
+{
+    double v = gc_table_num(t, cv, row), lo = gc_table_num(t, clo, row),
+           hi = gc_table_num(t, chi, row);
+    if (lo <= v && v <= hi)
+        return 0;
+    return gc_err_at(err, GC_EINPUT, file, t->line[row], 0,
+                     "%s %g is outside its interval [%s %g, %s %g] (a corrupt row: "
+                     "re-measure)",
+                     t->cols[cv].name, v, t->cols[clo].name, lo, t->cols[chi].name, hi);
+}

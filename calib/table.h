@@ -69,4 +69,9 @@ const char *gc_table_txt(const gc_table_t *t, int col, size_t row);
 /* The line of the metadata key in the file (for messages), or 0. */
 long gc_table_meta_line(const gc_table_t *t, const char *key);
 
+/* A row's value and its interval: 0 if lo <= v <= hi (columns cv, clo, chi),
+ * else GC_EINPUT naming FILE:LINE and the three values (a corrupt row). */
+int gc_table_check_ci(const gc_table_t *t, const char *file, size_t row, int cv, int clo, int chi,
+                      gc_err_t *err);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include "measure.h"
 #include "numeric_probe.h"
+#include "../util/rng.h"
 
 /* ---- formats ---- */
 
@@ -241,10 +242,7 @@ uint32_t gc_nfmt_encode(gc_nfmt_t f, double x)
 
 uint64_t gc_nrng_u64(gc_nrng_t *r)
 {
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return gc_rng_next(&r->s);
 }
 
 void gc_nrng_init(gc_nrng_t *r, uint64_t seed, uint64_t a, uint64_t b)

@@ -6,6 +6,8 @@
 
 #include "ring.h"
 
+#include "../util/rng.h"
+
 int gc_ring_check(const gc_ring_spec_t *spec, size_t *slots, gc_err_t *err)
 {
     if (spec->pattern != GC_RING_SEQ && spec->pattern != GC_RING_RAND)
@@ -39,21 +41,13 @@ int gc_ring_check(const gc_ring_spec_t *spec, size_t *slots, gc_err_t *err)
     return 0;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* uniform in [0, n), n >= 1, without modulo bias */
 static uint64_t below(uint64_t *s, uint64_t n)
 {
     uint64_t lim = UINT64_MAX - UINT64_MAX % n;
     uint64_t x;
     do
-        x = splitmix64(s);
+        x = gc_rng_next(s);
     while (x >= lim);
     return x % n;
 }

@@ -648,7 +648,7 @@ static int derive_tensor(ctx_t *c, const char *want, int s)
         snprintf(inote, sizeof(inote), "issue_cyc %s", num(b2, t->issue_cyc.v));
     } else if (t->peak_fma_clk_sm.set) {
         int m = 0, n = 0, k = 0;
-        sscanf(t->shape, "m%dn%dk%d", &m, &n, &k);
+        gc_tensor_shape(t->shape, &m, &n, &k); /* validated when the arch was loaded */
         double sc = t->sub_cores.set ? t->sub_cores.v : s;
         ini = cyc((double)m * n * k * sc / t->peak_fma_clk_sm.v);
         snprintf(inote, sizeof(inote),

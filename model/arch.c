@@ -478,6 +478,21 @@ const char *gc_tensor_label(const gc_tensor_t *t, char *buf, size_t n)
     return buf;
 }
 
+int gc_tensor_shape(const char *shape, int *m, int *n, int *k)
+{
+    int mm, nn, kk, len = 0;
+    if (sscanf(shape, "m%dn%dk%d%n", &mm, &nn, &kk, &len) != 3 || shape[len] || mm <= 0 ||
+        nn <= 0 || kk <= 0 || mm > 256 || nn > 256 || kk > 1024)
+        return -1;
+    if (m)
+        *m = mm;
+    if (n)
+        *n = nn;
+    if (k)
+        *k = kk;
+    return 0;
+}
+
 const gc_tensor_t *gc_arch_tensor(const gc_arch_t *a, const char *inst, const char *shape,
                                   const char *at, const char *ct, const char *operands)
 {

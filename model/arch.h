@@ -240,6 +240,10 @@ void gc_arch_schema_doc(FILE *fp);
  * + " zero"/" rand" when set). buf of n bytes. */
 const char *gc_tensor_label(const gc_tensor_t *t, char *buf, size_t n);
 
+/* Parse a PTX shape "mMnNkK" into m, n, k (any may be NULL). 0 if well
+ * formed (1 <= m, n <= 256, 1 <= k <= 1024, nothing after), else -1. */
+int gc_tensor_shape(const char *shape, int *m, int *n, int *k);
+
 /* Find a tensor form by inst, shape, a, c (operands/data NULL = any;
  * prefers rand data over zero). NULL when absent. */
 const gc_tensor_t *gc_arch_tensor(const gc_arch_t *a, const char *inst, const char *shape,

@@ -63,11 +63,7 @@ static int check_cc(const char *s)
 
 static int check_shape(const char *s)
 {
-    int m, n, k, len = 0;
-    if (sscanf(s, "m%dn%dk%d%n", &m, &n, &k, &len) != 3 || s[len] || m <= 0 || n <= 0 ||
-        k <= 0 || m > 256 || n > 256 || k > 1024)
-        return -1;
-    return 0;
+    return gc_tensor_shape(s, NULL, NULL, NULL);
 }
 
 static int check_hex(const char *s)

@@ -3,6 +3,7 @@
  * ytree.c; every error names the node's FILE:LINE:COL. */
 #define _POSIX_C_SOURCE 200809L
 #include "kernel.h"
+#include "arch.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -231,7 +232,7 @@ static int get_dims(loader_t *L, const gc_ynode_t *n, const char *path, double h
         return fail(L, n, GC_EINPUT, path,
                     "expected a whole number or a list [x, y, z] of 1 to 3 of them (%s)", unit);
     for (size_t i = 0; i < n->n; i++) {
-        double v;
+        double v = 0;
         int rc = get_num(L, n->kids[i], path, 1, i ? hi12 : hi0, 1, unit, &v);
         if (rc)
             return rc;
@@ -312,11 +313,7 @@ static int op_class(const char *s, gc_opclass_t *c)
 
 static int check_shape(const char *s)
 {
-    int m, n, k, len = 0;
-    if (sscanf(s, "m%dn%dk%d%n", &m, &n, &k, &len) != 3 || s[len] || m <= 0 || n <= 0 ||
-        k <= 0 || m > 256 || n > 256 || k > 1024)
-        return -1;
-    return 0;
+    return gc_tensor_shape(s, NULL, NULL, NULL);
 }
 
 static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path)

@@ -12,17 +12,10 @@
 #include <time.h>
 
 #include "calib/kmeans.h"
+#include "util/rng.h"
 
 static uint64_t rs = 42;
 
-static double unit(void)
-{
-    uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
 
 static double now(void)
 {
@@ -46,18 +39,18 @@ int main(int argc, char **argv)
     if (!x || !lab)
         return 1;
     for (size_t i = 0; i < n; i++) {
-        double u = unit();
+        double u = gc_rng_open(&rs);
         if (u < 0.004) {
-            x[i] = 1500 + 4500 * unit();
+            x[i] = 1500 + 4500 * gc_rng_open(&rs);
             continue;
         }
         int j = 0;
         double acc = share[0];
-        u = unit();
+        u = gc_rng_open(&rs);
         while (j < 3 && u >= acc)
             acc += share[++j];
         /* whole cycles, as the traces have them */
-        x[i] = round(mu[j] + sd[j] * sqrt(-2 * log(unit())) * cos(6.283185307179586 * unit()));
+        x[i] = round(mu[j] + sd[j] * gc_rng_gauss(&rs));
     }
     gc_kmeans_opts_t o;
     gc_kmeans_defaults(&o);

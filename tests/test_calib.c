@@ -26,6 +26,7 @@
 
 #include "calib/calib.h"
 #include "check.h"
+#include "util/rng.h"
 #include "model/arch.h"
 #include "model/pipe.h"
 #include "traces/trace.h"
@@ -34,19 +35,7 @@
 
 static uint64_t rs;
 
-static double unit(void)
-{
-    uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
 
-static double gauss(void)
-{
-    return sqrt(-2 * log(unit())) * cos(6.283185307179586 * unit());
-}
 
 /* ---- the ground truth ---- */
 
@@ -148,7 +137,7 @@ static void tensor_rows(gc_trace_writer_t *w, const form_t *f, int wg)
             if (wg && ilp != 1 && ilp != 2 && ilp != 4)
                 continue;
             double units = wg ? wgs[i] : warps[i];
-            double cyc = gc_pipe_cycles(&f->pipe, units, ilp) * (1 + 0.001 * gauss());
+            double cyc = gc_pipe_cycles(&f->pipe, units, ilp) * (1 + 0.001 * gc_rng_gauss(&rs));
             double lo = cyc * 0.998, hi = cyc * 1.002, work = units * ilp * f->mnk;
             gc_trace_rowf(w,
                           "%s,%s,%s,%s,%s,rand,sm,1,%g,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,"
@@ -201,7 +190,7 @@ static void write_alu_ldm_smem(void)
     gc_pipe_t ffma = {4.0, 1.0, 0.0, 4};
     for (int i = 0; i < 6; i++)
         for (int ilp = 1; ilp <= 8; ilp *= 2) {
-            double cyc = gc_pipe_cycles(&ffma, warps[i], ilp) * (1 + 0.001 * gauss());
+            double cyc = gc_pipe_cycles(&ffma, warps[i], ilp) * (1 + 0.001 * gc_rng_gauss(&rs));
             double ops = warps[i] * 32.0 * ilp;
             gc_trace_rowf(w, "ffma,%d,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", warps[i],
                           ilp, cyc, cyc * 0.998, cyc * 1.002, ops / cyc, ops / (cyc * 1.002),
@@ -217,7 +206,7 @@ static void write_alu_ldm_smem(void)
     gc_pipe_t x4 = {30.0, 4.0, 0.5, 1};
     for (int i = 0; i < 6; i++)
         for (int ilp = 1; ilp <= 8; ilp++) {
-            double cyc = gc_pipe_cycles(&x4, warps[i], ilp) * (1 + 0.001 * gauss());
+            double cyc = gc_pipe_cycles(&x4, warps[i], ilp) * (1 + 0.001 * gc_rng_gauss(&rs));
             double b = warps[i] * ilp * 512.0;
             gc_trace_rowf(w, "4,0,%d,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", warps[i],
                           ilp, cyc, cyc * 0.998, cyc * 1.002, b / cyc, b / (cyc * 1.002),
@@ -234,7 +223,7 @@ static void write_alu_ldm_smem(void)
     for (int width = 4; width <= 16; width *= 4)
         for (int ways = 1; ways <= 32; ways *= 2) {
             double cyc = (width == 4 ? 29.0 + 2.0 * (ways - 1) : 33.0 + 4.0 * (ways - 1)) *
-                         (1 + 0.001 * gauss());
+                         (1 + 0.001 * gc_rng_gauss(&rs));
             double b = 32.0 * width;
             gc_trace_rowf(w, "%d,%d,1,1,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", width, ways,
                           cyc, cyc * 0.998, cyc * 1.002, b / cyc, b / (cyc * 1.002),
@@ -262,7 +251,7 @@ static void write_pchase(void)
             double x = round(16 * KIB * pow(2.0, e / 4.0) / 1024) * 1024;
             if (x > top)
                 break;
-            double y = plateau_truth(paths[p], x) * (1 + 0.003 * gauss());
+            double y = plateau_truth(paths[p], x) * (1 + 0.003 * gc_rng_gauss(&rs));
             gc_trace_rowf(w, "%s,rand,%.0f,64,100000,%.2f,%.2f,%.2f,1755.0", paths[p], x, y,
                           y * 0.997, y * 1.003);
         }
@@ -288,7 +277,7 @@ static void write_fine(void)
                 double off = fmod(off0 + 32.0 * step, arrays[a]);
                 int near = is_near(sm, off);
                 double c, sd;
-                double u = unit();
+                double u = gc_rng_open(&rs);
                 if (a == 0 || (a == 1 && near && u < 0.6)) {
                     c = near ? C_NEAR_HIT : C_FAR_HIT;
                     sd = near ? 6 : 9;
@@ -296,7 +285,7 @@ static void write_fine(void)
                     c = near ? C_NEAR_MISS : C_FAR_MISS;
                     sd = near ? 14 : 18;
                 }
-                double lat = unit() < 0.003 ? 1500 + 3500 * unit() : c + sd * gauss();
+                double lat = gc_rng_open(&rs) < 0.003 ? 1500 + 3500 * gc_rng_open(&rs) : c + sd * gc_rng_gauss(&rs);
                 gc_trace_rowf(w, "%d,%.0f,32,%d,%.0f,%.0f", sm, arrays[a], step, off, round(lat));
             }
         }
@@ -321,7 +310,7 @@ static void write_bw_clock(void)
                 for (int threads = 256; threads <= 1024; threads *= 2)
                     for (int rep = 0; rep < 3; rep++) {
                         double eff = threads == 1024 ? 1.0 : threads == 512 ? 0.9 : 0.7;
-                        double bcs = per_sm[l][wi] * eff * (op ? 1.5 : 1) * (1 + 0.002 * gauss());
+                        double bcs = per_sm[l][wi] * eff * (op ? 1.5 : 1) * (1 + 0.002 * gc_rng_gauss(&rs));
                         double cycles = 1e6, bytes = bcs * cycles * 132;
                         double gbs = bytes / (cycles / 1755e6) / 1e9;
                         gc_trace_rowf(

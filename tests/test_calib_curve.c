@@ -7,17 +7,10 @@
 
 #include "calib/curve.h"
 #include "check.h"
+#include "util/rng.h"
 
 static uint64_t rs = 99;
 
-static double unit(void)
-{
-    uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
 
 #define KIB 1024.0
 #define MIB (1024.0 * 1024.0)
@@ -44,7 +37,7 @@ static void test_plateaus(void)
     for (int rep = 0; rep < 2; rep++)
         for (int e = 0; e <= 14 * 8; e++) {
             double x = round(16 * KIB * pow(2.0, e / 8.0) / 1024) * 1024;
-            double y = truth(x) * (1 + 0.005 * (2 * unit() - 1));
+            double y = truth(x) * (1 + 0.005 * (2 * gc_rng_open(&rs) - 1));
             p[n] = (gc_curve_pt_t){x, y, y * 0.99, y * 1.01, 100 + (long)n};
             n++;
         }

@@ -11,22 +11,11 @@
 #include "calib/fit.h"
 #include "calib/sweep.h"
 #include "check.h"
+#include "util/rng.h"
 
 static uint64_t rs = 777;
 
-static double unit(void)
-{
-    uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
 
-static double gauss(void)
-{
-    return sqrt(-2 * log(unit())) * cos(6.283185307179586 * unit());
-}
 
 static void test_line(void)
 {
@@ -48,7 +37,7 @@ static void test_line(void)
     CHECK(r.max_abs < 1e-9);
     /* with noise: the interval covers the truth, residuals reported */
     for (int i = 0; i < 20; i++)
-        y[i] = 3 + 2 * i + 0.1 * gauss();
+        y[i] = 3 + 2 * i + 0.1 * gc_rng_gauss(&rs);
     CHECK(gc_fit_init(f, x, y, NULL, NULL, &e) == 0);
     CHECK(gc_fit_run(f, p0, &r, &e) == 0);
     CHECK(r.has_ci);
@@ -83,7 +72,7 @@ static size_t sweep(const gc_pipe_t *p, const int *warps, int nw, int ilp_max, d
     size_t n = 0;
     for (int a = 0; a < nw; a++)
         for (int ilp = 1; ilp <= ilp_max; ilp++) {
-            double c = gc_pipe_cycles(p, warps[a], ilp) * (1 + noise * gauss());
+            double c = gc_pipe_cycles(p, warps[a], ilp) * (1 + noise * gc_rng_gauss(&rs));
             pt[n] = (gc_sweep_pt_t){.warps = warps[a],
                                     .ilp = ilp,
                                     .cyc = c,

@@ -8,22 +8,11 @@
 
 #include "calib/kmeans.h"
 #include "check.h"
+#include "util/rng.h"
 
 static uint64_t rs = 12345;
 
-static double unit(void)
-{
-    uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
 
-static double gauss(void)
-{
-    return sqrt(-2 * log(unit())) * cos(6.283185307179586 * unit());
-}
 
 typedef struct comp {
     double mu, sd, share;
@@ -35,9 +24,9 @@ static double *mixture(size_t n, const comp_t *c, int k, double tail, double tlo
 {
     double *x = malloc(n * sizeof(*x));
     for (size_t i = 0; i < n; i++) {
-        double u = unit();
+        double u = gc_rng_open(&rs);
         if (u < tail) {
-            x[i] = tlo + (thi - tlo) * unit();
+            x[i] = tlo + (thi - tlo) * gc_rng_open(&rs);
             if (truth)
                 truth[i] = -1;
             continue;
@@ -47,7 +36,7 @@ static double *mixture(size_t n, const comp_t *c, int k, double tail, double tlo
         double acc = c[0].share;
         while (j < k - 1 && u >= acc)
             acc += c[++j].share;
-        x[i] = c[j].mu + c[j].sd * gauss();
+        x[i] = c[j].mu + c[j].sd * gc_rng_gauss(&rs);
         if (truth)
             truth[i] = j;
     }
@@ -140,7 +129,7 @@ static void test_one_cluster(void)
     check_recovered(&r, g, 1);
     CHECK(r.admissible[2] == 0);
     for (size_t i = 0; i < 100000; i++)
-        x[i] = 100 + 50 * unit();
+        x[i] = 100 + 50 * gc_rng_open(&rs);
     CHECK(gc_kmeans_fit(x, 100000, &o, &r, NULL, &e) == 0);
     CHECK(r.k == 1);
     CHECK_NEAR(r.c[0].centre, 125, 0.5);
@@ -222,7 +211,7 @@ static void test_dominant(void)
     double *x = mixture(n, c, 4, 0, 0, 0, NULL);
     /* the tail: 1.4 % from 820 cycles, decaying (mean 200 cycles above) */
     for (size_t i = 0; i < n; i += 71)
-        x[i] = 820 - 200 * log(unit());
+        x[i] = 820 - 200 * log(gc_rng_open(&rs));
     gc_kmeans_opts_t o;
     gc_kmeans_defaults(&o);
     o.min_spread = 1;
