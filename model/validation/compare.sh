@@ -9,6 +9,11 @@
 # hopper-h100) and prints one Markdown table: predicted and measured time, the
 # error, the predicted and measured cycles (measured: median time x the clock
 # the kernel's block 0 measured), the bound; then the median and largest |error|.
+# Every row is scored on median_us: one launch between two CUDA events, the rule
+# of every row (h100_kernels.cu, time_it). Rows that also carry batch_us (cuBLAS:
+# the per-call average of 100 back-to-back calls between one event pair) get a
+# second table with both errors, and a second summary with batch_us in place of
+# median_us for those rows.
 # Rows marked INVALID in the timings file are listed as such and not scored.
 # Exit status: 0, or 2 when an argument is bad or a prediction fails.
 set -u
@@ -24,7 +29,7 @@ while [ $# -gt 0 ]; do
     --gpucal) gpucal=$2; shift 2 ;;
     --times) times=$2; shift 2 ;;
     --clock) clock="--clock $2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -34,7 +39,9 @@ fi
 [ -n "$gpucal" ] && [ -x "$gpucal" ] || { echo "compare.sh: no gpucal binary (give --gpucal BIN)" >&2; exit 2; }
 [ -r "$times" ] || { echo "compare.sh: cannot read $times" >&2; exit 2; }
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.rows" "$tmp.err" "$tmp.batch" "$tmp.alt"' EXIT
+: >"$tmp.batch"
+: >"$tmp.alt"
 
 # json KEY: the first numeric or string value of "KEY" in the prediction
 json() { sed -n "s/^  \"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$tmp" | head -n 1; }
@@ -44,7 +51,7 @@ echo
 echo "| kernel | size | predicted us | measured us | error | predicted cycles | measured cycles | bound |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"
 status=0
-grep -v '^#' "$times" | tail -n +2 | while IFS=, read -r kernel what size blocks threads regs smem med mn mx reps clk cyc check err; do
+grep -v '^#' "$times" | tail -n +2 | while IFS=, read -r kernel what size blocks threads regs smem med mn mx reps clk cyc check err batch; do
     case $kernel in
     h100_cublas_hgemm)
         m=$(echo "$size" | sed 's/.*m=\([0-9]*\).*/\1/')
@@ -75,21 +82,52 @@ grep -v '^#' "$times" | tail -n +2 | while IFS=, read -r kernel what size blocks
     t=$(json time_us)
     pc=$(json cycles)
     b=$(json bound)
+    clk=$(json clock_mhz)
+    # the launch overhead's share of the prediction (breakdown.launch, cycles)
+    lc=$(sed -n 's/^  "breakdown": .*"launch": \([0-9.e+-]*\)}.*$/\1/p' "$tmp" | head -n 1)
     awk -v k="$kernel" -v s="$size" -v t="$t" -v m="$med" -v pc="$pc" -v mc="$cyc" -v b="$b" 'BEGIN {
         e = 100 * (t - m) / m
         mcs = mc > 0 ? sprintf("%.0f", mc) : "-"
         printf "| %s | %s | %.1f | %.1f | %+.1f%% | %.0f | %s | %s |\n", k, s, t, m, e, pc, mcs, b
     }'
+    awk -v k="$kernel" -v s="$size" -v t="$t" -v m="$med" -v bt="${batch:-}" -v lc="${lc:-0}" -v clk="$clk" \
+        -v batchf="$tmp.batch" -v altf="$tmp.alt" 'BEGIN {
+        e = 100 * (t - m) / m
+        if (bt ~ /^[0-9.]+$/ && bt + 0 > 0) {
+            kt = t - lc / clk
+            eb = 100 * (t - bt) / bt
+            printf "| %s | %s | %.1f | %.1f | %+.1f%% | %.1f | %+.1f%% | %.1f | %+.1f%% |\n", k, s, t, m, e, bt, eb, kt, 100 * (kt - bt) / bt >>batchf
+            e = eb
+        }
+        printf "%.4f\n", e < 0 ? -e : e >>altf
+    }'
 done | tee "$tmp.rows"
-awk -F"|" '$6 ~ /%/ { gsub(/[ +%]/, "", $6); e = $6 + 0; if (e < 0) e = -e; a[n++] = e }
+
+# stats: one |error| per line -> the summary line
+stats() {
+    awk -v what="$1" '{ a[n++] = $1 + 0 }
     END {
         if (!n) exit
         for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
         med = n % 2 ? a[int(n / 2)] : (a[n / 2 - 1] + a[n / 2]) / 2
         w10 = 0; w20 = 0
         for (i = 0; i < n; i++) { if (a[i] <= 10) w10++; if (a[i] <= 20) w20++ }
-        printf "\n%d kernels scored: median |error| %.1f%%, largest %.1f%%; %d within 10%%, %d within 20%%.\n", n, med, a[n - 1], w10, w20
-    }' "$tmp.rows"
+        printf "%d kernels scored%s: median |error| %.1f%%, largest %.1f%%; %d within 10%%, %d within 20%%.\n", n, what, med, a[n - 1], w10, w20
+    }'
+}
+echo
+awk -F"|" '$6 ~ /%/ { gsub(/[ +%]/, "", $6); e = $6 + 0; if (e < 0) e = -e; print e }' "$tmp.rows" | stats ""
+if [ -s "$tmp.batch" ]; then
+    echo
+    echo "Rows timed both ways: one call between two events (scored above) and the per-call"
+    echo "average of 100 back-to-back calls between one event pair (batch); \"kernel only\" is the"
+    echo "prediction less its launch overhead (sm.launch_overhead_us)."
+    echo
+    echo "| kernel | size | predicted us | one call us | error | batch us per call | error | kernel only us | error vs batch |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    cat "$tmp.batch"
+    echo
+    stats " with batch_us in place of median_us for those rows" <"$tmp.alt"
+fi
 grep -q '| error:' "$tmp.rows" && status=2
-rm -f "$tmp.rows"
 exit $status

@@ -5,8 +5,9 @@
 #   sh model/validation/run_h100.sh ["GROUP ..."]   (default: every group)
 #
 # Writes under $OUT (default: ./h100-out):
-#   times.csv      one row per kernel (median of repeated event timings, the SM
-#                  clock block 0 measured, the result check)
+#   times.csv      one row per kernel (20 warm-ups, then the median of 5..201
+#                  launches each timed alone with CUDA events; the SM clock
+#                  block 0 measured; the result check; cuBLAS: also batch_us)
 #   env.txt        device, driver, clocks and power before and after the run
 #   smi.csv        nvidia-smi samples (SM clock, power, temperature) every 200 ms
 #   ptxas.txt      registers / shared memory of every kernel (-Xptxas -v)
@@ -53,8 +54,8 @@ wait "$SMI" 2>/dev/null
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >>"$OUT/env.txt" 2>&1
 rm -f "$BIN"
 cat "$OUT/log.txt"
-echo "loops of the shared-memory and L2 kernels (loads must sit in the main loop):"
-grep -E 'k_smem|k_l2_read' "$OUT/loops.txt"
+echo "loops of every kernel (sass_loops.awk; a kernel's loads must sit in its main loop):"
+cat "$OUT/loops.txt"
 column -s, -t <"$OUT/times.csv" 2>/dev/null || cat "$OUT/times.csv"
 echo "exit $rc"
 exit $rc
