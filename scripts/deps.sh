@@ -3,10 +3,11 @@
 # apt entirely when they are all present. Used by demo.sh and test.sh.
 #   build:  build-essential cmake pkg-config libgsl-dev libyaml-dev
 #   plots:  gnuplot-nox
-#   tests:  clang (libFuzzer targets), valgrind (leak check)
+#   tests:  clang and its runtime libclang-rt-14-dev (libFuzzer, sanitizers; only a
+#           "Recommends" of clang on Debian 12, so named here), valgrind (leak check)
 set -eu
 pkgs="build-essential cmake pkg-config libgsl-dev libyaml-dev gnuplot-nox"
-[ "${1:-}" = "--test" ] && pkgs="$pkgs clang valgrind"
+[ "${1:-}" = "--test" ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
