@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sass_fixture.h"
 #include "measure/measure.h"
 #include "measure/numeric_fix.h"
 #include "measure/numeric_gen.h"
@@ -369,15 +370,7 @@ static void test_profiles_replay(void)
 
 static void test_sass(void)
 {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/tests/fixtures/sass/h100_numeric.sass", src_dir());
-    char *buf;
-    size_t len;
-    gc_err_t e;
-    CHECK(gc_file_read(path, 1 << 24, &buf, &len, &e) == 0);
-    gc_sass_t *s = NULL;
-    CHECK(gc_sass_parse(&s, buf, len, &e) == 0);
-    free(buf);
+    gc_sass_t *s = gc_sass_fixture("h100_numeric.sass");
     if (!s)
         return;
     /* the rules of the kernels in this dump hold; there are 4 of them */

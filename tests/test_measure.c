@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "sass_fixture.h"
 #include "measure/measure.h"
 #include "util/fsio.h"
 
@@ -32,16 +33,7 @@ static void test_median(void)
 
 static void test_sass(void)
 {
-    const char *src = getenv("GC_SRC");
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/tests/fixtures/sass/h100_clock.sass", src ? src : "..");
-    char *buf;
-    size_t len;
-    gc_err_t e;
-    CHECK(gc_file_read(path, 1 << 24, &buf, &len, &e) == 0);
-    gc_sass_t *s = NULL;
-    CHECK(gc_sass_parse(&s, buf, len, &e) == 0);
-    free(buf);
+    gc_sass_t *s = gc_sass_fixture("h100_clock.sass");
     if (!s)
         return;
     CHECK(gc_sass_functions(s, "k_clock") == 1);
@@ -66,6 +58,7 @@ static void test_sass(void)
     CHECK_HAS(out, "(expected 0..1)");
     gc_sass_destroy(s);
     /* not a dump */
+    gc_err_t e;
     CHECK(gc_sass_parse(&s, "hello\n", 6, &e) == GC_EINPUT);
     CHECK_HAS(e.msg, "no 'Function :' sections");
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sass_fixture.h"
 #include "measure/mem_sass.h"
 #include "measure/ring.h"
 #include "util/fsio.h"
@@ -215,16 +216,7 @@ static void test_sizes(void)
 
 static void test_sass(void)
 {
-    const char *src = getenv("GC_SRC");
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/tests/fixtures/sass/h100_mem.sass", src ? src : "..");
-    char *buf;
-    size_t len;
-    gc_err_t e;
-    CHECK(gc_file_read(path, 1 << 24, &buf, &len, &e) == 0);
-    gc_sass_t *s = NULL;
-    CHECK(gc_sass_parse(&s, buf, len, &e) == 0);
-    free(buf);
+    gc_sass_t *s = gc_sass_fixture("h100_mem.sass");
     if (!s)
         return;
     struct {

@@ -493,6 +493,24 @@ const gc_err_t *gc_trace_writer_err(const gc_trace_writer_t *w)
     return &w->err;
 }
 
+/* A writer for path with its names set (path, path.part) and no file
+ * open yet; NULL when out of memory. */
+static gc_trace_writer_t *writer_new(const char *path)
+{
+    gc_trace_writer_t *w = calloc(1, sizeof(*w));
+    if (!w)
+        return NULL;
+    size_t n = strlen(path);
+    w->path = dupstr(path);
+    w->part = malloc(n + 6);
+    if (!w->path || !w->part) {
+        gc_trace_abandon(w);
+        return NULL;
+    }
+    snprintf(w->part, n + 6, "%s.part", path);
+    return w;
+}
+
 int gc_trace_create(gc_trace_writer_t **out, const char *path, int flags, gc_err_t *err)
 {
     *out = NULL;
@@ -501,17 +519,9 @@ int gc_trace_create(gc_trace_writer_t **out, const char *path, int flags, gc_err
                           "%s: already exists; refusing to overwrite it (pass --force, or "
                           "choose another --out folder)",
                           path);
-    gc_trace_writer_t *w = calloc(1, sizeof(*w));
+    gc_trace_writer_t *w = writer_new(path);
     if (!w)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
-    size_t n = strlen(path);
-    w->path = dupstr(path);
-    w->part = malloc(n + 6);
-    if (!w->path || !w->part) {
-        gc_trace_abandon(w);
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    }
-    snprintf(w->part, n + 6, "%s.part", path);
     /* O_EXCL: never append to a stale partial trace by accident */
     FILE *fp = fopen(w->part, "wx");
     if (!fp) {
@@ -691,17 +701,9 @@ int gc_trace_reopen(gc_trace_writer_t **out, const char *path, const gc_trace_re
                     long keep_bytes, long rows, int flags, gc_err_t *err)
 {
     *out = NULL;
-    gc_trace_writer_t *w = calloc(1, sizeof(*w));
+    gc_trace_writer_t *w = writer_new(path);
     if (!w)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
-    size_t n = strlen(path);
-    w->path = dupstr(path);
-    w->part = malloc(n + 6);
-    if (!w->path || !w->part) {
-        gc_trace_abandon(w);
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    }
-    snprintf(w->part, n + 6, "%s.part", path);
     w->fp = fopen(w->part, "r+b");
     if (!w->fp || ftruncate(fileno(w->fp), keep_bytes) != 0 || fseek(w->fp, 0, SEEK_END) != 0) {
         int rc = gc_err_set(err, GC_EIO, "%s: cannot reopen to resume: %s", w->part,
