@@ -5,7 +5,7 @@
 # calib of the committed traces, predictions of every shipped kernel
 # description and of the templates on every arch, exports, comparisons,
 # arch dumps, plots, the emulator check and every --help text.
-# Usage: sh tests/outputs.sh build/gpucal /tmp/out-before
+# Usage: sh scripts/outputs.sh build/gpucal /tmp/out-before
 set -u
 G=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 O=$2
