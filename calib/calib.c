@@ -4,7 +4,7 @@
  * facts of the headers and the provenance. */
 #define _POSIX_C_SOURCE 200809L
 #include "calib.h"
-#include "../model/emulate.h"
+#include "numerics.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -750,10 +750,10 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         snprintf(used + at, sizeof(used) - at, "%s%s", at ? ", " : "", benches[k].name);
     }
     /* the numerics findings: the probe rows of the numeric trace, through the
-     * emulator's reader (model/emulate.h), so the arch says exactly what the
+     * emulator's reader (model/emulate/emulate.h), so the arch says exactly what the
      * emulator will do */
     if (numeric_path) {
-        rc = gc_emu_trace_numerics(numeric_path, a, err);
+        rc = gc_calib_numerics(numeric_path, a, err);
         if (rc == GC_ENODATA) {
             gc_calib_leave_out(&c, numeric_path, 0, "numerics left out: no probe rows");
             rc = 0;

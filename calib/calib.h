@@ -22,7 +22,7 @@
 
 #include <stdio.h>
 
-#include "../model/arch.h"
+#include "../arch/arch.h"
 #include "../util/err.h"
 
 typedef struct gc_calib_opts {

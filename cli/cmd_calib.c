@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../calib/calib.h"
-#include "../model/arch.h"
+#include "../arch/arch.h"
 #include "../util/fsio.h"
 #include "cli.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "model/arch.h"
+#include "arch/arch.h"
 
 /* Load path, emit to memory, parse back, compare; emitting again must give
  * the same bytes (the writer is deterministic). Returns 1 if ok. */

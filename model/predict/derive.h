@@ -11,10 +11,10 @@
 #ifndef GC_DERIVE_H
 #define GC_DERIVE_H
 
-#include "../util/err.h"
-#include "arch.h"
+#include "../../util/err.h"
+#include "../../arch/arch.h"
 #include "kernel.h"
-#include "pipe.h"
+#include "../../arch/pipe.h"
 
 /* One derived value, for the output's "derived" list. Its key is made of
  * static parts and formatted only when printed (gc_derived_key). */

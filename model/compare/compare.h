@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "../util/err.h"
-#include "arch.h"
+#include "../../util/err.h"
+#include "../../arch/arch.h"
 
 typedef enum { GC_COMPARE_MD, GC_COMPARE_CSV } gc_compare_fmt_t;
 

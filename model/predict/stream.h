@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "../util/err.h"
-#include "arch.h"
+#include "../../util/err.h"
+#include "../../arch/arch.h"
 #include "kernel.h"
 #include "predict.h"
 

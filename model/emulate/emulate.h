@@ -22,8 +22,8 @@
 
 #include <stdint.h>
 
-#include "../util/err.h"
-#include "arch.h"
+#include "../../util/err.h"
+#include "../../arch/arch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,19 +90,9 @@ int gc_emu_check(const gc_emu_t *e, gc_err_t *err);
 int gc_emu_from_numerics(gc_emu_t *e, const gc_numerics_t *n, gc_err_t *err);
 
 /* The numerics entry of arch for instruction inst (mma | wgmma; an entry
- * without inst is mma) and form (a, c), or NULL. */
+ * without inst is mma) and form (a, c), or NULL: gc_arch_numerics. */
 const gc_numerics_t *gc_emu_find(const gc_arch_t *arch, const char *inst, const char *a,
                                  const char *c);
-
-/* Append to arch one numerics entry per (inst, A type, C type) found in the
- * probe rows of a `numeric` trace (traces/README.md, section numeric): the
- * findings of the form's largest k, every value sourced to the trace.
- * This is how calib turns the bench's findings into the arch file; it is
- * also what `gpucal emulate --trace` runs on. Entries already in arch for
- * the same (inst, a, c) are replaced. Fails (GC_EINPUT, FILE:LINE:COL) on
- * a malformed trace or a probe value out of its range; GC_ENODATA when the
- * trace holds no probe rows. */
-int gc_emu_trace_numerics(const char *path, gc_arch_t *arch, gc_err_t *err);
 
 /* One output element: c + sum_{i<k} a[i]*b[i], as bit patterns. k >= 1. */
 uint32_t gc_emu_dot(const gc_emu_t *e, int k, const uint32_t *a, const uint32_t *b, uint32_t c);

@@ -5,7 +5,7 @@
  * table keys[] lists every option of both files, in the order of the
  * simulator's SM86_RTX3070 reference configs, with its derived quantity or
  * its fixed constant and the reason. The writer, the comment above each
- * option and the Markdown table of model/export.md all come from keys[].
+ * option and the Markdown table of model/export/export.md all come from keys[].
  */
 #define _POSIX_C_SOURCE 200809L
 #include "accelsim.h"
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../util/fsio.h"
-#include "../util/numfmt.h"
+#include "../../util/fsio.h"
+#include "../../util/numfmt.h"
 #include "simcheck.h"
 
 #ifndef GPUCAL_VERSION
@@ -819,7 +819,7 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     if (!mt)
         return inconsistent(c,
                             "memory.dram.type '%s' has no DRAM model in the export (known: "
-                            "HBM*, GDDR6*; see model/export.md)",
+                            "HBM*, GDDR6*; see model/export/export.md)",
                             type);
     /* channels and their width */
     long nmem, bw;
@@ -1171,7 +1171,7 @@ static void header(FILE *fp, const gc_arch_t *a, const char *what)
             "# %s for %s (%s, cc %s)\n"
             "# written by gpucal %s (gpucal export accel-sim) from the arch file %s.\n"
             "# Each option is preceded by where its value comes from: arch fields and the\n"
-            "# formula, or 'constant:' and why. The table of all of them: model/export.md.\n",
+            "# formula, or 'constant:' and why. The table of all of them: model/export/export.md.\n",
             what, a->device ? a->device : "?", a->name ? a->name : "?", a->cc ? a->cc : "?",
             GPUCAL_VERSION, a->name ? a->name : "?");
     if (a->provenance.made_by)

@@ -7,7 +7,7 @@
  *  2. waves: full waves of SMs x blocks, then a tail wave with fewer blocks
  *     per SM and fewer SMs sharing the L2 and DRAM;
  *  3. per loop iteration of every resident warp (a "round"), the cycles each
- *     resource needs: the tensor pipe (model/pipe.h with the arch's latency,
+ *     resource needs: the tensor pipe (arch/pipe.h with the arch's latency,
  *     issue interval and sub-cores), CUDA-core pipes, instruction issue, the
  *     shared/L1 data path (128-byte wavefronts, bank conflicts multiply
  *     them), the SM's share of L2 and DRAM bandwidth (DRAM bytes from the
@@ -29,8 +29,8 @@
 
 #include <stdio.h>
 
-#include "../util/err.h"
-#include "arch.h"
+#include "../../util/err.h"
+#include "../../arch/arch.h"
 #include "derive.h"
 #include "kernel.h"
 

@@ -96,7 +96,7 @@ static const char *const atypes[] = {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8"
 static const char *const ctypes[] = {"f16", "f32", "s32", "f64", NULL};
 static const char *const operands[] = {"ss", "rs", NULL};
 static const char *const patterns[] = {"zero", "rand", NULL};
-static const char *const roundings[] = {"rz", "rn", "rd", "ru", NULL};
+const char *const gc_rounding_names[5] = {"rz", "rn", "rd", "ru", NULL};
 static const char *const subnormals[] = {"keep", "flush", NULL};
 static const char *const num_insts[] = {"mma", "wgmma", NULL};
 static const char *const align_exps[] = {"sum", "lead", NULL};
@@ -284,7 +284,7 @@ static const gc_field_t num_f[] = {
       "Extra bits kept below the largest addend's last bit when addends are aligned."),
     Q(gc_numerics_t, group, GC_F_INT, 1, 1024, "products",
       "Products summed in one fused step before the accumulator is rounded."),
-    S(gc_numerics_t, rounding, 0, roundings, NULL, NULL,
+    S(gc_numerics_t, rounding, 0, gc_rounding_names, NULL, NULL,
       "Rounding of the fused sum into the accumulator."),
     S(gc_numerics_t, subnormals, 0, subnormals, NULL, NULL,
       "Subnormal inputs and results: kept or flushed to zero."),
@@ -296,7 +296,7 @@ static const gc_field_t num_f[] = {
       "lead = its leading bit."),
     Q(gc_numerics_t, acc_bits, GC_F_INT, 2, 64, "bits",
       "Significand bits of the accumulator (24: f32); the cut lies align_bits below its last bit."),
-    S(gc_numerics_t, out_rounding, 0, roundings, NULL, NULL, "Rounding into an f16 C/D."),
+    S(gc_numerics_t, out_rounding, 0, gc_rounding_names, NULL, NULL, "Rounding into an f16 C/D."),
     FL(gc_numerics_t, out_direct, 0,
        "f16 C/D: each fused sum is rounded straight to f16, not via the f32 accumulator."),
     S(gc_numerics_t, overflow, 0, overflows, NULL, NULL,
@@ -309,7 +309,7 @@ static const gc_field_t num_f[] = {
       "tf32 operands given as f32: low 13 bits ignored (truncate) or rounded."),
     S(gc_numerics_t, c_order, 0, c_orders, NULL, NULL,
       "c joins the first fused step, or is added last by a separate IEEE addition."),
-    S(gc_numerics_t, c_rounding, 0, roundings, NULL, NULL,
+    S(gc_numerics_t, c_rounding, 0, gc_rounding_names, NULL, NULL,
       "Rounding of that separate addition (c_order last)."),
     S(gc_numerics_t, trunc, 0, truncs, NULL, NULL,
       "The alignment cuts negative addends toward zero, or toward -inf (two's complement)."),

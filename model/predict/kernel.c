@@ -3,7 +3,7 @@
  * ytree.c; every error names the node's FILE:LINE:COL. */
 #define _POSIX_C_SOURCE 200809L
 #include "kernel.h"
-#include "arch.h"
+#include "../../arch/arch.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,9 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../util/arena.h"
-#include "../util/fsio.h"
-#include "ytree.h"
+#include "../../util/arena.h"
+#include "../../util/fsio.h"
+#include "../../arch/ytree.h"
 
 static const char *const class_names[GC_OP_N] = {
     "mma", "wgmma", "wmma", "alu", "ldmatrix", "lds", "sts", "shfl",

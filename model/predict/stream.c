@@ -36,7 +36,7 @@ int gc_stream_kernel(const gc_arch_t *a, gc_stream_op_t op, double bytes, gc_ker
     gc_kernel_t *k = gc_kernel_create(name);
     if (!k)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
-    k->source = "gpucal stream template (model/stream.c)";
+    k->source = "gpucal stream template (model/predict/stream.c)";
     /* one full wave of 256-thread blocks, fewer when the arrays are small */
     const double threads = 256, unroll = 4;
     double per_sm = a->sm.max_threads.set ? floor(a->sm.max_threads.v / threads) : 8;

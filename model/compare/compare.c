@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/numfmt.h"
+#include "../../util/numfmt.h"
 
 typedef struct row {
     char *key;

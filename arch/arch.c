@@ -518,6 +518,19 @@ const gc_alu_t *gc_arch_alu(const gc_arch_t *a, const char *op)
     return NULL;
 }
 
+const gc_numerics_t *gc_arch_numerics(const gc_arch_t *arch, const char *inst, const char *a,
+                                      const char *c)
+{
+    for (size_t i = 0; arch && i < arch->n_numerics; i++) {
+        const gc_numerics_t *n = &arch->numerics[i];
+        const char *ni = n->inst ? n->inst : "mma";
+        if (n->a && n->c && !strcmp(n->a, a) && !strcmp(n->c, c) &&
+            !strcmp(ni, inst ? inst : "mma"))
+            return n;
+    }
+    return NULL;
+}
+
 int gc_arch_cc(const gc_arch_t *a)
 {
     int maj, min;

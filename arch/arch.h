@@ -255,4 +255,14 @@ const gc_alu_t *gc_arch_alu(const gc_arch_t *a, const char *op);
 /* Compute capability as 10*major+minor (e.g. 90), 0 if unset. */
 int gc_arch_cc(const gc_arch_t *a);
 
+/* The numerics entry of arch for instruction inst (mma | wgmma; NULL and an
+ * entry without inst mean mma) and form (a, c), or NULL (also when arch is
+ * NULL). */
+const gc_numerics_t *gc_arch_numerics(const gc_arch_t *arch, const char *inst, const char *a,
+                                      const char *c);
+
+/* The rounding-mode names a numerics entry may hold, in the order
+ * rz rn rd ru, NULL-terminated. */
+extern const char *const gc_rounding_names[5];
+
 #endif

@@ -150,7 +150,7 @@ int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t 
     gc_kernel_t *k = gc_kernel_create(name);
     if (!k)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
-    k->source = "gpucal gemm template (model/gemm.c)";
+    k->source = "gpucal gemm template (model/predict/gemm.c)";
     double eb = in_bytes(dt), ob = out_bytes(dt);
     double tm = ceil((double)m / c->bm), tn = ceil((double)n / c->bn);
     k->grid[0] = (long)tn;

@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 
-#include "../util/err.h"
+#include "../../util/err.h"
 
 typedef struct gc_simcheck gc_simcheck_t;
 

@@ -8,7 +8,7 @@
  * exists on a GPU is checked when a prediction is made (predict.c), with
  * the op's FILE:LINE:COL.
  *
- * Reads YAML through model/ytree.h. Bad input: GC_EINPUT with one line
+ * Reads YAML through arch/ytree.h. Bad input: GC_EINPUT with one line
  * "FILE:LINE:COL: what is wrong (how to fix)"; unknown keys: a warning, the
  * key ignored. The gemm and stream templates build descriptions in code
  * with gc_kernel_create + gc_kernel_op.
@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "../util/err.h"
+#include "../../util/err.h"
 
 #define GC_KERNEL_SCHEMA "gpucal-kernel/1"
 #define GC_KERNEL_OPS_MAX 256 /* ops per phase */

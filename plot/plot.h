@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "../util/err.h"
-#include "arch.h"
+#include "../arch/arch.h"
 
 /* Limits: data points per chart, tensor forms per trace, series per chart. */
 #define GC_PLOT_POINTS_MAX 1000000

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../util/numfmt.h"
-#include "pipe.h"
+#include "../../util/numfmt.h"
+#include "../../arch/pipe.h"
 
 /* fmax without the libm call (no NaN can reach these) */
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -234,7 +234,7 @@ typedef struct ctx {
 } ctx_t;
 
 /* Issue work of the ops per iteration on the busiest slot, for `warps`
- * warps (model/pipe.h: n = ceil(warps / slots) * chains per step): ops of
+ * warps (arch/pipe.h: n = ceil(warps / slots) * chains per step): ops of
  * one execution pipe add up, different pipes work side by side (the busiest
  * counts; the issue term bounds them together). */
 static double pipes_thr(const pipe_use_t *u, int n, double warps)
@@ -250,7 +250,7 @@ static double pipes_thr(const pipe_use_t *u, int n, double warps)
 
 /* The longest dependency chain of one warp per iteration with `warps` warps
  * on the SM: each step waits the latency plus the overhead of the other
- * instructions in flight on its slot (model/pipe.h); ops run side by side. */
+ * instructions in flight on its slot (arch/pipe.h); ops run side by side. */
 static double pipes_lat(const pipe_use_t *u, int n, double warps)
 {
     double lat = 0;

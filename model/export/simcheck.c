@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../util/fsio.h"
+#include "../../util/fsio.h"
 
 /* The simulator's option names: gpgpu-sim_distribution (dev) option_parser_register
  * calls, the trace-driven options and the numbered specialized units of

@@ -4,7 +4,7 @@
  * tested SM86_RTX3070 configs carry (shared/reference/accel-sim). Each value
  * is one of: an arch field, a documented formula of arch fields, or a fixed
  * constant with its reason; the table of all of them is one const array in
- * accelsim.c, printed as Markdown by gc_accelsim_doc (model/export.md) and
+ * accelsim.c, printed as Markdown by gc_accelsim_doc (model/export/export.md) and
  * as a comment above each option in the files themselves. When the arch
  * lacks a value the simulator needs and no documented rule derives it, the
  * export fails with one line naming the missing key; it never invents one.
@@ -21,8 +21,8 @@
 
 #include <stdio.h>
 
-#include "../util/err.h"
-#include "arch.h"
+#include "../../util/err.h"
+#include "../../arch/arch.h"
 
 /* Choices the caller may make; zero-initialised = the defaults. */
 typedef struct gc_accelsim_opts {
@@ -61,7 +61,7 @@ int gc_accelsim_export(const gc_arch_t *a, const gc_accelsim_opts_t *o, const ch
                        gc_accelsim_info_t *info, gc_err_t *err);
 
 /* The key-by-key table as Markdown: which arch field, formula or constant
- * each option comes from and why (the generated part of model/export.md). */
+ * each option comes from and why (the generated part of model/export/export.md). */
 void gc_accelsim_doc(FILE *fp);
 
 #endif
