@@ -281,7 +281,7 @@ const char *gc_calib_bytes(double b, char *buf, size_t n)
 static const char *family_of(const char *cc)
 {
     int maj, min;
-    if (sscanf(cc, "%d.%d", &maj, &min) != 2)
+    if (gc_trace_parse_cc(cc, &maj, &min) != 0)
         return NULL;
     if (maj == 7 && min == 5)
         return "turing";
@@ -317,9 +317,7 @@ typedef struct facts {
 static int meta_err(gc_trace_reader_t *r, const char *key, gc_err_t *err, const char *fmt,
                     const char *a, const char *b)
 {
-    gc_table_t t = {0};
-    t.r = r;
-    long line = gc_table_meta_line(&t, key);
+    long line = gc_trace_meta_line(r, key);
     return gc_err_at(err, GC_EINPUT, gc_trace_path(r), line > 0 ? line : 1, line > 0 ? 3 : 0, fmt,
                      a, b);
 }
@@ -677,7 +675,10 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
                 goto done;
             }
             numeric_path = files[i].path;
+            rc = header_facts(r, files[i].path, &f, err); /* one GPU, like every bench */
             gc_trace_close(r);
+            if (rc)
+                goto done;
             continue;
         }
         const bench_def_t *def = find_bench(bench);

@@ -62,25 +62,7 @@ const char *gc_table_txt(const gc_table_t *t, int col, size_t row)
 
 long gc_table_meta_line(const gc_table_t *t, const char *key)
 {
-    FILE *fp = fopen(gc_trace_path(t->r), "r");
-    if (!fp)
-        return 0;
-    char buf[512];
-    size_t klen = strlen(key);
-    long line = 0, found = 0;
-    while (fgets(buf, sizeof(buf), fp)) {
-        line++;
-        if (buf[0] == '#' && buf[1] == ' ' && !strncmp(buf + 2, key, klen) &&
-            buf[2 + klen] == ':') {
-            found = line;
-            break;
-        }
-        /* a long line: skip to its end */
-        while (!strchr(buf, '\n') && fgets(buf, sizeof(buf), fp))
-            ;
-    }
-    fclose(fp);
-    return found;
+    return gc_trace_meta_line(t->r, key);
 }
 
 /* column (1-based) of cell i in the current line */

@@ -1,0 +1,42 @@
+#!/bin/sh
+# bad_input.sh - the promises of README "What gpucal promises on bad input"
+# that need more than one file or a special file: each case exits 2 with one
+# line naming the file and line (or the argument) and writes no output.
+. "$(dirname "$0")/lib.sh"
+G=$GPUCAL
+H=${GC_SRC:-.}/traces/h100
+
+# one_line CASE: exit 2, one stderr line matching $1... is checked by callers
+refused() { # refused WHAT REGEX: exit 2, one line matching REGEX, nothing on stdout
+    expect_rc 2 "$1"
+    expect_err_lines 1 "$1"
+    expect_err "$2" "$1"
+    [ -s "$out" ] && fail "$1: output on stdout"
+}
+
+# 1. a numeric trace of another GPU is refused like every other bench
+mkdir -p "$T/mix"
+cp "$H/launch.csv" "$H/clock.csv" "$T/mix/"
+sed 's/^# device: .*/# device: NVIDIA A100-SXM4-80GB/' "$H/numeric.csv" >"$T/mix/numeric.csv"
+run $G calib "$T/mix" -o "$T/mix.yaml" --name mix
+refused "numeric of another GPU" "^$T/mix/numeric\.csv:3:3: device differs from $T/mix/clock\.csv: one folder holds the traces of one GPU"
+[ -e "$T/mix.yaml" ] && fail "numeric of another GPU: wrote the arch file"
+
+# 2. a bad header value stops calib at its line with exit 2 (not "a calib bug")
+mkdir -p "$T/hdr"
+cp "$H/launch.csv" "$T/hdr/"
+sed 's/^# l2_bytes: .*/# l2_bytes: 1e308/' "$H/clock.csv" >"$T/hdr/clock.csv"
+run $G calib "$T/hdr" -o "$T/hdr.yaml" --name hdr
+refused "calib, l2_bytes 1e308" "^$T/hdr/clock\.csv:16:13: l2_bytes '1e308' must be a whole number from 1024 to 1073741824"
+[ -e "$T/hdr.yaml" ] && fail "calib, l2_bytes 1e308: wrote the arch file"
+
+# 8. endless inputs: /dev/zero at line 1, a FIFO of comment lines at the header limit
+run $G trace check /dev/zero
+refused "trace check /dev/zero" "^/dev/zero:1:1: control byte 0x00"
+if mkfifo "$T/fifo" 2>/dev/null; then
+    (yes '#' >"$T/fifo" 2>/dev/null &)
+    run $G trace check "$T/fifo"
+    refused "trace check FIFO" "^$T/fifo:4097: no column header in the first 4096 lines"
+fi
+
+finish
