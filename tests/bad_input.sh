@@ -39,4 +39,19 @@ if mkfifo "$T/fifo" 2>/dev/null; then
     refused "trace check FIFO" "^$T/fifo:4097: no column header in the first 4096 lines"
 fi
 
+# 4. an explicit footprint 0 is honoured as 0, distinct from "not given":
+# reading 0 distinct bytes must predict as reading 1 byte, not as no footprint
+kern() { # kern FILE [FOOTPRINT-LINE]
+    printf 'schema: gpucal-kernel/1\nname: fp\nlaunch: {grid: 4096, block: 256, registers: 32}\n' >"$1"
+    printf 'loop:\n  trips: 100\n  ops:\n    - {op: ldg, width: 16, count: 4}\n' >>"$1"
+    [ -n "${2:-}" ] && printf 'footprint:\n  %s\n' "$2" >>"$1"
+}
+cyc() { $G predict "$1" --arch hopper-h800 --format json | sed -n 's/.*"cycles": \([0-9.e+]*\).*/\1/p' | head -1; }
+kern "$T/none.yaml"
+kern "$T/zero.yaml" "read_bytes: 0"
+kern "$T/one.yaml" "read_bytes: 1"
+c0=$(cyc "$T/zero.yaml") c1=$(cyc "$T/one.yaml") cn=$(cyc "$T/none.yaml")
+[ -n "$c0" ] && [ "$c0" = "$c1" ] || fail "read_bytes 0 ($c0 cycles) not as 1 byte ($c1)"
+[ "$c0" != "$cn" ] || fail "read_bytes 0 taken as not given ($cn cycles)"
+
 finish
