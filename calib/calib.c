@@ -420,8 +420,13 @@ static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *
     *nout = 0;
     DIR *d = opendir(dir);
     if (!d)
-        return gc_err_set(err, errno == ENOENT || errno == ENOTDIR ? GC_EINPUT : GC_EIO,
-                          "%s: cannot open the trace folder: %s", dir, strerror(errno));
+        return gc_err_set(err,
+                          errno == ENOENT || errno == ENOTDIR || errno == ELOOP ||
+                                  errno == EACCES || errno == ENAMETOOLONG
+                              ? GC_EINPUT
+                              : GC_EIO,
+                          "%s: cannot open the trace folder: %s (check the path)", dir,
+                          strerror(errno));
     trace_file_t *f = NULL;
     size_t n = 0, cap = 0;
     int skipped = 0;
@@ -439,7 +444,17 @@ static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *
         }
         snprintf(path, plen, "%s/%s", dir, nm);
         struct stat st;
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (stat(path, &st) != 0 && !ends_with(nm, ".csv"))
+            st.st_mode = 0; /* not a trace name: skipped below */
+        else if (stat(path, &st) != 0) { /* a dangling link, a loop */
+            int rc = gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (fix or remove it)", path,
+                                strerror(errno));
+            free(path);
+            closedir(d);
+            free_files(f, n);
+            return rc;
+        }
+        if (!S_ISREG(st.st_mode)) {
             free(path);
             continue;
         }

@@ -54,4 +54,18 @@ c0=$(cyc "$T/zero.yaml") c1=$(cyc "$T/one.yaml") cn=$(cyc "$T/none.yaml")
 [ -n "$c0" ] && [ "$c0" = "$c1" ] || fail "read_bytes 0 ($c0 cycles) not as 1 byte ($c1)"
 [ "$c0" != "$cn" ] || fail "read_bytes 0 taken as not given ($cn cycles)"
 
+# 9. a symlink loop (the folder, or a trace in it): exit 2, one line
+ln -s "$T/loopb" "$T/loopa" && ln -s "$T/loopa" "$T/loopb"
+run $G calib "$T/loopa" -o "$T/loop.yaml"
+refused "calib of a symlink loop" "^gpucal: $T/loopa: cannot open the trace folder: Too many levels of symbolic links"
+mkdir -p "$T/lf" && cp "$H/launch.csv" "$T/lf/" && ln -s "$T/loopa" "$T/lf/x.csv"
+run $G calib "$T/lf" -o "$T/loop.yaml"
+refused "calib, a trace that is a symlink loop" "^gpucal: $T/lf/x\.csv: cannot open: Too many levels"
+[ -e "$T/loop.yaml" ] && fail "symlink loop: wrote the arch file"
+# 9. emulate refuses stray arguments and options given twice
+run $G emulate --help extra
+refused "emulate --help extra" "unexpected argument 'extra'"
+run $G emulate check --arch hopper-h800 --set a --set b
+refused "emulate --set twice" "--set given twice"
+
 finish
