@@ -721,6 +721,11 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
         for (size_t r = 0; r < t->nrows; r++) {
             if (strcmp(gc_table_txt(t, cl, r), loads[k]))
                 continue;
+            if (m) /* gpucal measure writes one row per load: a second is an edit or a mix */
+                return gc_err_at(err, GC_EINPUT, file, t->line[r], 1,
+                                 "load '%s' given twice (first on line %ld): the clock trace "
+                                 "holds one row per load (keep one)",
+                                 loads[k], line[k]);
             if ((rc = gc_table_check_ci(t, file, r, cc, clo, chi, err)) != 0)
                 return rc;
             double l = gc_table_num(t, clo, r), h = gc_table_num(t, chi, r);

@@ -251,9 +251,15 @@ static int get_opts(const char *cmd, int argc, char **argv, opts_t *o, int check
     o->fixtures = "tests/fixtures/numerics";
     opterr = 0;
     optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    int c, li;
+    unsigned seen = 0;
+    while ((c = getopt_long(argc, argv, "h", lo, &li)) != -1) {
         const char *name = NULL;
+        if (c != 'h' && c != '?' && c != ':') { /* an option given twice: which one counts? */
+            if (seen & (1u << li))
+                return gc_cli_usage_error(cmd, "--%s given twice (give it once)", lo[li].name);
+            seen |= 1u << li;
+        }
         switch (c) {
         case 'a': o->arch = optarg; break;
         case 't': o->trace = optarg; break;
@@ -489,6 +495,9 @@ int gc_cmd_emulate(int argc, char **argv)
         return 2;
     }
     if (gc_cli_is_help(argv[1])) {
+        if (argc > 2)
+            return gc_cli_usage_error("gpucal emulate", "unexpected argument '%s' after %s",
+                                      argv[2], argv[1]);
         gc_usage_emulate(stdout);
         return 0;
     }

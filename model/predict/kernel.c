@@ -583,6 +583,10 @@ static int load_footprint(loader_t *L, const gc_ynode_t *n)
             warn_unknown(L, kn, "footprint", key, "footprint");
         if (rc)
             return rc;
+        k->footprint_given |= !strcmp(key, "read_bytes")    ? GC_FP_READ
+                              : !strcmp(key, "write_bytes") ? GC_FP_WRITE
+                              : !strcmp(key, "reuse_bytes") ? GC_FP_REUSE
+                                                            : 0u;
     }
     return 0;
 }

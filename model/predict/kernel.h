@@ -98,11 +98,15 @@ typedef struct gc_kernel {
     double read_bytes;   /* unique bytes read; 0 = derive from the ops (no reuse) */
     double write_bytes;  /* unique bytes written; 0 = derive from the ops */
     double reuse_bytes;  /* bytes touched between two uses of a line (0 = read_bytes) */
+    unsigned footprint_given; /* GC_FP_* bits: given explicitly, so an explicit 0 is
+                                 honoured as 0 (unset and 0: derived as above) */
     int l2_warm;         /* 1: the data is in L2 at launch (repeated runs on the same data) */
     const char *path;    /* file it was read from, or NULL */
     long launch_line, launch_col;
     struct gc_arena *arena;
 } gc_kernel_t;
+
+enum { GC_FP_READ = 1, GC_FP_WRITE = 2, GC_FP_REUSE = 4 };
 
 /* An empty description named name (trips 1, stages 1, grid and block 1). */
 gc_kernel_t *gc_kernel_create(const char *name);

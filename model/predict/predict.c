@@ -539,11 +539,14 @@ static void traffic(const gc_kernel_t *k, const gc_machine_t *m, const plan_t pl
         *l2rd += warps * pl[i].trips * pl[i].rd;
         *l2wr += warps * pl[i].trips * pl[i].wr;
     }
-    double unique = k->read_bytes > 0 ? fmin(k->read_bytes, *l2rd) : *l2rd;
-    double reuse = k->reuse_bytes > 0 ? k->reuse_bytes : unique;
+    /* a footprint value given in the file counts even when it is 0 */
+    unsigned given = k->footprint_given;
+    double unique =
+        (given & GC_FP_READ) || k->read_bytes > 0 ? fmin(k->read_bytes, *l2rd) : *l2rd;
+    double reuse = (given & GC_FP_REUSE) || k->reuse_bytes > 0 ? k->reuse_bytes : unique;
     double cap = m->l2_bytes;
     double miss = reuse <= cap ? 0 : (cap > 0 ? 1 - cap / reuse : 1);
-    double wr = k->write_bytes > 0 ? fmin(k->write_bytes, *l2wr) : *l2wr;
+    double wr = (given & GC_FP_WRITE) || k->write_bytes > 0 ? fmin(k->write_bytes, *l2wr) : *l2wr;
     /* warm: the data sits in the L2 at launch, and what is written stays there */
     int warm = k->l2_warm && unique + wr <= cap;
     *drd = (warm ? 0 : unique) + fmax(0, *l2rd - unique) * miss;
