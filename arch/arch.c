@@ -128,7 +128,8 @@ static int parse_number(const gc_ynode_t *n, double *v)
 static void fmt_range(char *buf, size_t n, const gc_field_t *f)
 {
     if (f->flags & GC_F_POS)
-        snprintf(buf, n, "greater than 0 and at most %g %s", f->hi, f->unit);
+        snprintf(buf, n, "at least %g and at most %g %s (arch/README.md, bounds)",
+                 gc_field_floor(f), f->hi, f->unit);
     else
         snprintf(buf, n, "between %g and %g %s", f->lo, f->hi, f->unit);
 }
@@ -141,7 +142,7 @@ static int check_number(loader_t *L, const gc_field_t *f, const gc_ynode_t *n, d
     int pos = (f->flags & GC_F_POS) != 0;
     if (v < 0 && (pos || f->lo >= 0))
         return fail(L, n, GC_EINPUT, path, "negative value %s (must be %s)", n->str, range);
-    if (pos ? (v <= 0 || v > f->hi) : (v < f->lo || v > f->hi))
+    if (pos ? (v < gc_field_floor(f) || v > f->hi) : (v < f->lo || v > f->hi))
         return fail(L, n, GC_EINPUT, path, "%s is out of range (must be %s)", n->str, range);
     if ((f->flags & GC_F_INT) && v != floor(v))
         return fail(L, n, GC_EINPUT, path, "must be a whole number of %s, found %s", f->unit,

@@ -39,6 +39,40 @@
 #define BIG 1e7
 #define LAT 1e5 /* cycles: no latency on any GPU is near this */
 
+/* ---- physical floors of the GC_F_POS values, by unit (arch/README.md,
+ * "Bounds", gives each reason) ---- */
+
+static const struct {
+    const char *unit;
+    double floor;
+} unit_floors[] = {
+    {"MHz", 1},                  /* no GPU clock runs below 1 MHz (idle: ~100 MHz) */
+    {"GB/s", 0.01},              /* 10 MB/s: below any GPU link, even PCIe 1.0 x1 */
+    {"TFLOP/s", 1e-6},           /* 1 MFLOP/s: below one SM at its lowest clock */
+    {"KiB", 1},                  /* capacities: no cache or shared memory below 1 KiB */
+    {"KiB/SM", 1},
+    {"KiB/block", 1},
+    {"MiB", 1.0 / 1024},         /* 1 KiB */
+    {"GiB", 1.0 / 1048576},      /* 1 KiB */
+    {"cycles", 1e-3},            /* one event per 1000 issue slots: finer than any clock */
+    {"cycles/way", 1e-3},
+    {"sub-cores", 1e-3},
+    {"FMA/clk/SM", 1e-3},        /* rates: one operation per 1000 cycles per SM */
+    {"thread-ops/clk/SM", 1e-3},
+    {"bytes/clk/SM", 1e-3},
+    {"bytes/clk", 1e-3},
+};
+
+double gc_field_floor(const gc_field_t *f)
+{
+    if (!(f->flags & GC_F_POS))
+        return 0;
+    for (size_t i = 0; i < NF(unit_floors); i++)
+        if (f->unit && !strcmp(f->unit, unit_floors[i].unit))
+            return unit_floors[i].floor;
+    return 1e-3; /* a unit not listed: the rate floor */
+}
+
 /* ---- string checks ---- */
 
 static int check_name(const char *s)

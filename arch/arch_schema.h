@@ -14,7 +14,7 @@ typedef enum { GC_F_QTY, GC_F_STR, GC_F_FLAG, GC_F_MAP, GC_F_LIST } gc_ftype_t;
 enum {
     GC_F_REQ = 1,  /* the key must be present */
     GC_F_INT = 2,  /* the value must be a whole number */
-    GC_F_POS = 4,  /* the value must be > 0 (lo is then ignored) */
+    GC_F_POS = 4,  /* the value must be >= its unit's physical floor (gc_field_floor), > 0 */
     GC_F_FLOW = 8, /* LIST: write each entry on one line */
 };
 
@@ -34,6 +34,12 @@ typedef struct gc_field {
     const char *hint;             /* STR: what a well-formed value looks like */
     const char *doc;              /* one sentence */
 } gc_field_t;
+
+/* The smallest value a GC_F_POS field may take: the physical floor of its
+ * unit (arch/README.md, "Bounds"), so that no value the loader accepts can
+ * make a prediction overflow (1e-300 GB/s -> an infinite time). 0 for a
+ * field without GC_F_POS. */
+double gc_field_floor(const gc_field_t *f);
 
 typedef struct gc_schema {
     const char *name;             /* "tensor entry", "memory.l2", ... */

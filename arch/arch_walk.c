@@ -139,7 +139,7 @@ static void doc_map(FILE *fp, const gc_schema_t *s, const char *path)
             type = (f->flags & GC_F_INT) ? "integer" : "number";
             unit = f->unit;
             if (f->flags & GC_F_POS)
-                snprintf(range, sizeof(range), "> 0, <= %g", f->hi);
+                snprintf(range, sizeof(range), ">= %g, <= %g", gc_field_floor(f), f->hi);
             else
                 snprintf(range, sizeof(range), "%g .. %g", f->lo, f->hi);
             break;

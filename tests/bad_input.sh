@@ -55,10 +55,10 @@ c0=$(cyc "$T/zero.yaml") c1=$(cyc "$T/one.yaml") cn=$(cyc "$T/none.yaml")
 [ "$c0" != "$cn" ] || fail "read_bytes 0 taken as not given ($cn cycles)"
 
 # 9. a symlink loop (the folder, or a trace in it): exit 2, one line
-ln -s "$T/loopb" "$T/loopa" && ln -s "$T/loopa" "$T/loopb"
+ln -s loopb "$T/loopa" && ln -s loopa "$T/loopb"
 run $G calib "$T/loopa" -o "$T/loop.yaml"
 refused "calib of a symlink loop" "^gpucal: $T/loopa: cannot open the trace folder: Too many levels of symbolic links"
-mkdir -p "$T/lf" && cp "$H/launch.csv" "$T/lf/" && ln -s "$T/loopa" "$T/lf/x.csv"
+mkdir -p "$T/lf" && cp "$H/launch.csv" "$T/lf/" && ln -s ../loopa "$T/lf/x.csv"
 run $G calib "$T/lf" -o "$T/loop.yaml"
 refused "calib, a trace that is a symlink loop" "^gpucal: $T/lf/x\.csv: cannot open: Too many levels"
 [ -e "$T/loop.yaml" ] && fail "symlink loop: wrote the arch file"
@@ -67,5 +67,34 @@ run $G emulate --help extra
 refused "emulate --help extra" "unexpected argument 'extra'"
 run $G emulate check --arch hopper-h800 --set a --set b
 refused "emulate --set twice" "--set given twice"
+
+# 5. output paths: the near map and the arch compared after resolution; a
+# failed run leaves no file; an impossible -o is found before the fit
+GEN=${GC_TMP:-.}/test_calib
+if [ -x "$GEN" ] && "$GEN" --write "$T/synth" >/dev/null 2>&1; then
+    mkdir -p "$T/o"
+    run $G calib "$T/synth" -o "$T/o/s.yaml" --near-map "$T/o/./s.yaml" --name s
+    refused "near map = -o through ./" "--near-map '$T/o/\./s\.yaml' and -o '$T/o/s\.yaml' name the same file"
+    [ -e "$T/o/s.yaml" ] && fail "near map = -o: wrote a file"
+    echo old >"$T/o/s.yaml"
+    ln -s s.yaml "$T/o/sym.csv" && ln "$T/o/s.yaml" "$T/o/hard.csv"
+    for m in sym hard; do
+        run $G calib "$T/synth" -o "$T/o/s.yaml" --near-map "$T/o/$m.csv" --name s --force
+        refused "near map = -o through a $m link" "name the same file"
+    done
+    [ "$(cat "$T/o/s.yaml")" = old ] || fail "near map = -o: the arch file changed"
+    # a run that fails after the fine P-chase (no mma trace: sm.sub_cores is
+    # required) leaves neither the map nor a temporary file
+    mkdir -p "$T/nomma" && cp "$T/synth"/*.csv "$T/nomma/" && rm "$T/nomma/mma.csv"
+    run $G calib "$T/nomma" -o "$T/o/f.yaml" --near-map "$T/o/f.csv" --name f
+    expect_rc 1 "failed run"
+    expect_err_lines 1 "failed run"
+    ls "$T/o" | grep -q '^f\.' && fail "failed run left $(ls "$T/o" | grep '^f\.')"
+else
+    fail "test_calib --write (the synthetic traces) did not run"
+fi
+run $G calib "$H" -o "$T/nodir/x.yaml"
+refused "-o in a missing folder" "^gpucal: $T/nodir/x\.yaml: cannot create a temporary file beside it: No such file or directory"
+expect_err_lines 1 "-o in a missing folder: no progress line (found before the fit)"
 
 finish
