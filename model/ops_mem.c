@@ -233,8 +233,11 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
     gc_kphase_t *L = &k->loop;
     double per_thread = C / block; /* elements per thread */
     double vec = use_reg ? 1 : ilp, width = use_reg ? sz : 16;
-    L->trips = fmax(1, ceil(per_thread / vec));
-    kb_ldg(&b, L, width, 1, 0);
+    /* the Reg kernel's loads are unrolled (all in flight at once); the
+     * others loop, one vector in flight per thread */
+    double per_it = use_reg ? regcnt : 1;
+    L->trips = use_reg ? 1 : fmax(1, ceil(per_thread / vec));
+    kb_ldg(&b, L, width, per_it, 0);
     if (!use_reg && !use_smem) { /* the sum pass and the output pass read again */
         gc_kop_t *again = kb_ldg(&b, L, width, 2, 0);
         again->l1_hit = 0;
@@ -245,8 +248,8 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
         gc_kop_t *l = kb_op(&b, L, GC_OP_LDS, 2);
         l->width = 16;
     }
-    softmax_math(&b, L, vec, sz);
-    kb_stg(&b, L, width, 1);
+    softmax_math(&b, L, use_reg ? per_thread : vec, sz);
+    kb_stg(&b, L, width, per_it);
     block_reduce(&b, &k->epilogue);
     block_reduce(&b, &k->epilogue);
     k->read_bytes = R * C * sz;
