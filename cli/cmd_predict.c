@@ -9,6 +9,7 @@
 #include "../arch/arch.h"
 #include "../model/predict/gemm.h"
 #include "../model/predict/kernel.h"
+#include "../model/predict/ops.h"
 #include "../model/predict/predict.h"
 #include "../model/predict/stream.h"
 #include "cli.h"
@@ -20,7 +21,9 @@ void gc_usage_predict(FILE *fp)
             "       gpucal predict gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8\n"
             "                           --arch NAME [--format text|json] [--clock MHZ]\n"
             "       gpucal predict stream --op copy|triad|reduce --bytes N --arch NAME\n"
-            "                           [--format text|json] [--clock MHZ]\n\n"
+            "                           [--format text|json] [--clock MHZ]\n"
+            "       gpucal predict OP ARGS --arch NAME [--format text|json] [--clock MHZ]\n"
+            "                           (OP ARGS: see `gpucal describe --help`)\n\n"
             "Predict a kernel's time on an architecture before the kernel runs: cycles,\n"
             "time at the sustained clock of its load class, the resource that bounds it and\n"
             "a stall stack (cycles per resource). The model and the description format are\n"
@@ -290,5 +293,7 @@ int gc_cmd_predict(int argc, char **argv)
         return predict_gemm(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "stream"))
         return predict_stream(argc - 1, argv + 1);
+    if (argc > 1 && gc_ops_known(argv[1])) /* operator templates: cmd_ops.c */
+        return gc_ops_cmd_predict(argc - 1, argv + 1);
     return predict_file(argc, argv);
 }
