@@ -7,7 +7,8 @@ durations) on the device machine.  stdlib + torch only.
 Per row: inputs are drawn at random (torch.randn; never zeros) and rotate
 among k copies so that repeated calls do not find them in L2 (k copies hold
 >= 3x the L2 size, k <= 16); 3 warm-up calls; a host-timed estimate sizes
-`reps` so the profiled region lasts about --target-s; then `reps` calls run
+`reps` (5 .. --max-reps) so the profiled region lasts about --target-s
+(1 s; a quarter of that once 70 % of --budget-s is spent); then `reps` calls run
 back to back inside torch.profiler (CUDA activity only); each kernel's
 duration is CUPTI's, each kernel position's median over the reps is reported;
 time_us is the sum of those medians (launch gaps excluded).  See README.md.
@@ -227,7 +228,7 @@ def _term(signum, frame):
     raise SystemExit("terminated by signal %d" % signum)
 
 
-def run_set(name, out_csv, times_path, target_s, budget_s):
+def run_set(name, out_csv, times_path, target_s, budget_s, max_reps):
     """Time every case of the set; the CSV is written when the loop ends,
     also when `timeout` stops it (SIGTERM), with the rows done so far."""
     cases = shapes.with_ids("g" if name == "gemm" else "o",
@@ -242,7 +243,8 @@ def run_set(name, out_csv, times_path, target_s, budget_s):
             used = time.time() - start
             tgt = (target_s if used < 0.7 * budget_s else
                    target_s / 4.0 if used < budget_s else 0.0)
-            one_row(rid, split, cls, args, tgt, l2, tmpdir, rows, times)
+            one_row(rid, split, cls, args, tgt, max_reps, l2, tmpdir, rows,
+                    times)
     except SystemExit as e:
         print("STOPPED: %s" % e, flush=True)
     finally:
@@ -254,10 +256,11 @@ def run_set(name, out_csv, times_path, target_s, budget_s):
                                               time.time() - start), flush=True)
 
 
-def one_row(rid, split, cls, args, tgt, l2, tmpdir, rows, times):
+def one_row(rid, split, cls, args, tgt, max_reps, l2, tmpdir, rows,
+                    times):
     """Time one case and append its row (or print FAIL and append nothing)."""
     try:
-        groups, reps, exact, t0, t1 = time_row(args, tgt, 400, l2, tmpdir)
+        groups, reps, exact, t0, t1 = time_row(args, tgt, max_reps, l2, tmpdir)
     except (RuntimeError, ValueError, TypeError, AttributeError) as e:
         print("FAIL %s %s: %s" % (rid, args, (str(e).splitlines() or [""])[0][:300]),
               flush=True)
@@ -307,7 +310,8 @@ def main():
     ap.add_argument("--set", choices=["gemm", "ops"])
     ap.add_argument("--out")
     ap.add_argument("--times")
-    ap.add_argument("--target-s", type=float, default=0.2)
+    ap.add_argument("--target-s", type=float, default=1.0)
+    ap.add_argument("--max-reps", type=int, default=2000)
     ap.add_argument("--budget-s", type=float, default=150.0)
     ap.add_argument("--ncu")
     a = ap.parse_args()
@@ -315,7 +319,7 @@ def main():
     if a.ncu:
         run_ncu(a.ncu)
         return
-    run_set(a.set, a.out, a.times, a.target_s, a.budget_s)
+    run_set(a.set, a.out, a.times, a.target_s, a.budget_s, a.max_reps)
 
 
 if __name__ == "__main__":

@@ -18,8 +18,8 @@ OUT=${OUT:-/tmp/gpucal-val-out}
 SEED=${SEED002_DIR:-$ROOT/.dev/seed002}
 W=/tmp/gpucal-val
 MEASURE=${MEASURE:-0}
-GB=${GEMM_BUDGET_S:-130}
-OB=${OPS_BUDGET_S:-110}
+GB=${GEMM_BUDGET_S:-140}
+OB=${OPS_BUDGET_S:-120}
 export PYTHONUNBUFFERED=1
 rm -rf "$W"; mkdir -p "$W" "$OUT"
 NCU_M="gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum"
@@ -98,6 +98,8 @@ main() {
   run_seed; echo "seed done in $(( $(date +%s) - t )) s"; t=$(date +%s)
   if [ "$MEASURE" = 1 ]; then run_measure; echo "measure done in $(( $(date +%s) - t )) s"; fi
   kill $SMI 2>/dev/null
+  python3 "$HERE/rowclock.py" "$OUT/smi.csv" "$W/row_times.csv" "$W/row_clock.csv" &&
+    echo "row_clock: $(awk -F, 'NR>1 && $4>0' "$W/row_clock.csv" | wc -l) rows with smi samples"
   grep -c FAIL "$OUT/log.txt"
   (cd "$W" && tar -czf "$OUT/extra.tar.gz" --exclude=build-m --exclude=th --exclude='*.cu' --exclude='*.cuh' \
      --exclude=seed002_time --exclude='*.ncu-rep' --exclude=trace.json . )
