@@ -56,7 +56,7 @@ const char *gc_suggest(const char *word, const char *const *words, size_t n)
     const char *best = NULL;
     int bd = 1 << 30;
     size_t lw = strlen(word);
-    int limit = lw / 3 > 1 ? (int)(lw / 3) : 1;
+    int limit = lw <= 2 ? 1 : lw / 3 > 2 ? (int)(lw / 3) : 2;
     for (size_t i = 0; i < n; i++) {
         if (!words[i])
             continue;

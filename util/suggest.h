@@ -4,7 +4,8 @@
  * Distance: Damerau-Levenshtein (optimal string alignment: insert, delete,
  * substitute, swap two neighbours, each 1), case-insensitive. A word is
  * suggested only when it is close enough to be a likely typo: at most
- * max(1, strlen(word) / 3) edits, or the one word is a prefix of the other.
+ * max(2, strlen(word) / 3) edits (1 for words of 1 or 2 bytes), or the one
+ * word is a prefix of the other (3 bytes or more).
  * Reads and writes nothing else; reentrant.
  */
 #ifndef GC_SUGGEST_H
