@@ -331,6 +331,13 @@ static void dq(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+/* 1 if resource r holds at least 0.1 % of p's stack (a thinner slice is
+ * not drawn, nor named in the key). */
+static int visible(const gc_prediction_t *p, int r)
+{
+    return p->cycles > 0 && p->breakdown[r] >= 0.001 * p->cycles;
+}
+
 static void stall_script(FILE *fp, const char *out, const gc_prediction_t *p, int n,
                          const char *const *lab, const char *const *acol, const char *title)
 {
@@ -341,11 +348,11 @@ static void stall_script(FILE *fp, const char *out, const gc_prediction_t *p, in
     snprintf(foot, sizeof(foot),
              "gpucal plot stall: the stall stack of gpucal predict (cycles per resource, as time); "
              "above each bar: time and bound");
-    gc_plot_preamble(fp, out, n > 6 ? 140 * n + 300 : 1100, 680, title, "",
+    gc_plot_preamble(fp, out, 190 * n + 260 > 1100 ? 190 * n + 260 : 1100, 680, title, "",
                      "predicted time (us)", foot);
     fprintf(fp,
             "set yrange [0:%g]\nset xrange [-0.6:%d.6]\nset key outside right top vertical\n"
-            "set rmargin 16\nset grid ytics\nunset grid xtics\nset xtics scale 0\nset xtics (",
+            "set rmargin 16\nset grid noxtics ytics\nset xtics scale 0\nset xtics (",
             ymax * 1.15, n - 1);
     for (int i = 0; i < n; i++) {
         fprintf(fp, "%s", i ? ", " : "");
@@ -355,7 +362,8 @@ static void stall_script(FILE *fp, const char *out, const gc_prediction_t *p, in
     fputs(")\n", fp);
     for (int i = 0; i < n; i++) {
         char t[96];
-        snprintf(t, sizeof(t), "%.3g us, %s", p[i].time_us, gc_predict_resource(p[i].bound));
+        snprintf(t, sizeof(t), p[i].time_us >= 100 ? "%.0f us, %s" : "%.3g us, %s", p[i].time_us,
+                 gc_predict_resource(p[i].bound));
         fprintf(fp, "set label %d ", i + 1);
         gc_plot_q(fp, t);
         fprintf(fp, " at %d, %g center offset 0, 0.8 font ',10' tc rgb '%s'\n", i, p[i].time_us,
@@ -368,7 +376,7 @@ static void stall_script(FILE *fp, const char *out, const gc_prediction_t *p, in
             for (int q = 0; q < r; q++)
                 lo += p[i].breakdown[q] * us;
             double hi = lo + p[i].breakdown[r] * us;
-            if (hi > lo)
+            if (visible(&p[i], r))
                 fprintf(fp, "%d %.10g %.10g\n", i, lo, hi);
         }
         fputs("EOD\n", fp);
@@ -378,7 +386,7 @@ static void stall_script(FILE *fp, const char *out, const gc_prediction_t *p, in
     for (int r = 0; r < GC_R_N; r++) {
         int any = 0;
         for (int i = 0; i < n; i++)
-            any |= p[i].breakdown[r] > 0;
+            any |= visible(&p[i], r);
         if (!any)
             continue;
         fprintf(fp,
@@ -616,12 +624,17 @@ static void val_script(FILE *fp, const char *out, const vgroup_t *g, int ng, siz
              "Predicted vs measured kernel time: %zu rows, median |error| %.1f %%, %zu within "
              "10 %%",
              total, med, within);
-    gc_plot_preamble(fp, out, 900, 820, title, "measured (us, log scale)",
+    double emax = 10;
+    for (int k = 0; k < ng; k++)
+        for (size_t i = 0; i < g[k].n; i++)
+            emax = fmax(emax, 100 * fabs(g[k].y[i] / g[k].x[i] - 1));
+    emax = fmin(ceil(emax / 10) * 10 + 5, 400);
+    gc_plot_preamble(fp, out, 900, 1060, title, "measured (us, log scale)",
                      "predicted by gpucal (us, log scale)", foot);
     fprintf(fp,
+            "set multiplot\nset size 1, 0.72\nset origin 0, 0.28\nset bmargin 2\nunset xlabel\n"
             "set logscale xy 10\nset format x '%%g'\nset format y '%%g'\nset xrange [%g:%g]\n"
-            "set yrange [%g:%g]\nset size ratio -1\nset key top left box opaque\n"
-            "set samples 400\n",
+            "set yrange [%g:%g]\nset key top left box opaque\nset samples 400\n",
             lo, hi, lo, hi);
     for (int k = 0; k < ng; k++) {
         fprintf(fp, "$g%d << EOD\n", k);
@@ -639,7 +652,18 @@ static void val_script(FILE *fp, const char *out, const vgroup_t *g, int ng, siz
                 7 + 2 * (k % 3), gc_plot_arch_colour(g[k].name));
         gc_plot_q(fp, t);
     }
-    fputc('\n', fp);
+    /* the error of each row against its measured time, below */
+    fprintf(fp,
+            "\nset size 1, 0.28\nset origin 0, 0.02\nset tmargin 1\nset bmargin 4\n"
+            "unset title\nunset logscale y\nset yrange [%g:%g]\nset format y '%%g'\n"
+            "set xlabel 'measured (us, log scale)'\n"
+            "set ylabel 'error (%%)'\nunset key\nunset label 99\nplot '+' using 1:(-10):(10) "
+            "with filledcurves lc rgb '#dddddd', 0 with lines lc rgb '#444444' dt 2",
+            -emax, emax);
+    for (int k = 0; k < ng; k++)
+        fprintf(fp, ", $g%d using 1:(100*($2/$1-1)) with points pt %d ps 1.1 lc rgb '%s'", k,
+                7 + 2 * (k % 3), gc_plot_arch_colour(g[k].name));
+    fputs("\nunset multiplot\n", fp);
 }
 
 int gc_plot_validation(const char *const *tables, int n, const char *out, int force,
