@@ -37,10 +37,10 @@ run $G arch validate $FIX; expect_rc 0 validate; expect_out 'ok \(test-minimal, 
 run $G arch validate --require-sources $FIX; expect_rc 2 "require sources"; expect_err '6 of 9 values have no source, first sm.sub_cores' strict
 run $G arch schema; expect_rc 0 schema; expect_out '^### `memory.l2`' schema; expect_out 'near_hit_cyc' schema
 
-# unknown key: a warning with FILE:LINE:COL, the file still loads
+# unknown key: an error with FILE:LINE:COL naming the closest known key
 sed 's/^  sub_cores: 4/  sub_cores: 4\n  sub_corez: 4/' $FIX >"$T/unknown.yaml"
-run $G arch validate "$T/unknown.yaml"; expect_rc 0 "unknown key"
-expect_err "unknown.yaml:9:3: warning: unknown key 'sm.sub_corez' ignored" "unknown key warning"
+run $G arch validate "$T/unknown.yaml"; expect_rc 2 "unknown key"; expect_err_lines 1 "unknown key"
+expect_err "unknown.yaml:9:3: unknown key 'sm.sub_corez' \(did you mean 'sub_cores'\?\)" "unknown key error"
 
 # limits: a file over 8 MiB, a million keys, a 1 MB line
 head -c 9000000 /dev/zero | tr '\0' 'a' >"$T/big.yaml"
