@@ -42,7 +42,9 @@ void gc_usage_predict(FILE *fp)
             "  --set N=V     give the description's parameter N (under params:) the value V,\n"
             "                a number or an expression over the parameters (repeatable)\n"
             "  --verbose     text output also lists the values derived because the arch\n"
-            "                file lacks them (JSON always has them, under \"derived\")\n");
+            "                file lacks them (JSON always has them, under \"derived\")\n\n"
+            "gpucal predict --vocabulary prints every op class, the keys each takes, the\n"
+            "alu names and the types a description may use (Markdown).\n");
 }
 
 typedef struct args {
@@ -320,6 +322,10 @@ int gc_cmd_predict(int argc, char **argv)
     if (argc > 1 && gc_cli_is_help(argv[1])) {
         gc_usage_predict(stdout);
         return 0;
+    }
+    if (argc == 2 && !strcmp(argv[1], "--vocabulary")) {
+        gc_kernel_vocabulary(stdout);
+        return fflush(stdout) == 0 ? 0 : 1;
     }
     if (argc > 1 && !strcmp(argv[1], "gemm"))
         return predict_gemm(argc - 1, argv + 1);

@@ -2,6 +2,7 @@
  * them (see derive.h; the rules are listed in model/kernels/README.md,
  * "Parameters the model derives"). */
 #include "derive.h"
+#include "../../util/suggest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -220,6 +221,17 @@ static const struct alu_default {
     {"mufu", 0, 16, 20}, {"i2f", 0, 16, 6},    {"f2i", 0, 16, 6},    {"f2f", 0, 16, 6},
 };
 
+size_t gc_derive_alu_names(const char **out, size_t max)
+{
+    static const char *const fp64[] = {"dfma", "dadd", "dmul"};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof(alu_defaults) / sizeof(alu_defaults[0]) && n < max; i++)
+        out[n++] = alu_defaults[i].prefix;
+    for (size_t i = 0; i < 3 && n < max; i++)
+        out[n++] = fp64[i];
+    return n;
+}
+
 int gc_derive_alu_pipe(const char *name)
 {
     /* Nsight Compute's pipe names for sm_80 .. sm_90 (fma, alu, xu, fp64) */
@@ -260,12 +272,18 @@ int gc_derive_alu(const gc_arch_t *a, const gc_kop_t *op, const char *file, gc_p
         }
         int fp64 = !strncmp(op->name, "dfma", 4) || !strncmp(op->name, "dadd", 4) ||
                    !strncmp(op->name, "dmul", 4);
-        if (!d && !fp64)
+        if (!d && !fp64) {
+            const char *names[64];
+            size_t nn = gc_derive_alu_names(names, 64);
+            for (size_t i = 0; i < a->n_alu && nn < 64; i++)
+                names[nn++] = a->alu[i].op;
+            char hint[96];
             return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
                              "the arch %s has no alu entry for '%s' and gpucal knows no default "
-                             "for it (use a SASS name such as ffma, hfma2, imad, iadd3, lop3, "
-                             "mufu.ex2, dfma)",
-                             a->name, op->name);
+                             "for it%s (model/kernels/README.md lists the names)",
+                             a->name, op->name, gc_suggest_hint(op->name, names, nn, hint,
+                                                                sizeof(hint)));
+        }
         if (!(rate > 0)) {
             if (fp64) {
                 /* full-rate FP64 on the data-centre parts (cc 8.0: 32/clk/SM, 9.0: 64),

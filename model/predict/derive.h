@@ -71,6 +71,11 @@ int gc_derive_alu(const gc_arch_t *a, const gc_kop_t *op, const char *file, gc_p
  * instruction per clock issues to any of them. */
 int gc_derive_alu_pipe(const char *name);
 
+/* The CUDA-core instruction names gpucal has a default pipe for (any arch
+ * file may add more in its alu list), in table order, into out (at most
+ * max); returns how many. */
+size_t gc_derive_alu_names(const char **out, size_t max);
+
 /* Memory and SM figures the model uses, each from the arch or derived. */
 typedef struct gc_machine {
     double sms;       /* SMs */

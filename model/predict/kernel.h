@@ -23,6 +23,7 @@
 #define GC_KERNEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../../util/err.h"
 
@@ -150,6 +151,11 @@ int gc_kernel_parse(gc_kernel_t **k, const char *name, const char *buf, size_t l
 /* Check the parts the loader cannot leave to the YAML (used for built
  * descriptions too): positive sizes, counts, widths. 0 or GC_EINPUT. */
 int gc_kernel_check(const gc_kernel_t *k, gc_err_t *err);
+
+/* The instruction vocabulary of descriptions as Markdown (op classes and
+ * the keys each takes, alu names, types), between marker comments: what
+ * model/kernels/README.md holds (tests/docs.sh compares them). */
+void gc_kernel_vocabulary(FILE *fp);
 
 /* Class name as written in a description ("mma", "ldg", ...). */
 const char *gc_opclass_name(gc_opclass_t c);
