@@ -58,6 +58,13 @@ run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/other.yaml" --format csv; 
 expect_out '^memory.l2.near_hit_cyc,cycles,258.0,516.0,2.0000$' "compare csv"
 expect_out '^tensor\[mma m16n8k16 f16.f32\].latency_cyc,cycles,24.7,,$' "compare csv missing"
 # data patterns: rand shown under the plain label, its zero twin dropped, zero-only kept
+run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/other.yaml" --format json; expect_rc 0 "compare json"
+expect_out '^    \{"quantity": "memory.l2.near_hit_cyc", "unit": "cycles", "values": \[258.0, 516.0\], "ratios": \[2\]\}' "compare json"
+expect_out '"quantity": "tensor\[mma m16n8k16 f16.f32\].latency_cyc", "unit": "cycles", "values": \[24.7, null\], "ratios": \[null\]' "compare json missing"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["schema"] == "gpucal-compare/1"' "$out" ||
+        fail "compare --format json is not valid JSON"
+fi
 run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/patterns.yaml"; expect_rc 0 "compare patterns"
 expect_out '^\| tensor\[mma m16n8k16 f16.f32\].latency_cyc \| cycles \| 24.7 \| 30.0 \(1.21x\) \|$' "rand under plain label"
 grep -q 'f16.f32 zero\]' "$out" && grep -q 'tensor\[mma m16n8k16 f16.f32 zero\]' "$out" && fail "zero twin of a rand form shown"
