@@ -26,7 +26,8 @@ void gc_usage_plot(FILE *fp)
             "       gpucal plot hist --trace pchase_fine.csv [--arch NAME] -o OUT.svg\n"
             "       gpucal plot mma --arch NAME... [--inst mma|mma.sp|wgmma|...] -o OUT.svg\n"
             "       gpucal plot all [--traces DIR] [--arch NAME]... -o DIR\n"
-            "(each takes --force to replace existing files; OUT.png draws a PNG instead)\n\n"
+            "(each takes --force to replace existing files; OUT.png draws a PNG instead;\n"
+            " heatmap and all take --png to write PNGs into DIR)\n\n"
             "Charts drawn by gnuplot (Debian, Ubuntu: apt-get install gnuplot-nox):\n"
             "  roofline    the arch's measured ceilings: the best dense tensor form per type,\n"
             "              CUDA-core fp64/fp32/half2 FMA, L1/shared/L2/DRAM bandwidth; each\n"
@@ -55,7 +56,7 @@ void gc_usage_plot(FILE *fp)
 
 typedef struct popts {
     const char *trace[MAX_IN], *arch[MAX_IN], *out, *inst, *traces;
-    int n_trace, n_arch, force;
+    int n_trace, n_arch, force, png;
     const char *pos[MAX_IN], *set[MAX_IN];
     int n_pos, n_set;
     char archbuf[1024]; /* --arch A,B,... split in place */
@@ -94,6 +95,7 @@ static int parse(int argc, char **argv, popts_t *o)
         {"arch", required_argument, NULL, 'a'},  {"out", required_argument, NULL, 'o'},
         {"inst", required_argument, NULL, 'i'},  {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},        {"set", required_argument, NULL, 's'},
+        {"png", no_argument, NULL, 'p'},
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof(*o));
     o->inst = "mma";
@@ -132,6 +134,9 @@ static int parse(int argc, char **argv, popts_t *o)
             break;
         case 'f':
             o->force = 1;
+            break;
+        case 'p':
+            o->png = 1;
             break;
         case ':':
             gc_cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -192,7 +197,7 @@ static int run(int argc, char **argv, int mode)
     int st = 0, rc = load_archs(&o, a, &e);
     if (!rc)
         rc = gc_plot_check(&e);
-    int n = 0;
+    int n = 0, flat = 0;
     if (!rc) {
         switch (mode) {
         case 0:
@@ -201,7 +206,8 @@ static int run(int argc, char **argv, int mode)
             n = 1;
             break;
         case 1:
-            rc = gc_plot_heatmaps(o.trace[0], o.out, o.force, &n, &e);
+            rc = gc_plot_heatmaps(o.trace[0], o.out, o.png ? "png" : "svg", o.force, &n, &flat,
+                                  &e);
             break;
         case 2:
             rc = gc_plot_hist(o.trace[0], o.n_arch ? a[0] : NULL, o.out, o.force, &e);
@@ -216,7 +222,8 @@ static int run(int argc, char **argv, int mode)
     if (rc)
         st = gc_cli_fail(&e);
     else if (mode == 1)
-        printf("wrote %d heat map%s to %s\n", n, n == 1 ? "" : "s", o.out);
+        printf("wrote %d heat map%s to %s (%d form%s with a one-dimensional sweep left out)\n", n,
+               n == 1 ? "" : "s", o.out, flat, flat == 1 ? "" : "s");
     else
         printf("wrote %s\n", o.out);
     free_archs(a, o.n_arch);
@@ -254,7 +261,7 @@ static int run_all(int argc, char **argv)
             tr[ntr++] = in;
     }
     if (!rc && (ntr || o.n_arch)) {
-        snprintf(out, sizeof(out), "%s/latency.svg", o.out);
+        snprintf(out, sizeof(out), "%s/latency.%s", o.out, o.png ? "png" : "svg");
         rc = gc_plot_latency(ca, o.n_arch, tr, ntr, out, o.force, &e);
         if (rc == GC_ENODATA) {
             gc_err_clear(&e);
@@ -266,7 +273,7 @@ static int run_all(int argc, char **argv)
     }
     if (!rc && o.traces) {
         snprintf(in, sizeof(in), "%s/pchase_fine.csv", o.traces);
-        snprintf(out, sizeof(out), "%s/pchase-hist.svg", o.out);
+        snprintf(out, sizeof(out), "%s/pchase-hist.%s", o.out, o.png ? "png" : "svg");
         if (gc_path_exists(in)) {
             rc = gc_plot_hist(in, o.n_arch ? a[0] : NULL, out, o.force, &e);
             if (!rc) {
@@ -280,20 +287,23 @@ static int run_all(int argc, char **argv)
         snprintf(in, sizeof(in), "%s/%s.csv", o.traces, sweeps[i]);
         if (!gc_path_exists(in))
             continue;
-        int n = 0;
-        rc = gc_plot_heatmaps(in, o.out, o.force, &n, &e);
+        int n = 0, flat = 0;
+        rc = gc_plot_heatmaps(in, o.out, o.png ? "png" : "svg", o.force, &n, &flat, &e);
         if (!rc) {
-            printf("wrote %d heat map%s from %s to %s\n", n, n == 1 ? "" : "s", in, o.out);
+            printf("wrote %d heat map%s from %s to %s (%d one-dimensional sweep%s left out)\n", n,
+                   n == 1 ? "" : "s", in, o.out, flat, flat == 1 ? "" : "s");
             made += n;
         }
     }
     static const char *const insts[] = {"mma", "mma.sp", "wgmma"};
     for (int i = 0; i < 3 && !rc && o.n_arch; i++) {
         char f[64];
-        snprintf(f, sizeof(f), "forms-%s.svg", insts[i]);
+        snprintf(f, sizeof(f), "forms-%s", insts[i]);
         for (char *c = f; *c; c++)
-            if (*c == '.' && strcmp(c, ".svg"))
+            if (*c == '.')
                 *c = '_';
+        size_t fl = strlen(f);
+        snprintf(f + fl, sizeof(f) - fl, ".%s", o.png ? "png" : "svg");
         snprintf(out, sizeof(out), "%s/%s", o.out, f);
         rc = gc_plot_mma(ca, o.n_arch, insts[i], out, o.force, &e);
         if (rc == GC_ENODATA) {

@@ -351,8 +351,23 @@ static int open_trace(gc_trace_reader_t **r, const char *path, const char *const
 
 typedef struct series {
     char name[160];
+    char dev[96], path[32], pattern[16];
     pts_t p;
 } series_t;
+
+/* Colour of a P-chase path (the same in every latency chart). */
+static const char *path_colour(const char *path)
+{
+    static const struct {
+        const char *path, *rgb;
+    } c[] = {{"l1", "#1f77b4"},     {"l2", "#ff7f0e"},         {"global", "#2ca02c"},
+             {"tma", "#d62728"},    {"shared", "#9467bd"},     {"shared_idx", "#8c564b"},
+             {"texture", "#e377c2"}, {"constant", "#7f7f7f"}};
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+        if (!strcmp(path, c[i].path))
+            return c[i].rgb;
+    return "#17becf";
+}
 
 /* Step vertices of an arch's latencies over array size (KiB); a NaN pair
  * breaks the line. */
@@ -446,7 +461,11 @@ int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const
                                    "more than %d series in one chart", GC_PLOT_SERIES_MAX);
                     break;
                 }
-                snprintf(sr[ns++].name, sizeof(sr[0].name), "%s", name);
+                snprintf(sr[ns].name, sizeof(sr[0].name), "%s", name);
+                snprintf(sr[ns].dev, sizeof(sr[0].dev), "%s", dev ? dev : base_name(traces[t]));
+                snprintf(sr[ns].path, sizeof(sr[0].path), "%s", gc_trace_cell(r, idx[0]));
+                snprintf(sr[ns].pattern, sizeof(sr[0].pattern), "%s", gc_trace_cell(r, idx[1]));
+                ns++;
             }
             double kib = bytes / 1024.0;
             if (!(kib > 0)) {
@@ -493,8 +512,14 @@ int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const
     gc_plot_script_t s;
     if ((rc = gc_plot_script_open(&s, err)) != 0)
         goto done;
-    gc_plot_preamble(s.fp, out, 960, 600, "Load latency vs array size (P-chase)", "array size (KiB)",
-             "latency (cycles)", foot);
+    /* one device: its name in the title, not in every legend entry */
+    int one_dev = ns > 0;
+    for (int k = 1; k < ns; k++)
+        one_dev &= !strcmp(sr[k].dev, sr[0].dev);
+    char title[256];
+    snprintf(title, sizeof(title), "Load latency vs array size (P-chase%s%s)",
+             one_dev ? ", " : "", one_dev ? sr[0].dev : "");
+    gc_plot_preamble(s.fp, out, 960, 600, title, "array size (KiB)", "latency (cycles)", foot);
     fputs("set logscale x 2\nset format x '%g'\nset key top left\n", s.fp);
     char nm[16];
     for (int k = 0; k < ns; k++) {
@@ -509,15 +534,22 @@ int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const
     fputs("plot ", s.fp);
     int first = 1;
     for (int k = 0; k < ns; k++) {
-        fprintf(s.fp, "%s$s%d using 1:2 with linespoints pt 7 ps 0.5 title ", first ? "" : ", ", k);
-        gc_plot_q(s.fp, sr[k].name);
+        /* colour by path, seq solid with circles, rand dotted with squares */
+        int rnd = !strcmp(sr[k].pattern, "rand");
+        fprintf(s.fp, "%s$s%d using 1:2 with linespoints pt %d ps 0.5 dt %d lc rgb '%s' title ",
+                first ? "" : ", ", k, rnd ? 5 : 7, rnd ? 3 : 1, path_colour(sr[k].path));
+        char t[160];
+        snprintf(t, sizeof(t), "%s%s%s %s", one_dev ? "" : sr[k].dev, one_dev ? "" : ", ",
+                 sr[k].path, sr[k].pattern);
+        gc_plot_q(s.fp, t);
         first = 0;
     }
     for (int i = 0; i < n_arch; i++)
         if (ap[i].n) {
             char t[200];
             snprintf(t, sizeof(t), "%s (arch file: L1, L2, DRAM)", archs[i]->name);
-            fprintf(s.fp, "%s$a%d using 1:2 with lines dt 2 lw 2 title ", first ? "" : ", ", i);
+            fprintf(s.fp, "%s$a%d using 1:2 with lines dt 2 lw 3 lc rgb '%s' title ",
+                    first ? "" : ", ", i, gc_plot_arch_colour(archs[i]->name));
             gc_plot_q(s.fp, t);
             first = 0;
         }
@@ -578,8 +610,10 @@ static size_t index_of(const long *v, size_t n, long x)
     return 0;
 }
 
+/* One heat map; 1 (nothing written) when the form's sweep is not 2-D (one
+ * warp count or one ILP: a line, not a map). */
 static int heatmap_one(const form_t *f, const char *dev, const char *trace, const char *outdir,
-                       int force, gc_err_t *err)
+                       const char *ext, int force, gc_err_t *err)
 {
     long *wv = malloc(f->n * sizeof(long)), *iv = malloc(f->n * sizeof(long));
     if (!wv || !iv) {
@@ -588,14 +622,23 @@ static int heatmap_one(const form_t *f, const char *dev, const char *trace, cons
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
     size_t nw = uniq(f, 0, wv), ni = uniq(f, 1, iv);
+    if (nw < 2 || ni < 2) {
+        free(wv);
+        free(iv);
+        return 1;
+    }
+    double vmax = 0;
+    for (size_t i = 0; i < f->n; i++)
+        vmax = fmax(vmax, f->c[i].sum / f->c[i].n);
     char file[160], path[4096], title[320], foot[1024];
     size_t k = 0;
     for (const char *p = f->label; *p && k + 1 < sizeof(file); p++)
         file[k++] = (*p == ' ') ? '-' : (*p == '.') ? '_' : *p;
     file[k] = '\0';
-    snprintf(path, sizeof(path), "%s/heatmap-%s.svg", outdir, file);
+    snprintf(path, sizeof(path), "%s/heatmap-%s.%s", outdir, file, ext);
     snprintf(title, sizeof(title), "%s: throughput over ILP x warps (%s)", f->label, dev);
-    snprintf(foot, sizeof(foot), "gpucal plot heatmap: %s (scope sm; mean of repeated points)",
+    snprintf(foot, sizeof(foot),
+             "gpucal plot heatmap: %s (scope sm; mean of repeated points; blank: not measured)",
              trace);
     gc_plot_script_t s;
     int rc = gc_plot_script_open(&s, err);
@@ -604,11 +647,11 @@ static int heatmap_one(const form_t *f, const char *dev, const char *trace, cons
         free(iv);
         return rc;
     }
-    gc_plot_preamble(s.fp, path, 760, 560, title, "warps per SM", "ILP (independent instructions per warp)",
+    gc_plot_preamble(s.fp, path, 900, 600, title, "warps per SM", "ILP (independent instructions per warp)",
              foot);
     fprintf(s.fp,
-            "set cblabel 'throughput (FMA/clk/SM)'\nunset key\nunset grid\n"
-            "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
+            "set cblabel 'throughput (FMA/clk/SM, scale from 0)'\nunset key\nunset grid\n"
+            "set cbrange [0:*]\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
             "set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 "
             "'#fde725')\nset xtics (",
             nw - 1, ni - 1);
@@ -621,9 +664,13 @@ static int heatmap_one(const form_t *f, const char *dev, const char *trace, cons
     for (size_t i = 0; i < f->n; i++)
         fprintf(s.fp, "%zu %zu %.17g\n", index_of(wv, nw, f->c[i].warps),
                 index_of(iv, ni, f->c[i].ilp), f->c[i].sum / f->c[i].n);
-    fputs("EOD\nplot $d using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc "
-          "palette, $d using 1:2:(sprintf('%.0f', $3)) with labels font ',9' tc rgb '#ffffff'\n",
-          s.fp);
+    /* the value in each cell: dark on the bright end of the palette */
+    fprintf(s.fp,
+            "EOD\nplot $d using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc "
+            "palette, $d using 1:2:($3 > %.17g ? sprintf('%%.0f', $3) : '') with labels "
+            "font ',9' tc rgb '#000000', $d using 1:2:($3 > %.17g ? '' : sprintf('%%.0f', $3)) "
+            "with labels font ',9' tc rgb '#ffffff'\n",
+            0.6 * vmax, 0.6 * vmax);
     rc = gc_plot_render(&s, path, force, err);
     gc_plot_script_drop(&s);
     free(wv);
@@ -631,9 +678,10 @@ static int heatmap_one(const form_t *f, const char *dev, const char *trace, cons
     return rc;
 }
 
-int gc_plot_heatmaps(const char *trace, const char *outdir, int force, int *n_written,
-                     gc_err_t *err)
+int gc_plot_heatmaps(const char *trace, const char *outdir, const char *ext, int force,
+                     int *n_written, int *n_flat, gc_err_t *err)
 {
+    *n_flat = 0;
     static const char *const benches[] = {"mma", "mma_sp", "wgmma", NULL};
     static const char *const cols[] = {"inst",  "shape", "a_type",    "c_type",
                                        "warps", "ilp",   "fma_clk_sm"};
@@ -713,8 +761,10 @@ int gc_plot_heatmaps(const char *trace, const char *outdir, int force, int *n_wr
     if (!rc)
         rc = gc_mkdir_p(outdir, err);
     for (int k = 0; k < nf && !rc; k++) {
-        rc = heatmap_one(&fm[k], dev, trace, outdir, force, err);
-        if (!rc)
+        rc = heatmap_one(&fm[k], dev, trace, outdir, ext, force, err);
+        if (rc == 1)
+            (*n_flat)++, rc = 0;
+        else if (!rc)
             (*n_written)++;
     }
     for (int k = 0; k < GC_PLOT_FORMS_MAX; k++)
@@ -726,6 +776,31 @@ int gc_plot_heatmaps(const char *trace, const char *outdir, int force, int *n_wr
 /* ---- P-chase latency histogram ---- */
 
 #define HIST_MAX 100000 /* cycles: the arch schema's latency bound */
+
+/* The smallest latency at or below which a fraction q of the n counts lie. */
+static long hist_quantile(const long *cnt, long lo, long hi, long n, double q)
+{
+    long acc = 0;
+    for (long i = lo; i <= hi; i++) {
+        acc += cnt[i];
+        if (acc >= q * n)
+            return i;
+    }
+    return hi;
+}
+
+/* The largest of the arch's L2 near/far hit/miss centres (0: none). */
+static double hist_centre_max(const gc_arch_t *a)
+{
+    const gc_l2_t *l2 = &a->memory.l2;
+    const gc_qty_t *q[4] = {&l2->near_hit_cyc, &l2->far_hit_cyc, &l2->near_miss_cyc,
+                            &l2->far_miss_cyc};
+    double m = 0;
+    for (int i = 0; i < 4; i++)
+        if (q[i]->set)
+            m = fmax(m, q[i]->v);
+    return m;
+}
 
 int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int force,
                  gc_err_t *err)
@@ -771,19 +846,29 @@ int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int 
         free(cnt);
         return rc;
     }
-    long w = (hi - lo) / 200 + 1; /* about 200 bins */
+    /* the axis ends at the 99.9th percentile: a handful of slow outliers
+     * would otherwise squeeze the clusters into the left half */
+    long top = hist_quantile(cnt, lo, hi, n, 0.999), beyond = 0;
+    for (long i = top + 1; i <= hi; i++)
+        beyond += cnt[i];
+    long w = (top - lo) / 200 + 1; /* about 200 bins */
     char title[256], foot[1024];
     snprintf(title, sizeof(title),
              "Fine-grained P-chase latency histogram and k-means centres (%s)", dev);
-    snprintf(foot, sizeof(foot), "gpucal plot hist: %s (%ld accesses, bins of %ld cycles)%s%s",
-             trace, n, w, arch ? "; centres: arch " : "", arch ? arch->name : "");
+    snprintf(foot, sizeof(foot),
+             "gpucal plot hist: %s (%ld accesses, bins of %ld cycles; %ld above %ld cycles, up "
+             "to %ld, not drawn)%s%s",
+             trace, n, w, beyond, top, hi, arch ? "; centres: arch " : "", arch ? arch->name : "");
     gc_plot_preamble(s.fp, out, 960, 560, title, "latency (cycles)", "accesses (count)", foot);
+    double x0 = (double)(lo - lo % w), x1 = (double)top + w;
+    if (arch)
+        x1 = fmax(x1, hist_centre_max(arch) + 3 * w);
     fprintf(s.fp,
-            "set style fill solid 0.6 noborder\nset boxwidth %ld\nset key top right\n"
-            "set yrange [0:*]\n",
-            w);
+            "set style fill solid 0.6 noborder\nset boxwidth %ld\nset tmargin 6\nset title offset 0, 1.6\nset key at screen 0.5, screen 0.90 center top horizontal maxrows 1\n"
+            "set yrange [0:*]\nset xrange [%g:%g]\nset offsets 0, 0, graph 0.12, 0\n",
+            w, x0 - w, x1);
     fputs("$h << EOD\n", s.fp);
-    for (long b = lo - lo % w; b <= hi; b += w) {
+    for (long b = lo - lo % w; b <= top; b += w) {
         long c = 0;
         for (long i = b; i < b + w && i <= HIST_MAX; i++)
             c += cnt[i];
@@ -806,15 +891,14 @@ int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int 
                 continue;
             char lab[64];
             snprintf(lab, sizeof(lab), "%s %.1f", c[i].name, c[i].q->v);
+            /* level text beside the line, two heights so neighbours do not meet */
             fprintf(s.fp,
                     "set arrow %d from %.17g, graph 0 to %.17g, graph 1 nohead front dt 2 lw 2 lc "
                     "rgb '#d62728'\nset label %d ",
                     i + 1, c[i].q->v, c[i].q->v, i + 1);
             gc_plot_q(s.fp, lab);
-            fprintf(s.fp,
-                    " at %.17g, graph 0.97 rotate by 90 right front offset -0.8,0 tc "
-                    "rgb '#d62728'\n",
-                    c[i].q->v);
+            fprintf(s.fp, " at %.17g, graph %.2f left front offset 0.5,0 tc rgb '#222222'\n",
+                    c[i].q->v, nc % 2 ? 0.87 : 0.95);
             nc++;
         }
     }

@@ -50,11 +50,13 @@ int gc_plot_check(gc_err_t *err);
 int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const *traces,
                     int n_traces, const char *out, int force, gc_err_t *err);
 
-/* One heat map per tensor form of the sweep trace, written as
- * outdir/heatmap-<form>.svg (outdir is created); *n_written = the number
- * of files. Only scope=sm rows are drawn. */
-int gc_plot_heatmaps(const char *trace, const char *outdir, int force, int *n_written,
-                     gc_err_t *err);
+/* One heat map per tensor form of the sweep trace whose sweep is 2-D (more
+ * than one warp count and ILP), written as outdir/heatmap-<form>.<ext>
+ * (ext "svg" or "png"; outdir is created), colour scale from 0;
+ * *n_written = the number of files, *n_flat = forms left out (a 1-D
+ * sweep). Only scope=sm rows. */
+int gc_plot_heatmaps(const char *trace, const char *outdir, const char *ext, int force,
+                     int *n_written, int *n_flat, gc_err_t *err);
 
 /* Histogram of the latency_cyc column of a pchase_fine trace to out, with
  * the near/far hit/miss centres of arch (NULL: none) as vertical lines. */

@@ -35,8 +35,10 @@ fi
 # ---- latency vs array size: a trace and two archs ----
 run $G plot latency --trace "$TR/pchase.csv" --arch "$ARCH" --arch "$GC_SRC/tests/fixtures/arch/good/minimal.yaml" -o "$T/lat.svg"
 expect_rc 0 latency; expect_out "^wrote $T/lat.svg$" latency; expect_err_lines 0 latency
-svg "$T/lat.svg" 'Load latency vs array size (P-chase)' 'array size (KiB)' 'latency (cycles)' \
-    'Test GPU (synthetic), global seq' 'test-export (arch file: L1, L2, DRAM)'
+svg "$T/lat.svg" 'Load latency vs array size (P-chase, Test GPU (synthetic))' 'array size (KiB)' \
+    'latency (cycles)' 'global seq' 'test-export (arch file: L1, L2, DRAM)'
+# one device: its name once, in the title, not in each legend entry
+[ "$(grep -c 'Test GPU (synthetic)' "$T/lat.svg")" -eq 1 ] || fail "latency: the device name is repeated"
 # minimal.yaml has no L1/L2/DRAM latencies: no line for it
 grep -qF 'test-minimal (arch file' "$T/lat.svg" && fail "latency: a line for an arch without latencies"
 run $G plot latency --arch "$ARCH" -o "$T/new/dir/lat-arch.svg"; expect_rc 0 "latency arch only"
@@ -44,15 +46,21 @@ svg "$T/new/dir/lat-arch.svg" 'Load latency vs array size (P-chase)' 'array size
 
 # ---- ILP x warps heat maps, one per form; scope=gpu rows left out ----
 run $G plot heatmap --trace "$TR/mma.csv" -o "$T/hm"; expect_rc 0 heatmap
-expect_out "^wrote 2 heat maps to $T/hm$" heatmap
+expect_out "^wrote 2 heat maps to $T/hm \(0 forms with a one-dimensional sweep left out\)$" heatmap
 svg "$T/hm/heatmap-mma-m16n8k16-f16_f32-rand.svg" \
     'mma m16n8k16 f16.f32 rand: throughput over ILP x warps (Test GPU (synthetic))' \
-    'warps per SM' 'ILP (independent instructions per warp)' 'throughput (FMA/clk/SM)' '506'
+    'warps per SM' 'ILP (independent instructions per warp)' 'throughput (FMA/clk/SM, scale from 0)' '506'
 svg "$T/hm/heatmap-mma-m16n8k8-f16_f32-rand.svg" \
     'mma m16n8k8 f16.f32 rand: throughput over ILP x warps (Test GPU (synthetic))'
 # 4 warps values x 4 ILP values: 16 cells with their values as text
 [ "$(grep -c '<text>[0-9][0-9]*</text>' "$T/hm/heatmap-mma-m16n8k16-f16_f32-rand.svg")" -ge 16 ] ||
     fail "heatmap: fewer than 16 cell labels"
+
+# a form swept over one warp count is a line, not a map: left out, and said so
+awk -F, '/^#/ || /^inst,/ || ($2 == "m16n8k16" || $9 == 1)' "$TR/mma.csv" >"$T/flat.csv"
+run $G plot heatmap --trace "$T/flat.csv" -o "$T/hmflat"; expect_rc 0 "heatmap 1-D"
+expect_out "^wrote 1 heat map to $T/hmflat \(1 form with a one-dimensional sweep left out\)$" "heatmap 1-D"
+[ -e "$T/hmflat/heatmap-mma-m16n8k8-f16_f32-rand.svg" ] && fail "a heat map of a 1-D sweep"
 
 # ---- the P-chase histogram with the arch's k-means centres ----
 run $G plot hist --trace "$TR/pchase_fine.csv" --arch "$ARCH" -o "$T/hist.svg"; expect_rc 0 hist
