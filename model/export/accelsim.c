@@ -1245,60 +1245,7 @@ int gc_accelsim_render(const gc_arch_t *a, const gc_accelsim_opts_t *o, char **g
 int gc_accelsim_export(const gc_arch_t *a, const gc_accelsim_opts_t *o, const char *dir, int force,
                        gc_accelsim_info_t *info, gc_err_t *err)
 {
-    gc_accelsim_info_t scratch;
-    if (!info)
-        info = &scratch;
-    char *g = NULL, *t = NULL;
-    int rc = gc_accelsim_render(a, o, &g, &t, info, err);
-    if (rc)
-        return rc;
-    /* the validator, on exactly the bytes about to be written */
-    gc_simcheck_t *sc = gc_simcheck_create();
-    gc_err_t ve;
-    gc_err_clear(&ve);
-    if (!sc) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-    } else if (gc_simcheck_add(sc, "gpgpusim.config", g, strlen(g), &ve) ||
-               gc_simcheck_add(sc, "trace.config", t, strlen(t), &ve) ||
-               gc_simcheck_done(sc, &ve)) {
-        rc = gc_err_set(err, GC_ERUN,
-                        "the exported config fails the validator (a gpucal bug, please report "
-                        "it): %s",
-                        ve.msg);
-    }
-    gc_simcheck_destroy(sc);
-    char pg[4096], pt[4096];
-    gc_afile_t ag = {0}, at = {0};
-    if (!rc && (size_t)snprintf(pg, sizeof(pg), "%s/gpgpusim.config", dir) >= sizeof(pg))
-        rc = gc_err_set(err, GC_EUSAGE, "output folder name too long");
-    if (!rc) {
-        snprintf(pt, sizeof(pt), "%s/trace.config", dir);
-        rc = gc_mkdir_p(dir, err);
-    }
-    int fl = force ? GC_AFILE_FORCE : 0;
-    if (!rc)
-        rc = gc_afile_open(&ag, pg, fl, err);
-    if (!rc && (rc = gc_afile_open(&at, pt, fl, err)) != 0)
-        gc_afile_abort(&ag);
-    if (!rc) {
-        if (fputs(g, ag.fp) == EOF || fputs(t, at.fp) == EOF) {
-            rc = gc_err_set(err, GC_EIO, "%s: write failed: %s", dir, strerror(errno));
-            gc_afile_abort(&ag);
-            gc_afile_abort(&at);
-        } else if ((rc = gc_afile_commit(&ag, err)) != 0) {
-            gc_afile_abort(&at);
-        } else {
-            rc = gc_afile_commit(&at, err);
-        }
-    }
-    if (!rc && info->indexing != 2)
-        gc_warn_at(NULL, 0, 0,
-                   "%d memory channels: the IPOLY partition hash needs 16, 32 or 64, so the "
-                   "export uses %s indexing (-gpgpu_memory_partition_indexing %d)",
-                   info->n_mem, info->indexing == 1 ? "XOR" : "consecutive", info->indexing);
-    free(g);
-    free(t);
-    return rc;
+    return gc_export_write(&gc_exporter_accelsim, a, o, dir, force, info, err);
 }
 
 /* ---- documentation ---- */
@@ -1336,3 +1283,65 @@ void gc_accelsim_doc(FILE *fp)
         }
     }
 }
+
+/* ---- the exporter interface (export.h) ---- */
+
+static int render_all(const gc_arch_t *a, const gc_export_opts_t *o, char **text,
+                      gc_export_info_t *info, gc_err_t *err)
+{
+    int rc = gc_accelsim_render(a, o, &text[0], &text[1], info, err);
+    if (!rc && info && info->indexing != 2)
+        snprintf(info->note, sizeof(info->note),
+                 "%d memory channels: the IPOLY partition hash needs 16, 32 or 64, so the "
+                 "export uses %s indexing (-gpgpu_memory_partition_indexing %d)",
+                 info->n_mem, info->indexing == 1 ? "XOR" : "consecutive", info->indexing);
+    return rc;
+}
+
+/* simcheck over the files of one simulation, read together */
+static int check_all(const char *const *names, char *const *text, size_t n, gc_err_t *err)
+{
+    gc_simcheck_t *sc = gc_simcheck_create();
+    if (!sc)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = gc_simcheck_add(sc, names[i], text[i], strlen(text[i]), err);
+    if (!rc)
+        rc = gc_simcheck_done(sc, err);
+    gc_simcheck_destroy(sc);
+    return rc;
+}
+
+static int check_files(char *const *paths, size_t n, size_t *n_options, gc_err_t *err)
+{
+    gc_simcheck_t *sc = gc_simcheck_create();
+    if (!sc)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = gc_simcheck_file(sc, paths[i], err);
+    if (!rc)
+        rc = gc_simcheck_done(sc, err);
+    *n_options = gc_simcheck_count(sc);
+    gc_simcheck_destroy(sc);
+    return rc;
+}
+
+static void summary(const gc_export_info_t *info, const char *dir, const char *arch, FILE *fp)
+{
+    fprintf(fp,
+            "wrote %s/gpgpusim.config and %s/trace.config for %s: %d options, %d from the "
+            "arch, %d fixed constants; tensor unit from %s\n",
+            dir, dir, arch, info->n_options, info->n_arch, info->n_const, info->form);
+    if (info->fallbacks[0])
+        fprintf(fp,
+                "values the arch lacks, filled by the documented rules of model/export/export.md: "
+                "%s (each is marked in the files)\n",
+                info->fallbacks);
+}
+
+const gc_exporter_t gc_exporter_accelsim = {
+    "accel-sim", {"gpgpusim.config", "trace.config"}, 2, render_all, check_all, check_files,
+    gc_accelsim_doc, summary,
+};

@@ -16,429 +16,8 @@
 
 #include "../../util/fsio.h"
 
-/* The simulator's option names: gpgpu-sim_distribution (dev) option_parser_register
- * calls, the trace-driven options and the numbered specialized units of
- * accel-sim-framework, then the DRAM-timing sub-options (no '-'). Sorted by
- * strcmp; tests/test_export_check.c checks it against the reference list. */
-static const char *const opt_names[] = {
-    "-accelwattch_hybrid_perfsim_CC_ACC",
-    "-accelwattch_hybrid_perfsim_CYCLES",
-    "-accelwattch_hybrid_perfsim_DRAM_RD",
-    "-accelwattch_hybrid_perfsim_DRAM_WR",
-    "-accelwattch_hybrid_perfsim_L1_RH",
-    "-accelwattch_hybrid_perfsim_L1_RM",
-    "-accelwattch_hybrid_perfsim_L1_WH",
-    "-accelwattch_hybrid_perfsim_L1_WM",
-    "-accelwattch_hybrid_perfsim_L2_RH",
-    "-accelwattch_hybrid_perfsim_L2_RM",
-    "-accelwattch_hybrid_perfsim_L2_WH",
-    "-accelwattch_hybrid_perfsim_L2_WM",
-    "-accelwattch_hybrid_perfsim_NOC",
-    "-accelwattch_hybrid_perfsim_NUM_SM_IDLE",
-    "-accelwattch_hybrid_perfsim_PIPE_DUTY",
-    "-accelwattch_hybrid_perfsim_SHARED_ACC",
-    "-accelwattch_hybrid_perfsim_VOLTAGE",
-    "-accelwattch_xml_file",
-    "-aggregate_power_stats",
-    "-cdp_latency",
-    "-checkpoint_CTA",
-    "-checkpoint_CTA_t",
-    "-checkpoint_insn_Y",
-    "-checkpoint_kernel",
-    "-checkpoint_option",
-    "-coption",
-    "-dram_bnk_indexing_policy",
-    "-dram_bnkgrp_indexing_policy",
-    "-dram_data_command_freq_ratio",
-    "-dram_dual_bus_interface",
-    "-dram_elimnate_rw_turnaround",
-    "-dram_latency",
-    "-dram_seperate_write_queue_enable",
-    "-dram_write_queue_size",
-    "-dvfs_enabled",
-    "-enable_ptx_file_line_stats",
-    "-fdata",
-    "-gpgpu_TB_launch_latency",
-    "-gpgpu_adaptive_cache_config",
-    "-gpgpu_cache:dl1",
-    "-gpgpu_cache:dl1PrefL1",
-    "-gpgpu_cache:dl1PrefShared",
-    "-gpgpu_cache:dl2",
-    "-gpgpu_cache:dl2_texture_only",
-    "-gpgpu_cache:il1",
-    "-gpgpu_cdp_enabled",
-    "-gpgpu_cflog_interval",
-    "-gpgpu_clock_domains",
-    "-gpgpu_clock_gated_lanes",
-    "-gpgpu_clock_gated_reg_file",
-    "-gpgpu_coalesce_arch",
-    "-gpgpu_compute_capability_major",
-    "-gpgpu_compute_capability_minor",
-    "-gpgpu_concurrent_kernel_sm",
-    "-gpgpu_const_cache:l1",
-    "-gpgpu_deadlock_detect",
-    "-gpgpu_dram_burst_length",
-    "-gpgpu_dram_buswidth",
-    "-gpgpu_dram_partition_queues",
-    "-gpgpu_dram_return_queue_size",
-    "-gpgpu_dram_scheduler",
-    "-gpgpu_dram_timing_opt",
-    "-gpgpu_dual_issue_diff_exec_units",
-    "-gpgpu_enable_specialized_operand_collector",
-    "-gpgpu_experimental_lib_support",
-    "-gpgpu_flush_l1_cache",
-    "-gpgpu_flush_l2_cache",
-    "-gpgpu_frfcfs_dram_sched_queue_size",
-    "-gpgpu_gmem_skip_L1D",
-    "-gpgpu_heap_size_limit",
-    "-gpgpu_ignore_resources_limitation",
-    "-gpgpu_inst_fetch_throughput",
-    "-gpgpu_kernel_launch_latency",
-    "-gpgpu_l1_banks",
-    "-gpgpu_l1_banks_byte_interleaving",
-    "-gpgpu_l1_banks_hashing_function",
-    "-gpgpu_l1_cache_write_ratio",
-    "-gpgpu_l1_latency",
-    "-gpgpu_l2_rop_latency",
-    "-gpgpu_local_mem_map",
-    "-gpgpu_max_completed_cta",
-    "-gpgpu_max_concurrent_kernel",
-    "-gpgpu_max_cta",
-    "-gpgpu_max_cycle",
-    "-gpgpu_max_insn",
-    "-gpgpu_max_insn_issue_per_warp",
-    "-gpgpu_mem_addr_mapping",
-    "-gpgpu_mem_addr_test",
-    "-gpgpu_mem_address_mask",
-    "-gpgpu_mem_unit_ports",
-    "-gpgpu_memlatency_stat",
-    "-gpgpu_memory_partition_indexing",
-    "-gpgpu_n_cluster_ejection_buffer_size",
-    "-gpgpu_n_clusters",
-    "-gpgpu_n_cores_per_cluster",
-    "-gpgpu_n_ldst_response_buffer_size",
-    "-gpgpu_n_mem",
-    "-gpgpu_n_mem_per_ctrlr",
-    "-gpgpu_n_sub_partition_per_mchannel",
-    "-gpgpu_num_cta_barriers",
-    "-gpgpu_num_dp_units",
-    "-gpgpu_num_int_units",
-    "-gpgpu_num_mem_units",
-    "-gpgpu_num_reg_banks",
-    "-gpgpu_num_sched_per_core",
-    "-gpgpu_num_sfu_units",
-    "-gpgpu_num_sp_units",
-    "-gpgpu_num_tensor_core_units",
-    "-gpgpu_occupancy_sm_number",
-    "-gpgpu_operand_collector_num_in_ports_dp",
-    "-gpgpu_operand_collector_num_in_ports_gen",
-    "-gpgpu_operand_collector_num_in_ports_int",
-    "-gpgpu_operand_collector_num_in_ports_mem",
-    "-gpgpu_operand_collector_num_in_ports_sfu",
-    "-gpgpu_operand_collector_num_in_ports_sp",
-    "-gpgpu_operand_collector_num_in_ports_tensor_core",
-    "-gpgpu_operand_collector_num_out_ports_dp",
-    "-gpgpu_operand_collector_num_out_ports_gen",
-    "-gpgpu_operand_collector_num_out_ports_int",
-    "-gpgpu_operand_collector_num_out_ports_mem",
-    "-gpgpu_operand_collector_num_out_ports_sfu",
-    "-gpgpu_operand_collector_num_out_ports_sp",
-    "-gpgpu_operand_collector_num_out_ports_tensor_core",
-    "-gpgpu_operand_collector_num_units_dp",
-    "-gpgpu_operand_collector_num_units_gen",
-    "-gpgpu_operand_collector_num_units_int",
-    "-gpgpu_operand_collector_num_units_mem",
-    "-gpgpu_operand_collector_num_units_sfu",
-    "-gpgpu_operand_collector_num_units_sp",
-    "-gpgpu_operand_collector_num_units_tensor_core",
-    "-gpgpu_perf_sim_memcpy",
-    "-gpgpu_perfect_inst_const_cache",
-    "-gpgpu_perfect_mem",
-    "-gpgpu_pipeline_widths",
-    "-gpgpu_ptx_convert_to_ptxplus",
-    "-gpgpu_ptx_force_max_capability",
-    "-gpgpu_ptx_inst_debug_file",
-    "-gpgpu_ptx_inst_debug_thread_uid",
-    "-gpgpu_ptx_inst_debug_to_file",
-    "-gpgpu_ptx_instruction_classification",
-    "-gpgpu_ptx_save_converted_ptxplus",
-    "-gpgpu_ptx_sim_mode",
-    "-gpgpu_ptx_use_cuobjdump",
-    "-gpgpu_reg_bank_use_warp_id",
-    "-gpgpu_reg_file_port_throughput",
-    "-gpgpu_registers_per_block",
-    "-gpgpu_runtime_pending_launch_count_limit",
-    "-gpgpu_runtime_stat",
-    "-gpgpu_runtime_sync_depth_limit",
-    "-gpgpu_scheduler",
-    "-gpgpu_shader_core_pipeline",
-    "-gpgpu_shader_cta",
-    "-gpgpu_shader_registers",
-    "-gpgpu_shmem_limited_broadcast",
-    "-gpgpu_shmem_num_banks",
-    "-gpgpu_shmem_option",
-    "-gpgpu_shmem_per_block",
-    "-gpgpu_shmem_size",
-    "-gpgpu_shmem_sizeDefault",
-    "-gpgpu_shmem_size_PrefL1",
-    "-gpgpu_shmem_size_PrefShared",
-    "-gpgpu_shmem_warp_parts",
-    "-gpgpu_simd_model",
-    "-gpgpu_simple_dram_model",
-    "-gpgpu_simt_core_sim_order",
-    "-gpgpu_smem_latency",
-    "-gpgpu_stack_size_limit",
-    "-gpgpu_sub_core_model",
-    "-gpgpu_tensor_core_avail",
-    "-gpgpu_tex_cache:l1",
-    "-gpgpu_unified_l1d_size",
-    "-gpgpu_warp_issue_shader",
-    "-gpgpu_warpdistro_shader",
-    "-hw_perf_bench_name",
-    "-hw_perf_file_name",
-    "-icnt_arbiter_algo",
-    "-icnt_flit_size",
-    "-icnt_grant_cycles",
-    "-icnt_in_buffer_limit",
-    "-icnt_out_buffer_limit",
-    "-icnt_subnets",
-    "-icnt_verbose",
-    "-idata",
-    "-inter_config_file",
-    "-keep",
-    "-l2_ideal",
-    "-liveness_message_freq",
-    "-n_regfile_gating_group",
-    "-network_mode",
-    "-otherflag",
-    "-power_per_cycle_dump",
-    "-power_simulation_enabled",
-    "-power_simulation_mode",
-    "-power_trace_enabled",
-    "-power_trace_zlevel",
-    "-ptx_line_stats_filename",
-    "-ptx_opcode_initiation_dp",
-    "-ptx_opcode_initiation_fp",
-    "-ptx_opcode_initiation_int",
-    "-ptx_opcode_initiation_sfu",
-    "-ptx_opcode_initiation_tensor",
-    "-ptx_opcode_latency_dp",
-    "-ptx_opcode_latency_fp",
-    "-ptx_opcode_latency_int",
-    "-ptx_opcode_latency_sfu",
-    "-ptx_opcode_latency_tesnor",
-    "-resume_CTA",
-    "-resume_kernel",
-    "-resume_option",
-    "-save_embedded_ptx",
-    "-sdata",
-    "-someflag",
-    "-specialized_unit_1",
-    "-specialized_unit_2",
-    "-specialized_unit_3",
-    "-specialized_unit_4",
-    "-specialized_unit_5",
-    "-specialized_unit_6",
-    "-specialized_unit_7",
-    "-specialized_unit_8",
-    "-steady_power_levels_enabled",
-    "-steady_state_definition",
-    "-trace_components",
-    "-trace_enabled",
-    "-trace_opcode_latency_initiation_dp",
-    "-trace_opcode_latency_initiation_int",
-    "-trace_opcode_latency_initiation_sfu",
-    "-trace_opcode_latency_initiation_sp",
-    "-trace_opcode_latency_initiation_spec_op_1",
-    "-trace_opcode_latency_initiation_spec_op_2",
-    "-trace_opcode_latency_initiation_spec_op_3",
-    "-trace_opcode_latency_initiation_spec_op_4",
-    "-trace_opcode_latency_initiation_spec_op_5",
-    "-trace_opcode_latency_initiation_spec_op_6",
-    "-trace_opcode_latency_initiation_spec_op_7",
-    "-trace_opcode_latency_initiation_spec_op_8",
-    "-trace_opcode_latency_initiation_tensor",
-    "-trace_sampling_core",
-    "-trace_sampling_memory_partition",
-    "-ulldata",
-    "-visualizer_enabled",
-    "-visualizer_outputfile",
-    "-visualizer_zlevel",
-    "ABC",
-    "CCD",
-    "CCDL",
-    "CDLR",
-    "CL",
-    "DEF",
-    "Mode",
-    "Name",
-    "RAS",
-    "RC",
-    "RCD",
-    "RP",
-    "RRD",
-    "RTPL",
-    "WL",
-    "WR",
-    "nbk",
-    "nbkgrp",
-};
-#define N_NAMES (sizeof(opt_names) / sizeof(opt_names[0]))
-
-/* Misspellings worth a hint: the simulator's own spelling. */
-static const char *const respell[][2] = {
-    {"-ptx_opcode_latency_tensor", "-ptx_opcode_latency_tesnor"},
-    {"-gpgpu_memory_partition_indexing_function", "-gpgpu_memory_partition_indexing"},
-    {"-memory_partition_indexing", "-gpgpu_memory_partition_indexing"},
-};
-
-/* ---- what each option's value must look like ---- */
-
-typedef enum {
-    V_ANY,    /* not typed here: only the placeholder check */
-    V_UINT,   /* whole number >= 0 */
-    V_POS,    /* whole number > 0 */
-    V_INT,    /* whole number, may be negative */
-    V_BOOL,   /* 0 or 1 */
-    V_LIST,   /* comma-separated whole numbers > 0, nmin..nmax fields */
-    V_WIDTHS, /* -gpgpu_pipeline_widths: 13 whole numbers >= 0 */
-    V_PAIR,   /* <latency>,<initiation interval> */
-    V_SPEC,   /* <enabled>,<num_units>,<max_latency>,<ID_OC>,<OC_EX>,<NAME> */
-    V_CACHE,  /* a cache geometry and policy string */
-    V_CLOCKS, /* <core>:<icnt>:<l2>:<dram> MHz */
-    V_PIPE,   /* <threads>:<warp size> */
-    V_QUEUES, /* four whole numbers separated by ':' */
-    V_MAP,    /* [dramid@N;]64 address bits */
-    V_TIMING, /* name=value:name=value... */
-    V_SHMEM,  /* increasing comma-separated KiB */
-    V_SCHED,  /* a warp scheduler name */
-    V_INDEX,  /* memory partition indexing 0..6 */
-} vkind_t;
-
-typedef struct rule {
-    const char *name;
-    vkind_t k;
-    int nmin, nmax;
-} rule_t;
-
-static const rule_t rules[] = {
-    {"-gpgpu_ptx_instruction_classification", V_UINT, 0, 0},
-    {"-gpgpu_ptx_sim_mode", V_UINT, 0, 0},
-    {"-gpgpu_ptx_force_max_capability", V_UINT, 0, 0},
-    {"-gpgpu_stack_size_limit", V_UINT, 0, 0},
-    {"-gpgpu_heap_size_limit", V_UINT, 0, 0},
-    {"-gpgpu_runtime_sync_depth_limit", V_UINT, 0, 0},
-    {"-gpgpu_runtime_pending_launch_count_limit", V_UINT, 0, 0},
-    {"-gpgpu_kernel_launch_latency", V_UINT, 0, 0},
-    {"-gpgpu_TB_launch_latency", V_UINT, 0, 0},
-    {"-gpgpu_max_concurrent_kernel", V_POS, 0, 0},
-    {"-gpgpu_compute_capability_major", V_UINT, 0, 0},
-    {"-gpgpu_compute_capability_minor", V_UINT, 0, 0},
-    {"-gpgpu_ptx_convert_to_ptxplus", V_BOOL, 0, 0},
-    {"-gpgpu_ptx_save_converted_ptxplus", V_BOOL, 0, 0},
-    {"-gpgpu_n_clusters", V_POS, 0, 0},
-    {"-gpgpu_n_cores_per_cluster", V_POS, 0, 0},
-    {"-gpgpu_n_mem", V_POS, 0, 0},
-    {"-gpgpu_n_sub_partition_per_mchannel", V_POS, 0, 0},
-    {"-gpgpu_clock_domains", V_CLOCKS, 0, 0},
-    {"-gpgpu_clock_gated_lanes", V_BOOL, 0, 0},
-    {"-gpgpu_shader_registers", V_POS, 0, 0},
-    {"-gpgpu_registers_per_block", V_POS, 0, 0},
-    {"-gpgpu_occupancy_sm_number", V_POS, 0, 0},
-    {"-gpgpu_shader_core_pipeline", V_PIPE, 0, 0},
-    {"-gpgpu_shader_cta", V_POS, 0, 0},
-    {"-gpgpu_simd_model", V_UINT, 0, 0},
-    {"-gpgpu_pipeline_widths", V_WIDTHS, 13, 13},
-    {"-gpgpu_num_sp_units", V_POS, 0, 0},
-    {"-gpgpu_num_sfu_units", V_POS, 0, 0},
-    {"-gpgpu_num_dp_units", V_UINT, 0, 0},
-    {"-gpgpu_num_int_units", V_UINT, 0, 0},
-    {"-gpgpu_tensor_core_avail", V_BOOL, 0, 0},
-    {"-gpgpu_num_tensor_core_units", V_UINT, 0, 0},
-    {"-ptx_opcode_latency_int", V_LIST, 5, 6},
-    {"-ptx_opcode_initiation_int", V_LIST, 5, 6},
-    {"-ptx_opcode_latency_fp", V_LIST, 5, 5},
-    {"-ptx_opcode_initiation_fp", V_LIST, 5, 5},
-    {"-ptx_opcode_latency_dp", V_LIST, 5, 5},
-    {"-ptx_opcode_initiation_dp", V_LIST, 5, 5},
-    {"-ptx_opcode_latency_sfu", V_LIST, 1, 1},
-    {"-ptx_opcode_initiation_sfu", V_LIST, 1, 1},
-    {"-ptx_opcode_latency_tesnor", V_LIST, 1, 1},
-    {"-ptx_opcode_initiation_tensor", V_LIST, 1, 1},
-    {"-gpgpu_sub_core_model", V_BOOL, 0, 0},
-    {"-gpgpu_enable_specialized_operand_collector", V_BOOL, 0, 0},
-    {"-gpgpu_operand_collector_num_units_gen", V_UINT, 0, 0},
-    {"-gpgpu_operand_collector_num_in_ports_gen", V_UINT, 0, 0},
-    {"-gpgpu_operand_collector_num_out_ports_gen", V_UINT, 0, 0},
-    {"-gpgpu_num_reg_banks", V_POS, 0, 0},
-    {"-gpgpu_reg_file_port_throughput", V_POS, 0, 0},
-    {"-gpgpu_num_sched_per_core", V_POS, 0, 0},
-    {"-gpgpu_scheduler", V_SCHED, 0, 0},
-    {"-gpgpu_max_insn_issue_per_warp", V_POS, 0, 0},
-    {"-gpgpu_dual_issue_diff_exec_units", V_BOOL, 0, 0},
-    {"-gpgpu_adaptive_cache_config", V_BOOL, 0, 0},
-    {"-gpgpu_shmem_option", V_SHMEM, 0, 0},
-    {"-gpgpu_unified_l1d_size", V_UINT, 0, 0},
-    {"-gpgpu_l1_banks", V_POS, 0, 0},
-    {"-gpgpu_cache:dl1", V_CACHE, 0, 0},
-    {"-gpgpu_cache:dl1PrefL1", V_CACHE, 0, 0},
-    {"-gpgpu_cache:dl1PrefShared", V_CACHE, 0, 0},
-    {"-gpgpu_l1_latency", V_POS, 0, 0},
-    {"-gpgpu_gmem_skip_L1D", V_BOOL, 0, 0},
-    {"-gpgpu_flush_l1_cache", V_BOOL, 0, 0},
-    {"-gpgpu_n_cluster_ejection_buffer_size", V_POS, 0, 0},
-    {"-gpgpu_l1_cache_write_ratio", V_UINT, 0, 0},
-    {"-gpgpu_shmem_size", V_POS, 0, 0},
-    {"-gpgpu_shmem_sizeDefault", V_POS, 0, 0},
-    {"-gpgpu_shmem_per_block", V_POS, 0, 0},
-    {"-gpgpu_smem_latency", V_POS, 0, 0},
-    {"-gpgpu_shmem_num_banks", V_POS, 0, 0},
-    {"-gpgpu_shmem_limited_broadcast", V_BOOL, 0, 0},
-    {"-gpgpu_shmem_warp_parts", V_POS, 0, 0},
-    {"-gpgpu_coalesce_arch", V_POS, 0, 0},
-    {"-gpgpu_cache:dl2", V_CACHE, 0, 0},
-    {"-gpgpu_cache:dl2_texture_only", V_BOOL, 0, 0},
-    {"-gpgpu_dram_partition_queues", V_QUEUES, 0, 0},
-    {"-gpgpu_perf_sim_memcpy", V_BOOL, 0, 0},
-    {"-gpgpu_memory_partition_indexing", V_INDEX, 0, 0},
-    {"-gpgpu_cache:il1", V_CACHE, 0, 0},
-    {"-gpgpu_inst_fetch_throughput", V_POS, 0, 0},
-    {"-gpgpu_tex_cache:l1", V_CACHE, 0, 0},
-    {"-gpgpu_const_cache:l1", V_CACHE, 0, 0},
-    {"-gpgpu_perfect_inst_const_cache", V_BOOL, 0, 0},
-    {"-network_mode", V_UINT, 0, 0},
-    {"-icnt_in_buffer_limit", V_POS, 0, 0},
-    {"-icnt_out_buffer_limit", V_POS, 0, 0},
-    {"-icnt_subnets", V_POS, 0, 0},
-    {"-icnt_flit_size", V_POS, 0, 0},
-    {"-icnt_arbiter_algo", V_UINT, 0, 0},
-    {"-gpgpu_l2_rop_latency", V_POS, 0, 0},
-    {"-dram_latency", V_POS, 0, 0},
-    {"-gpgpu_dram_scheduler", V_UINT, 0, 0},
-    {"-gpgpu_frfcfs_dram_sched_queue_size", V_UINT, 0, 0},
-    {"-gpgpu_dram_return_queue_size", V_UINT, 0, 0},
-    {"-gpgpu_n_mem_per_ctrlr", V_POS, 0, 0},
-    {"-gpgpu_dram_buswidth", V_POS, 0, 0},
-    {"-gpgpu_dram_burst_length", V_POS, 0, 0},
-    {"-dram_data_command_freq_ratio", V_POS, 0, 0},
-    {"-gpgpu_mem_address_mask", V_INT, 0, 0},
-    {"-gpgpu_mem_addr_mapping", V_MAP, 0, 0},
-    {"-gpgpu_dram_timing_opt", V_TIMING, 0, 0},
-    {"-dram_dual_bus_interface", V_BOOL, 0, 0},
-    {"-dram_bnk_indexing_policy", V_UINT, 0, 0},
-    {"-dram_bnkgrp_indexing_policy", V_UINT, 0, 0},
-    {"-gpgpu_memlatency_stat", V_UINT, 0, 0},
-    {"-gpgpu_runtime_stat", V_ANY, 0, 0},
-    {"-enable_ptx_file_line_stats", V_BOOL, 0, 0},
-    {"-visualizer_enabled", V_BOOL, 0, 0},
-    {"-power_simulation_enabled", V_BOOL, 0, 0},
-    {"-trace_opcode_latency_initiation_int", V_PAIR, 0, 0},
-    {"-trace_opcode_latency_initiation_sp", V_PAIR, 0, 0},
-    {"-trace_opcode_latency_initiation_dp", V_PAIR, 0, 0},
-    {"-trace_opcode_latency_initiation_sfu", V_PAIR, 0, 0},
-    {"-trace_opcode_latency_initiation_tensor", V_PAIR, 0, 0},
-};
-#define N_RULES (sizeof(rules) / sizeof(rules[0]))
+/* The option list, its misspellings and the value kinds: accel_options.c */
+#include "accel_options.h"
 
 /* ---- the option set ---- */
 
@@ -490,19 +69,19 @@ int gc_simcheck_known(const char *name)
 {
     if (!name || name[0] != '-')
         return 0;
-    return bsearch(name, opt_names, N_NAMES, sizeof(opt_names[0]), cmp_name) != NULL;
+    return bsearch(name, gc_accel_option_names, gc_accel_n_option_names, sizeof(gc_accel_option_names[0]), cmp_name) != NULL;
 }
 
 size_t gc_simcheck_names(const char *const **names)
 {
-    *names = opt_names;
-    return N_NAMES;
+    *names = gc_accel_option_names;
+    return gc_accel_n_option_names;
 }
 
 static int timing_name(const char *name)
 {
     return name[0] != '-' &&
-           bsearch(name, opt_names, N_NAMES, sizeof(opt_names[0]), cmp_name) != NULL;
+           bsearch(name, gc_accel_option_names, gc_accel_n_option_names, sizeof(gc_accel_option_names[0]), cmp_name) != NULL;
 }
 
 static const opt_t *find(const gc_simcheck_t *sc, const char *name)
@@ -978,10 +557,10 @@ static int check_one(gc_err_t *err, const opt_t *o)
         return check_spec(err, o);
     if (!strncmp(o->name, "-trace_opcode_latency_initiation_", 33))
         return check_pair(err, o);
-    const rule_t *r = NULL;
-    for (size_t i = 0; i < N_RULES && !r; i++)
-        if (!strcmp(rules[i].name, o->name))
-            r = &rules[i];
+    const gc_accel_rule_t *r = NULL;
+    for (size_t i = 0; i < gc_accel_n_rules && !r; i++)
+        if (!strcmp(gc_accel_rules[i].name, o->name))
+            r = &gc_accel_rules[i];
     if (!r)
         return 0;
     long v;
@@ -1212,9 +791,9 @@ int gc_simcheck_add(gc_simcheck_t *sc, const char *name, const char *buf, size_t
         }
         if (!gc_simcheck_known(k.s)) {
             const char *hint = NULL;
-            for (size_t j = 0; j < sizeof(respell) / sizeof(respell[0]); j++)
-                if (!strcmp(respell[j][0], k.s))
-                    hint = respell[j][1];
+            for (size_t j = 0; j < gc_accel_n_respell; j++)
+                if (!strcmp(gc_accel_respell[j][0], k.s))
+                    hint = gc_accel_respell[j][1];
             if (hint)
                 rc = gc_err_at(err, GC_EINPUT, file, k.line, k.col,
                                "unknown option '%s': the simulator spells it '%s'", k.s, hint);
