@@ -797,12 +797,21 @@ static int whole_kib(ctx_t *c, const gc_qty_t *q, const char *key, const char *o
     return 0;
 }
 
-static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
+/* What the memory part of the export works out step by step. */
+typedef struct mem {
+    const memtype_t *mt; /* the DRAM model */
+    const char *type;    /* the DRAM type as named */
+    long nmem, bw;       /* channels, bytes per channel */
+    double core;         /* the SM clock, MHz */
+    char cs[32];         /* ... as written */
+    long unified, shmax; /* unified L1/shared and shared maximum, KiB */
+} mem_t;
+
+/* The DRAM technology: the arch's memory.dram.type (or HBM from a bus of
+ * 1024 bits or more) and its model in memtypes. */
+static int mem_type(ctx_t *c, mem_t *m)
 {
-    const gc_arch_t *a = c->a;
-    const gc_dram_t *d = &a->memory.dram;
-    char b1[32], b2[32], b3[32];
-    /* DRAM technology */
+    const gc_dram_t *d = &c->a->memory.dram;
     const memtype_t *mt = NULL;
     const char *type = d->type;
     if (!type && d->bus_bits.set && d->bus_bits.v >= 1024) {
@@ -821,7 +830,18 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
                             "memory.dram.type '%s' has no DRAM model in the export (known: "
                             "HBM*, GDDR6*; see model/export/export.md)",
                             type);
-    /* channels and their width */
+    m->mt = mt;
+    m->type = type;
+    return 0;
+}
+
+/* Channels (-gpgpu_n_mem) and their width in bytes. */
+static int mem_channels(ctx_t *c, mem_t *m)
+{
+    const gc_dram_t *d = &c->a->memory.dram;
+    const memtype_t *mt = m->mt;
+    const char *type = m->type;
+    char b1[32];
     long nmem, bw;
     if (d->channels.set) {
         nmem = (long)d->channels.v;
@@ -857,6 +877,18 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     setv(c, D_NMEM, "%ld", nmem);
     setv(c, D_BUSWIDTH, "%ld", bw);
     c->info->n_mem = (int)nmem;
+    m->nmem = nmem;
+    m->bw = bw;
+    return 0;
+}
+
+/* The DRAM model of the technology, and the partition indexing the
+ * channel count allows. */
+static void mem_model(ctx_t *c, const mem_t *m)
+{
+    const memtype_t *mt = m->mt;
+    const char *type = m->type;
+    long nmem = m->nmem;
     setv(c, D_BURST, "%d", mt->burst);
     setn(c, D_BURST, "memory.dram.type %s", type);
     setv(c, D_FREQ_RATIO, "%d", mt->ratio);
@@ -878,7 +910,16 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     else
         setn(c, D_INDEXING, "%s: IPOLY needs 16, 32 or 64 channels, this GPU has %ld",
              idx == 1 ? "XOR indexing" : "consecutive indexing", nmem);
-    /* clocks */
+}
+
+/* -gpgpu_clock_domains: the SM clock --clock picks, the DRAM clock. */
+static int mem_clocks(ctx_t *c, const gc_accelsim_opts_t *o, mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    const gc_dram_t *d = &a->memory.dram;
+    const memtype_t *mt = m->mt;
+    long nmem = m->nmem, bw = m->bw;
+    char b1[32], b2[32], b3[32];
     const gc_qty_t *clk = &a->sm.clock_max_mhz;
     const char *ck = "sm.clock_max_mhz";
     const char *which = o->clock ? o->clock : "max";
@@ -907,7 +948,7 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
                        "memory.dram.bw_peak_gbs with memory.dram.bus_bits");
     }
     double dclk = 2.0 * drv / mt->ratio;
-    char cs[32], ds[32];
+    char *cs = m->cs, ds[32];
     num(cs, core);
     num(ds, dclk);
     setv(c, D_CLOCKS, "%s:%s:%s:%s", cs, cs, cs, ds);
@@ -916,7 +957,17 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
          "B x %d x %s MHz = %s GB/s)",
          ck, cs, dnote, mt->ratio, ds, nmem, bw, mt->ratio, ds,
          num(b3, nmem * bw * mt->ratio * dclk / 1000.0));
-    /* launch overhead in core cycles */
+    m->core = core;
+    return 0;
+}
+
+/* Launch overhead in core cycles. */
+static void mem_launch(ctx_t *c, const mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    double core = m->core;
+    const char *cs = m->cs;
+    char b1[32];
     if (a->sm.launch_overhead_us.set) {
         setv(c, D_LAUNCH, "%ld", lround(a->sm.launch_overhead_us.v * core));
         setn(c, D_LAUNCH, "sm.launch_overhead_us %s x %s MHz", num(b1, a->sm.launch_overhead_us.v),
@@ -928,7 +979,13 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
              "value)");
         fallback(c, "sm.launch_overhead_us");
     }
-    /* L1 and shared memory */
+}
+
+/* The unified L1 / shared size, the L1 cache and the shared-memory size. */
+static int mem_l1(ctx_t *c, int cc, mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    char b1[32];
     long unified, shmax;
     const cclimits_t *lim = limits_of(cc);
     char un[256], sn[256];
@@ -969,6 +1026,17 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
              un);
     setv(c, D_SHMEM_SIZE, "%ld", shmax * 1024);
     setn(c, D_SHMEM_SIZE, "%s, x 1024", sn);
+    m->unified = unified;
+    m->shmax = shmax;
+    return 0;
+}
+
+/* Shared-memory carve-outs and the per-block limit. */
+static int mem_carveouts(ctx_t *c, int cc, const mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    long shmax = m->shmax;
+    char b1[32];
     const int *cv = cc >= 80 ? carve_ampere : cc == 75 ? carve_turing : carve_volta;
     char list[160] = "";
     size_t at = 0;
@@ -994,6 +1062,15 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
              "static 48 KiB)");
         fallback(c, "sm.shared_block_max_kib");
     }
+    return 0;
+}
+
+/* L1 and shared latencies, shared banks. */
+static int mem_latencies(ctx_t *c)
+{
+    const gc_arch_t *a = c->a;
+    const gc_l1_t *l1 = &a->memory.l1;
+    char b1[32];
     if (!l1->latency_cyc.set)
         return missing(c, "memory.l1.latency_cyc", "-gpgpu_l1_latency", NULL);
     setv(c, D_L1_LAT, "%ld", cyc(l1->latency_cyc.v));
@@ -1024,8 +1101,15 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
              CUDA_GUIDE);
         fallback(c, "memory.shared.banks");
     }
-    /* L2 */
-    const gc_l2_t *l2 = &a->memory.l2;
+    return 0;
+}
+
+/* The L2 cache: slices of the channels, sets and ways. */
+static int mem_l2(ctx_t *c, const mem_t *m)
+{
+    long nmem = m->nmem;
+    char b1[32], b2[32];
+    const gc_l2_t *l2 = &c->a->memory.l2;
     if (!l2->size_mib.set)
         return missing(c, "memory.l2.size_mib", "-gpgpu_cache:dl2", NULL);
     if (l2->line_bytes.set && l2->line_bytes.v != 128)
@@ -1060,7 +1144,14 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
          "memory.l2.size_mib %s / (%ld channels x %d slices) = %s B per slice = %ld "
          "sets x 128 B x %ld ways",
          num(b1, l2->size_mib.v), nmem, N_SUB, num(b2, per), nset, assoc);
-    /* latencies */
+    return 0;
+}
+
+/* The L2 hit and DRAM miss latencies as the simulator adds them up. */
+static int mem_l2_latencies(ctx_t *c)
+{
+    const gc_l1_t *l1 = &c->a->memory.l1;
+    char b1[32], b2[32];
     double hit = 0, miss = 0;
     char lnote[320];
     if (l2_latencies(c, &hit, &miss, lnote, sizeof(lnote)))
@@ -1082,6 +1173,23 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     setv(c, D_DRAM_LAT, "%ld", dl);
     setn(c, D_DRAM_LAT, "miss %s - hit %s; %s", num(b1, miss), num(b2, hit), lnote);
     return 0;
+}
+
+static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
+{
+    mem_t m;
+    memset(&m, 0, sizeof(m));
+    int rc;
+    if ((rc = mem_type(c, &m)) || (rc = mem_channels(c, &m)))
+        return rc;
+    mem_model(c, &m);
+    if ((rc = mem_clocks(c, o, &m)))
+        return rc;
+    mem_launch(c, &m);
+    if ((rc = mem_l1(c, cc, &m)) || (rc = mem_carveouts(c, cc, &m)) || (rc = mem_latencies(c)) ||
+        (rc = mem_l2(c, &m)))
+        return rc;
+    return mem_l2_latencies(c);
 }
 
 static int derive(ctx_t *c, const gc_accelsim_opts_t *o)
