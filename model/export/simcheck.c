@@ -215,44 +215,14 @@ static int is_pow2(long v)
 
 /* ---- per-option checks ---- */
 
-static int check_cache(gc_err_t *err, const opt_t *o)
+/* The policy part of a cache string: <rep>:<wr>:<alloc>:<wr_alloc>:<index>,
+ * one letter each, in combinations the simulator accepts for nset sets. */
+static int cache_policies(gc_err_t *err, const opt_t *o, const char *g, size_t gl, long nset)
 {
-    const char *v = o->value;
-    if (!strcmp(v, "none"))
-        return 0;
-    const char *g[6];
-    size_t gl[6];
-    int ng = split(v, ',', g, gl, 5);
-    if (ng < 3 || ng > 5)
-        return bad(err, o,
-                   "'%s' is not a cache string <type>:<sets>:<line>:<assoc>,<rep>:<wr>:<alloc>:"
-                   "<wr_alloc>:<index>,<mshr>:<entries>:<merge>[,<miss queue>[:<fifo>]][,<port "
-                   "width>]",
-                   v);
-    char geo[64];
-    field_text(geo, sizeof(geo), g[0], gl[0]);
-    const char *f[6];
-    size_t fl[6];
-    if (split(geo, ':', f, fl, 4) != 4)
-        return bad(err, o, "'%s': the geometry must be <type>:<sets>:<line bytes>:<assoc>", geo);
-    if (fl[0] != 1 || (f[0][0] != 'N' && f[0][0] != 'S'))
-        return bad(err, o, "'%.*s' is not a cache type: N (normal) or S (sector)", (int)fl[0],
-                   f[0]);
-    long nset, line, assoc;
-    if (num_field(err, o, f[1], fl[1], -1, 0, 1, &nset) ||
-        num_field(err, o, f[2], fl[2], -1, 0, 1, &line) ||
-        num_field(err, o, f[3], fl[3], -1, 0, 1, &assoc))
-        return err->code;
-    if (f[0][0] == 'S' && line != 128)
-        return bad(err, o,
-                   "a sector cache needs 128-byte lines (4 sectors of 32 bytes), this one has "
-                   "%ld (use 128, or type N)",
-                   line);
-    /* policies */
     const char *p[6];
     size_t pl[6];
     char pol[64];
-    field_text(pol, sizeof(pol), g[1], gl[1]);
+    field_text(pol, sizeof(pol), g, gl);
     if (split(pol, ':', p, pl, 5) != 5 || pl[0] != 1 || pl[1] != 1 || pl[2] != 1 || pl[3] != 1 ||
         pl[4] != 1)
         return bad(err, o,
@@ -289,6 +259,47 @@ static int check_cache(gc_err_t *err, const opt_t *o)
                    "linear set indexing (L) needs a power-of-two number of sets, not "
                    "%ld",
                    nset);
+    return 0;
+}
+
+static int check_cache(gc_err_t *err, const opt_t *o)
+{
+    const char *v = o->value;
+    if (!strcmp(v, "none"))
+        return 0;
+    const char *g[6];
+    size_t gl[6];
+    int ng = split(v, ',', g, gl, 5);
+    if (ng < 3 || ng > 5)
+        return bad(err, o,
+                   "'%s' is not a cache string <type>:<sets>:<line>:<assoc>,<rep>:<wr>:<alloc>:"
+                   "<wr_alloc>:<index>,<mshr>:<entries>:<merge>[,<miss queue>[:<fifo>]][,<port "
+                   "width>]",
+                   v);
+    char geo[64];
+    field_text(geo, sizeof(geo), g[0], gl[0]);
+    const char *f[6];
+    size_t fl[6];
+    if (split(geo, ':', f, fl, 4) != 4)
+        return bad(err, o, "'%s': the geometry must be <type>:<sets>:<line bytes>:<assoc>", geo);
+    if (fl[0] != 1 || (f[0][0] != 'N' && f[0][0] != 'S'))
+        return bad(err, o, "'%.*s' is not a cache type: N (normal) or S (sector)", (int)fl[0],
+                   f[0]);
+    long nset, line, assoc;
+    if (num_field(err, o, f[1], fl[1], -1, 0, 1, &nset) ||
+        num_field(err, o, f[2], fl[2], -1, 0, 1, &line) ||
+        num_field(err, o, f[3], fl[3], -1, 0, 1, &assoc))
+        return err->code;
+    if (f[0][0] == 'S' && line != 128)
+        return bad(err, o,
+                   "a sector cache needs 128-byte lines (4 sectors of 32 bytes), this one has "
+                   "%ld (use 128, or type N)",
+                   line);
+    int rc = cache_policies(err, o, g[1], gl[1], nset);
+    if (rc)
+        return rc;
+    const char *p[6];
+    size_t pl[6];
     /* mshr */
     char ms[64];
     field_text(ms, sizeof(ms), g[2], gl[2]);
@@ -546,6 +557,49 @@ static int check_shmem(gc_err_t *err, const opt_t *o)
     return 0;
 }
 
+/* <threads per SM>:<warp size>, whole warps */
+static int check_pipe(gc_err_t *err, const opt_t *o)
+{
+    const char *f[3];
+    size_t fl[3];
+    long th, ws;
+    if (split(o->value, ':', f, fl, 2) != 2)
+        return bad(err, o, "'%s' must be <threads per SM>:<warp size>", o->value);
+    if (num_field(err, o, f[0], fl[0], 0, 0, 1, &th) ||
+        num_field(err, o, f[1], fl[1], 1, 0, 1, &ws))
+        return err->code;
+    return th % ws ? bad(err, o, "%ld threads are not whole warps of %ld", th, ws) : 0;
+}
+
+/* four queue sizes a:b:c:d */
+static int check_queues(gc_err_t *err, const opt_t *o)
+{
+    long v;
+    const char *f[5];
+    size_t fl[5];
+    if (split(o->value, ':', f, fl, 4) != 4)
+        return bad(err, o, "'%s' must be four queue sizes a:b:c:d", o->value);
+    for (int i = 0; i < 4; i++)
+        if (num_field(err, o, f[i], fl[i], i, 0, 0, &v))
+            return err->code;
+    return 0;
+}
+
+/* a warp scheduler name (before any ':' parameters) */
+static int check_sched(gc_err_t *err, const opt_t *o)
+{
+    static const char *const sched[] = {"lrr", "gto",           "two_level_active", "rrr",
+                                        "old", "warp_limiting", "oldest",           NULL};
+    size_t n = strcspn(o->value, ":");
+    for (int i = 0; sched[i]; i++)
+        if (strlen(sched[i]) == n && !strncmp(sched[i], o->value, n))
+            return 0;
+    return bad(err, o,
+               "'%s' is not a warp scheduler (lrr, gto, two_level_active, rrr, "
+               "old, warp_limiting)",
+               o->value);
+}
+
 static int check_one(gc_err_t *err, const opt_t *o)
 {
     if (is_placeholder(o->value))
@@ -605,45 +659,18 @@ static int check_one(gc_err_t *err, const opt_t *o)
         return check_cache(err, o);
     case V_CLOCKS:
         return check_clocks(err, o);
-    case V_PIPE: {
-        const char *f[3];
-        size_t fl[3];
-        long th, ws;
-        if (split(o->value, ':', f, fl, 2) != 2)
-            return bad(err, o, "'%s' must be <threads per SM>:<warp size>", o->value);
-        if (num_field(err, o, f[0], fl[0], 0, 0, 1, &th) ||
-            num_field(err, o, f[1], fl[1], 1, 0, 1, &ws))
-            return err->code;
-        return th % ws ? bad(err, o, "%ld threads are not whole warps of %ld", th, ws) : 0;
-    }
-    case V_QUEUES: {
-        const char *f[5];
-        size_t fl[5];
-        if (split(o->value, ':', f, fl, 4) != 4)
-            return bad(err, o, "'%s' must be four queue sizes a:b:c:d", o->value);
-        for (int i = 0; i < 4; i++)
-            if (num_field(err, o, f[i], fl[i], i, 0, 0, &v))
-                return err->code;
-        return 0;
-    }
+    case V_PIPE:
+        return check_pipe(err, o);
+    case V_QUEUES:
+        return check_queues(err, o);
     case V_MAP:
         return check_map(err, o);
     case V_TIMING:
         return check_timing(err, o);
     case V_SHMEM:
         return check_shmem(err, o);
-    case V_SCHED: {
-        static const char *const sched[] = {"lrr", "gto",           "two_level_active", "rrr",
-                                            "old", "warp_limiting", "oldest",           NULL};
-        size_t n = strcspn(o->value, ":");
-        for (int i = 0; sched[i]; i++)
-            if (strlen(sched[i]) == n && !strncmp(sched[i], o->value, n))
-                return 0;
-        return bad(err, o,
-                   "'%s' is not a warp scheduler (lrr, gto, two_level_active, rrr, "
-                   "old, warp_limiting)",
-                   o->value);
-    }
+    case V_SCHED:
+        return check_sched(err, o);
     }
     return 0;
 }
@@ -671,6 +698,23 @@ static const char *intern_file(gc_simcheck_t *sc, const char *name)
 }
 
 /* Next word of buf from *i: 1 a word (tok->s malloc'd), 0 end, <0 error. */
+/* Keep word w (n bytes) in tok->s without the blanks a quoted value may
+ * carry at its ends; 1, or GC_ENOMEM. */
+static int tok_keep(tok_t *tok, const char *w, size_t n, gc_err_t *err)
+{
+    size_t a = 0;
+    while (a < n && w[a] == ' ')
+        a++;
+    while (n > a && w[n - 1] == ' ')
+        n--;
+    tok->s = malloc(n - a + 1);
+    if (!tok->s)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    memcpy(tok->s, w + a, n - a);
+    tok->s[n - a] = '\0';
+    return 1;
+}
+
 static int next_word(const char *name, const char *buf, size_t len, size_t *i, long *line,
                      long *col, int *in_comment, tok_t *tok, gc_err_t *err)
 {
@@ -749,23 +793,29 @@ static int next_word(const char *name, const char *buf, size_t len, size_t *i, l
                          "a quote that is never closed (add the closing \")");
     if (!started)
         return 0;
-    /* a quoted value may carry blanks at its ends */
-    size_t a = 0;
-    while (a < n && w[a] == ' ')
-        a++;
-    while (n > a && w[n - 1] == ' ')
-        n--;
-    tok->s = malloc(n - a + 1);
-    if (!tok->s)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    memcpy(tok->s, w + a, n - a);
-    tok->s[n - a] = '\0';
-    return 1;
+    return tok_keep(tok, w, n, err);
 }
 
 static int is_option_word(const char *s)
 {
     return s[0] == '-' && (isalpha((unsigned char)s[1]) || s[1] == '_');
+}
+
+/* The error for option word k the simulator does not register, with its
+ * own spelling when k is a known misspelling. */
+static int unknown_option(const char *file, const tok_t *k, gc_err_t *err)
+{
+    const char *hint = NULL;
+    for (size_t j = 0; j < gc_accel_n_respell; j++)
+        if (!strcmp(gc_accel_respell[j][0], k->s))
+            hint = gc_accel_respell[j][1];
+    if (hint)
+        return gc_err_at(err, GC_EINPUT, file, k->line, k->col,
+                         "unknown option '%s': the simulator spells it '%s'", k->s, hint);
+    return gc_err_at(err, GC_EINPUT, file, k->line, k->col,
+                     "unknown option '%s': the simulator does not register it and "
+                     "would refuse the file (check the spelling, or remove it)",
+                     k->s);
 }
 
 int gc_simcheck_add(gc_simcheck_t *sc, const char *name, const char *buf, size_t len, gc_err_t *err)
@@ -790,18 +840,7 @@ int gc_simcheck_add(gc_simcheck_t *sc, const char *name, const char *buf, size_t
             return rc;
         }
         if (!gc_simcheck_known(k.s)) {
-            const char *hint = NULL;
-            for (size_t j = 0; j < gc_accel_n_respell; j++)
-                if (!strcmp(gc_accel_respell[j][0], k.s))
-                    hint = gc_accel_respell[j][1];
-            if (hint)
-                rc = gc_err_at(err, GC_EINPUT, file, k.line, k.col,
-                               "unknown option '%s': the simulator spells it '%s'", k.s, hint);
-            else
-                rc = gc_err_at(err, GC_EINPUT, file, k.line, k.col,
-                               "unknown option '%s': the simulator does not register it and "
-                               "would refuse the file (check the spelling, or remove it)",
-                               k.s);
+            rc = unknown_option(file, &k, err);
             free(k.s);
             return rc;
         }
@@ -892,10 +931,12 @@ static int check_pipe_fit(const gc_simcheck_t *sc, gc_err_t *err, const char *pa
     return 0;
 }
 
-int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
+/* ---- checks between options (gc_simcheck_done) ---- */
+
+/* Partition indexing: IPOLY only for 16/32/64 channels, XOR for 2^n. */
+static int x_indexing(const gc_simcheck_t *sc, gc_err_t *err)
 {
     const opt_t *o;
-    /* partition indexing: IPOLY only for 16/32/64 channels, XOR for 2^n */
     if ((o = find(sc, "-gpgpu_memory_partition_indexing")) != NULL) {
         long idx = uval(sc, "-gpgpu_memory_partition_indexing", 0);
         long nmem = uval(sc, "-gpgpu_n_mem", 8);
@@ -912,8 +953,14 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
                        "XOR indexing (1) needs a power-of-two channel count, %s %ld (use 0)", from,
                        nmem);
     }
-    /* sub-core model: one issue slot, register bank group and collector
-     * group per scheduler */
+    return 0;
+}
+
+/* The sub-core model: one issue slot, register bank group and collector
+ * group per scheduler. */
+static int x_subcore(const gc_simcheck_t *sc, gc_err_t *err)
+{
+    const opt_t *o;
     if (uval(sc, "-gpgpu_sub_core_model", 0) == 1) {
         long s = uval(sc, "-gpgpu_num_sched_per_core", 1);
         static const int id_oc[] = {0, 1, 2, 3, 4, 11};
@@ -956,7 +1003,12 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
                            f[3], s);
         }
     }
-    /* PTX-mode lists: each latency at least its initiation interval */
+    return 0;
+}
+
+/* PTX-mode lists: each latency at least its initiation interval. */
+static int x_ptx_lists(const gc_simcheck_t *sc, gc_err_t *err)
+{
     static const char *const lists[][2] = {
         {"-ptx_opcode_latency_int", "-ptx_opcode_initiation_int"},
         {"-ptx_opcode_latency_fp", "-ptx_opcode_initiation_fp"},
@@ -978,7 +1030,13 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
                            "(the pipeline stage latency - initiation would be negative)",
                            k + 1, in[k], l[k], lists[i][0]);
     }
-    /* trace-mode pairs fit the pipeline depth the simulator derives */
+    return 0;
+}
+
+/* Trace-mode pairs fit the pipeline depth the simulator derives. */
+static int x_pipe_fit(const gc_simcheck_t *sc, gc_err_t *err)
+{
+    const opt_t *o;
     long l[8];
     if ((o = find(sc, "-ptx_opcode_latency_fp")) && list_vals(o->value, l, 5) == 5 &&
         check_pipe_fit(sc, err, "-trace_opcode_latency_initiation_sp", l[1],
@@ -1019,7 +1077,12 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
             check_pipe_fit(sc, err, pn, f[2], "its depth is field 3 (max_latency) of the unit"))
             return err->code;
     }
-    /* DRAM: the address map cannot name more banks than the timing has */
+    return 0;
+}
+
+/* DRAM: the address map cannot name more banks than the timing has. */
+static int x_dram(const gc_simcheck_t *sc, gc_err_t *err)
+{
     const opt_t *mo = find(sc, "-gpgpu_mem_addr_mapping"), *to = find(sc, "-gpgpu_dram_timing_opt");
     if (mo && to) {
         int bb = map_bank_bits(mo->value);
@@ -1037,7 +1100,13 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
             return bad(err, mo, "%d bank bits cannot select %ld sub-partitions per channel", bb,
                        nsub);
     }
-    /* shared memory and the unified L1 */
+    return 0;
+}
+
+/* Shared memory and the unified L1. */
+static int x_shmem(const gc_simcheck_t *sc, gc_err_t *err)
+{
+    const opt_t *o;
     long unified = uval(sc, "-gpgpu_unified_l1d_size", 0);
     long shsize = uval(sc, "-gpgpu_shmem_size", -1);
     if ((o = find(sc, "-gpgpu_shmem_option")) != NULL && unified > 0 &&
@@ -1078,6 +1147,19 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
             return bad(err, o, "more than -gpgpu_shmem_size %ld", shsize);
         if (unified > 0 && shsize > unified * 1024 && (o = find(sc, "-gpgpu_shmem_size")))
             return bad(err, o, "%ld bytes exceed -gpgpu_unified_l1d_size %ld KB", shsize, unified);
+    }
+    return 0;
+}
+
+int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
+{
+    static int (*const cross[])(const gc_simcheck_t *, gc_err_t *) = {
+        x_indexing, x_subcore, x_ptx_lists, x_pipe_fit, x_dram, x_shmem,
+    };
+    for (size_t i = 0; i < sizeof(cross) / sizeof(cross[0]); i++) {
+        int rc = cross[i](sc, err);
+        if (rc)
+            return rc;
     }
     return 0;
 }
