@@ -8,6 +8,7 @@
 
 #include "../arch/arch.h"
 #include "../model/predict/kernel.h"
+#include "../model/predict/machine.h"
 #include "../plot/plot.h"
 #include "../util/fsio.h"
 #include "cli.h"
@@ -364,6 +365,8 @@ static int run_model(int argc, char **argv, int mode)
     gc_kernel_t *k[MAX_IN] = {0};
     gc_kernel_opts_t ko = {o.set, o.n_set};
     int rc = load_archs(&o, a, &e);
+    for (int i = 0; !rc && mode < 2 && i < o.n_arch; i++)
+        rc = gc_machine_attach(a[i], &e);
     for (int i = 0; !rc && mode < 2 && i < o.n_pos; i++)
         rc = gc_kernel_load_opts(&k[i], o.pos[i], &ko, &e);
     if (!rc)

@@ -9,6 +9,7 @@
 #include "../arch/arch.h"
 #include "../model/predict/gemm.h"
 #include "../model/predict/kernel.h"
+#include "../model/predict/machine.h"
 #include "../model/predict/ops.h"
 #include "../model/predict/predict.h"
 #include "../model/predict/stream.h"
@@ -234,8 +235,10 @@ static int predict_file(int argc, char **argv)
     gc_kernel_t *k = NULL;
     gc_arch_t *arch = NULL;
     gc_kernel_opts_t ko = {a.set, a.n_set};
-    if (gc_kernel_load_opts(&k, argv[a.first], &ko, &err) || gc_arch_open(&arch, a.arch, &err)) {
+    if (gc_kernel_load_opts(&k, argv[a.first], &ko, &err) || gc_arch_open(&arch, a.arch, &err) ||
+        gc_machine_attach(arch, &err)) {
         gc_kernel_destroy(k);
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
     }
     gc_predict_opts_t o = {a.clock};
@@ -268,8 +271,10 @@ static int predict_gemm(int argc, char **argv)
     gc_err_t err;
     gc_err_clear(&err);
     gc_arch_t *arch = NULL;
-    if (gc_arch_open(&arch, a.arch, &err))
+    if (gc_arch_open(&arch, a.arch, &err) || gc_machine_attach(arch, &err)) {
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
+    }
     gc_predict_opts_t o = {a.clock};
     gc_gemm_result_t g;
     int st;
@@ -301,8 +306,10 @@ static int predict_stream(int argc, char **argv)
     gc_err_t err;
     gc_err_clear(&err);
     gc_arch_t *arch = NULL;
-    if (gc_arch_open(&arch, a.arch, &err))
+    if (gc_arch_open(&arch, a.arch, &err) || gc_machine_attach(arch, &err)) {
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
+    }
     gc_predict_opts_t o = {a.clock};
     gc_stream_result_t s;
     int st;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../model/predict/derive.h"
+#include "../model/predict/machine.h"
 #include "../model/predict/predict.h"
 #include "plot.h"
 #include "plot_int.h"
@@ -99,7 +100,7 @@ static void tensor_ceilings(const gc_arch_t *a, const gc_machine_t *m, roof_t *r
 
 /* CUDA-core FMA pipes (fp64, fp32, half2) through the model's own rates
  * (derive.c: the arch's alu entry, else its pipe's share of the lanes). */
-static void core_ceilings(const gc_arch_t *a, const gc_machine_t *m, roof_t *r)
+static void core_ceilings(const gc_machine_t *m, roof_t *r)
 {
     static const struct {
         const char *op, *label;
@@ -114,7 +115,8 @@ static void core_ceilings(const gc_arch_t *a, const gc_machine_t *m, roof_t *r)
         op.name = core[i].op;
         gc_pipe_t p;
         gc_err_t e;
-        if (gc_derive_alu(a, &op, "roofline", &p, NULL, &e) || !(p.issue_cyc > 0))
+        int cls;
+        if (gc_machine_alu(m, &op, "roofline", &p, &cls, NULL, &e) || !(p.issue_cyc > 0))
             continue;
         double ops_clk_sm = 32.0 * m->sub_cores / p.issue_cyc;
         char detail[32];
@@ -277,17 +279,19 @@ static void roof_script(FILE *fp, const char *out, const gc_arch_t *a, const roo
 int gc_plot_roofline(const gc_arch_t *a, gc_kernel_t *const *ks, int nk, const char *out,
                      int force, gc_err_t *err)
 {
-    gc_machine_t m;
-    int rc = gc_derive_machine(a, &m, NULL, err);
+    gc_machine_t *mp = NULL;
+    int rc = gc_machine_create(&mp, a, err);
     if (rc)
         return rc;
+    const gc_machine_t m = *mp;
     roof_t r;
     memset(&r, 0, sizeof(r));
     tensor_ceilings(a, &m, &r);
-    core_ceilings(a, &m, &r);
+    core_ceilings(mp, &r);
     mem_ceilings(a, &m, &r);
     merge_ceilings(r.comp, &r.nc);
     merge_ceilings(r.mem, &r.nm);
+    gc_machine_destroy(mp);
     if (r.nc == 0)
         return gc_err_set(err, GC_ENODATA, "arch %s: no compute ceiling (no tensor peak and no "
                           "CUDA-core rate)", a->name);

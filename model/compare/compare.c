@@ -165,6 +165,42 @@ static int wanted(const char *key, const char *const *match)
     return 0;
 }
 
+/* The rows of every arch into t: each arch's quantities, zero-data twins
+ * and unmatched keys dropped, merged by key. */
+static void collect_all(table_t *t, const gc_arch_t *const *archs, int n,
+                        const char *const *match)
+{
+    for (int a = 0; a < n && !t->oom; a++) {
+        t->cur = a;
+        t->after = 0;
+        items_t l = {NULL, 0, 0, 0};
+        gc_arch_walk(archs[a], 0, collect, &l);
+        t->oom |= l.oom;
+        /* decide every drop before any key is rewritten (twins are found by
+         * their original keys) */
+        unsigned char *drop = calloc(l.n ? l.n : 1, 1);
+        t->oom |= !drop;
+        for (size_t i = 0; drop && i < l.n; i++)
+            drop[i] = strstr(l.v[i].key, " zero]") && normalise(&l, i);
+        for (size_t i = 0; drop && i < l.n; i++)
+            if (!drop[i]) {
+                normalise(&l, i);
+                drop[i] = !wanted(l.v[i].key, match);
+            }
+        for (size_t i = 0; drop && i < l.n && !t->oom; i++) {
+            if (drop[i])
+                continue;
+            gc_arch_item_t it = {l.v[i].key, l.v[i].unit, NULL, l.v[i].q, l.v[i].is_int};
+            merge(&it, t);
+        }
+        for (size_t i = 0; i < l.n; i++)
+            free(l.v[i].key);
+        free(l.v);
+        free(drop);
+    }
+}
+
+/* t as CSV: one row per quantity, then the ratios to the first arch. */
 static void write_csv(FILE *fp, const table_t *t, const gc_arch_t *const *archs, int n)
 {
     fprintf(fp, "quantity,unit");
@@ -191,6 +227,7 @@ static void write_csv(FILE *fp, const table_t *t, const gc_arch_t *const *archs,
     }
 }
 
+/* t as a Markdown table with ratios to the first arch. */
 static void write_md(FILE *fp, const table_t *t, const gc_arch_t *const *archs, int n)
 {
     fprintf(fp, "| quantity | unit |");
@@ -272,48 +309,18 @@ int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_
                      const char *const *match, gc_err_t *err)
 {
     table_t t = {NULL, 0, 0, n, 0, 0, 0};
-    for (int a = 0; a < n && !t.oom; a++) {
-        t.cur = a;
-        t.after = 0;
-        items_t l = {NULL, 0, 0, 0};
-        gc_arch_walk(archs[a], 0, collect, &l);
-        t.oom |= l.oom;
-        /* decide every drop before any key is rewritten (twins are found by
-         * their original keys) */
-        unsigned char *drop = calloc(l.n ? l.n : 1, 1);
-        t.oom |= !drop;
-        for (size_t i = 0; drop && i < l.n; i++)
-            drop[i] = strstr(l.v[i].key, " zero]") && normalise(&l, i);
-        for (size_t i = 0; drop && i < l.n; i++)
-            if (!drop[i]) {
-                normalise(&l, i);
-                drop[i] = !wanted(l.v[i].key, match);
-            }
-        for (size_t i = 0; drop && i < l.n && !t.oom; i++) {
-            if (drop[i])
-                continue;
-            gc_arch_item_t it = {l.v[i].key, l.v[i].unit, NULL, l.v[i].q, l.v[i].is_int};
-            merge(&it, &t);
-        }
-        for (size_t i = 0; i < l.n; i++)
-            free(l.v[i].key);
-        free(l.v);
-        free(drop);
-    }
+    collect_all(&t, archs, n, match);
     int rc = 0;
-    if (t.oom) {
+    if (t.oom)
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto done;
-    }
-    if (fmt == GC_COMPARE_CSV)
+    else if (fmt == GC_COMPARE_CSV)
         write_csv(fp, &t, archs, n);
     else if (fmt == GC_COMPARE_JSON)
         write_json(fp, &t, archs, n);
     else
         write_md(fp, &t, archs, n);
-    if (ferror(fp))
+    if (!rc && ferror(fp))
         rc = gc_err_set(err, GC_EIO, "write error");
-done:
     for (size_t i = 0; i < t.n; i++) {
         free(t.rows[i].key);
         free(t.rows[i].q);
