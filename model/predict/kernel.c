@@ -168,8 +168,17 @@ static int get_expr(loader_t *L, const gc_ynode_t *n, const char *path, double l
 {
     char why[256];
     double v;
-    if (gc_expr_eval(n->str, L->vars, L->n_vars, &v, why, sizeof(why)))
-        return fail(L, n, GC_EINPUT, path, "'%.60s': %s", n->str, why);
+    if (gc_expr_eval(n->str, L->vars, L->n_vars, &v, why, sizeof(why))) {
+        /* YAML splits an unquoted flow list at each comma: max(A, B) arrives
+         * as 'max(A' */
+        int open = 0;
+        for (const char *c = n->str; *c; c++)
+            open += (*c == '(') - (*c == ')');
+        return fail(L, n, GC_EINPUT, path, "'%.60s': %s%s", n->str, why,
+                    open > 0 && n->plain ? " (inside [...] or {...}, quote an expression that "
+                                           "has a comma: \"max(A, B)\")"
+                                         : "");
+    }
     if (v < lo || v > hi)
         return fail(L, n, GC_EINPUT, path,
                     "%.60s = %g is out of range (must be between %g and %g %s)", n->str, v, lo,
