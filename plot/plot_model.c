@@ -92,7 +92,7 @@ static void tensor_ceilings(const gc_arch_t *a, const gc_machine_t *m, roof_t *r
             continue;
         char what[32], detail[64];
         snprintf(what, sizeof(what), "tensor %s", types[t]);
-        snprintf(detail, sizeof(detail), "(%s %s)", bf->inst, bf->shape);
+        snprintf(detail, sizeof(detail), "(%s)", bf->inst);
         add_ceiling(r->comp, &r->nc, best, !strcmp(types[t], "s8") ? "TOP/s" : "TFLOP/s", what,
                     detail);
     }
@@ -240,11 +240,25 @@ static void roof_script(FILE *fp, const char *out, const gc_arch_t *a, const roo
 
     static const char *const ccol[] = {"#d62728", "#ff7f0e", "#2ca02c", "#1f77b4",
                                        "#8c564b", "#e377c2", "#bcbd22", "#393b79", "#637939"};
+    for (int i = 0; i < nk; i++) {
+        fprintf(fp, "set label %d ", 100 + i);
+        gc_plot_q(fp, pt[i].name);
+        int right = pt[i].ai * 8 > xhi; /* near the right edge: name on the left */
+        fprintf(fp, " at %.10g, %.10g %s offset %s, -0.1 font ',9' tc rgb '#111111' front\n",
+                pt[i].ai, pt[i].tflops, right ? "right" : "left", right ? "-1.2" : "1.2");
+    }
     for (int i = 0; i < r->nc; i++) {
         fprintf(fp, "set label %d ", i + 1);
         gc_plot_q(fp, r->comp[i].name);
-        fprintf(fp, " at %g, %g right offset 0, 0.6 font ',9' tc rgb '%s'\n", xhi / 1.15,
-                r->comp[i].v, ccol[i % 9]);
+        /* at the start of the ceiling (where it meets the DRAM slope), leaving
+         * the right side, where the compute-bound kernels sit, clear */
+        double x0 = fmax(xlo, r->comp[i].v * 1e3 / dram);
+        if (x0 * 25 > xhi) /* no room after the start: end the label at the right edge */
+            fprintf(fp, " at %g, %g right offset -0.5, 0.6 font ',9' tc rgb '%s'\n", xhi,
+                    r->comp[i].v, ccol[i % 9]);
+        else
+            fprintf(fp, " at %g, %g left offset 0.5, 0.6 font ',9' tc rgb '%s'\n", x0,
+                    r->comp[i].v, ccol[i % 9]);
     }
     fputs("plot ", fp);
     for (int i = 0; i < r->nm; i++) {
@@ -265,10 +279,10 @@ static void roof_script(FILE *fp, const char *out, const gc_arch_t *a, const roo
         char t[160];
         snprintf(t, sizeof(t), pt[i].time_us >= 100 ? "%s: %.0f us, %s-bound%s" : "%s: %.3g us, %s-bound%s",
                  pt[i].name, pt[i].time_us, pt[i].bound, pt[i].l2 ? " (per L2 byte)" : "");
-        static const char *const kcol[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-                                           "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
-        fprintf(fp, ", '-' using 1:2 with points pt %d ps 1.8 lw 2 lc rgb '%s' title ",
-                5 + 2 * (i % 4), kcol[i % 8]);
+        /* kernels in black, one shape each, named beside the point: the
+         * ceilings own the colours */
+        fprintf(fp, ", '-' using 1:2 with points pt %d ps 1.8 lw 2 lc rgb '#111111' title ",
+                5 + 2 * (i % 4) + (i / 4) % 2);
         gc_plot_q(fp, t);
     }
     fputc('\n', fp);
