@@ -3,6 +3,7 @@
  * measured times (see plot.h). Reads arch files and kernel descriptions
  * (through model/predict) and validation tables (CSV); writes the chart. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -547,7 +548,9 @@ static int val_read(const char *path, vgroup_t *g, int *ng, size_t *total, gc_er
 {
     FILE *fp = fopen(path, "r");
     if (!fp)
-        return gc_err_set(err, GC_EIO, "%s: cannot open the validation table", path);
+        return gc_err_set(err, GC_EINPUT, "%s: cannot open the validation table: %s (give a "
+                          "CSV with name,predicted_us,measured_us[,gpu])",
+                          path, strerror(errno));
     char line[4096], *cell[64];
     int ci[3] = {-1, -1, -1}, rc = 0, header = 0;
     long ln = 0;

@@ -117,6 +117,8 @@ grep -qF 'h100_kernels.csv' "$T/val2.svg" || fail "the default validation chart 
 printf 'name,predicted_us,measured_us\na,fast,10\n' >"$T/vbad.csv"
 run $G plot validation "$T/vbad.csv" -o "$T/x.svg"; expect_rc 2 "validation bad cell"
 expect_err_lines 1 "validation bad cell"; expect_err "vbad.csv:2: predicted_us 'fast' is not a positive time" "validation bad cell"
+run $G plot validation "$T/none.csv" -o "$T/x.svg"; expect_rc 2 "validation no file"
+expect_err_lines 1 "validation no file"; expect_err "none.csv: cannot open the validation table" "validation no file"
 printf 'kernel,time\na,1\n' >"$T/vhdr.csv"
 run $G plot validation "$T/vhdr.csv" -o "$T/x.svg"; expect_rc 2 "validation header"
 expect_err "the header needs the columns name,predicted_us,measured_us" "validation header"
