@@ -15,136 +15,58 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "../traces/benches.h"
 
 #ifndef GPUCAL_VERSION
 #define GPUCAL_VERSION "0.0.0"
 #endif
 
-/* ---- the column contracts of traces/README.md (what calib uses) ---- */
-
-static const char *const insts[] = {"mma", "mma.sp", "wgmma", "wgmma.sp", "wmma", NULL};
-static const char *const atypes[] = {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8",
-                                     "u8",  "s4",   "u4",   "b1",   "f64",  NULL};
-static const char *const ctypes[] = {"f16", "f32", "s32", "f64", NULL};
-static const char *const operands[] = {"ss", "rs", "-", NULL};
-static const char *const datas[] = {"zero", "rand", NULL};
-static const char *const scopes[] = {"sm", "gpu", NULL};
-static const char *const paths[] = {"l1", "l2", "global", "shared", "shared_idx", "tma", NULL};
-static const char *const patterns[] = {"seq", "rand", NULL};
-static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
-static const char *const loads[] = {"idle", "memory", "tensor", NULL};
-
-/* clang-format off */
-#define TXT(n, ch) {n, GC_COL_TEXT, 0, 0, ch, 0}
-#define NUM(n, lo) {n, GC_COL_NUM, lo, 0, NULL, 0}
-#define POS(n) {n, GC_COL_NUM, 0, 1, NULL, 0}
-#define WHOLE(n, lo) {n, GC_COL_WHOLE, lo, 0, NULL, 0}
-#define OPT_TXT(n) {n, GC_COL_TEXT, 0, 0, NULL, 1}
-#define OPT_NUM(n, lo) {n, GC_COL_NUM, lo, 0, NULL, 1}
-/* clang-format on */
-#define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-static const gc_col_t tensor_cols[] = {
-    TXT("inst", insts),        TXT("shape", NULL),   TXT("a_type", atypes), TXT("c_type", ctypes),
-    TXT("operands", operands), TXT("data", datas),   TXT("scope", scopes),  WHOLE("blocks", 1),
-    WHOLE("warps", 1),         WHOLE("ilp", 1),      POS("cyc_per_iter"),   NUM("cyc_lo", 0),
-    NUM("cyc_hi", 0),          NUM("fma_clk_sm", 0), NUM("fma_lo", 0),      NUM("fma_hi", 0),
-    POS("clock_mhz"),
-};
-static const gc_col_t alu_cols[] = {
-    TXT("op", NULL),  WHOLE("warps", 1),    WHOLE("ilp", 1),  POS("cyc_per_iter"), NUM("cyc_lo", 0),
-    NUM("cyc_hi", 0), NUM("ops_clk_sm", 0), NUM("ops_lo", 0), NUM("ops_hi", 0),    POS("clock_mhz"),
-};
-static const gc_col_t ldm_cols[] = {
-    WHOLE("num", 1),     WHOLE("trans", 0),  WHOLE("warps", 1), WHOLE("ilp", 1),
-    POS("cyc_per_iter"), NUM("cyc_lo", 0),   NUM("cyc_hi", 0),  NUM("bytes_clk_sm", 0),
-    NUM("bytes_lo", 0),  NUM("bytes_hi", 0), POS("clock_mhz"),
-};
-static const gc_col_t smem_cols[] = {
-    WHOLE("width_bytes", 1), WHOLE("ways", 1),   WHOLE("warps", 1), WHOLE("ilp", 1),
-    POS("cyc_per_iter"),     NUM("cyc_lo", 0),   NUM("cyc_hi", 0),  NUM("bytes_clk_sm", 0),
-    NUM("bytes_lo", 0),      NUM("bytes_hi", 0), POS("clock_mhz"),
-};
-static const gc_col_t pchase_cols[] = {
-    TXT("path", paths), TXT("pattern", patterns), POS("array_bytes"), POS("stride_bytes"),
-    POS("latency_cyc"), NUM("lat_lo", 0),         NUM("lat_hi", 0),
-};
-static const gc_col_t fine_cols[] = {
-    WHOLE("sm", 0),           POS("array_bytes"), POS("stride_bytes"),
-    WHOLE("offset_bytes", 0), POS("latency_cyc"),
-};
-/* op, gbs_lo, gbs_hi: gpucal measure writes them beyond the README's columns */
-static const gc_col_t bw_cols[] = {
-    TXT("level", levels),   WHOLE("width_bytes", 1), WHOLE("blocks", 1), WHOLE("threads", 1),
-    NUM("bytes_clk_sm", 0), NUM("bytes_clk", 0),     NUM("gbs", 0),      OPT_TXT("op"),
-    OPT_NUM("gbs_lo", 0),   OPT_NUM("gbs_hi", 0),
-};
-/* tma, dsm, dpx: as gpucal measure writes them (not in traces/README.md yet) */
-static const char *const metrics[] = {"latency", "throughput", NULL};
-static const gc_col_t tma_cols[] = {
-    TXT("metric", metrics), TXT("kind", NULL), NUM("array_bytes", 0), NUM("value", -1e30),
-    NUM("lo", -1e30),       NUM("hi", -1e30),  TXT("unit", NULL),
-};
-static const gc_col_t dsm_cols[] = {
-    TXT("metric", metrics), WHOLE("cluster", 1), TXT("pattern", NULL), WHOLE("dst_rank", -1),
-    NUM("value", -1e30),    NUM("lo", -1e30),    NUM("hi", -1e30),     TXT("unit", NULL),
-};
-static const gc_col_t dpx_cols[] = {
-    TXT("func", NULL), TXT("metric", metrics), NUM("value", -1e30),
-    NUM("lo", -1e30),  NUM("hi", -1e30),       TXT("unit", NULL),
-};
-static const gc_col_t clock_cols[] = {
-    TXT("load", loads),
-    POS("clock_mhz"),
-    NUM("clock_lo", 0),
-    NUM("clock_hi", 0),
-};
-
-static const char *const launch_kernels[] = {"empty", "empty_stream", NULL};
-static const gc_col_t launch_cols[] = {
-    TXT("kernel", launch_kernels),
-    WHOLE("blocks", 1),
-    WHOLE("threads", 1),
-    POS("us"),
-    NUM("us_lo", 0),
-    NUM("us_hi", 0),
-};
+/* ---- the benches calib reads (their columns: traces/benches.c) ---- */
 
 typedef struct bench_def {
     const char *name;
-    const gc_col_t *cols;
-    int ncols;
     gc_bench_fn fn;
     const char *keys; /* what it gives (the line printed when it is missing) */
 } bench_def_t;
 
 /* the order handlers run in (smem before pchase: the shared latency) */
 static const bench_def_t benches[] = {
-    {"mma", tensor_cols, NC(tensor_cols), gc_bench_tensor,
-     "tensor entries of mma/wmma, sm.sub_cores"},
-    {"mma_sp", tensor_cols, NC(tensor_cols), gc_bench_tensor, "tensor entries of mma.sp"},
-    {"wgmma", tensor_cols, NC(tensor_cols), gc_bench_tensor, "tensor entries of wgmma"},
-    {"alu", alu_cols, NC(alu_cols), gc_bench_alu, "alu entries"},
-    {"ldmatrix", ldm_cols, NC(ldm_cols), gc_bench_ldmatrix, "ldmatrix entries"},
-    {"smem", smem_cols, NC(smem_cols), gc_bench_smem,
-     "memory.shared latency, conflicts, conflict_cyc"},
-    {"tma", tma_cols, NC(tma_cols), gc_bench_tma, "memory.tma.latency_cyc, bw_gbs"},
-    {"dsm", dsm_cols, NC(dsm_cols), gc_bench_dsm, "memory.dsm"},
-    {"dpx", dpx_cols, NC(dpx_cols), gc_bench_dpx, "dpx entries"},
-    {"pchase", pchase_cols, NC(pchase_cols), gc_bench_pchase,
-     "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
-    {"pchase_fine", fine_cols, NC(fine_cols), gc_bench_fine,
-     "memory.l2 near/far hit/miss latencies, partitions, near_share"},
-    {"bw", bw_cols, NC(bw_cols), gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
-    {"clock", clock_cols, NC(clock_cols), gc_bench_clock,
-     "sm.clock_tensor_mhz, sm.clock_memory_mhz"},
-    {"launch", launch_cols, NC(launch_cols), gc_bench_launch, "sm.launch_overhead_us"},
+    {"mma", gc_bench_tensor, "tensor entries of mma/wmma, sm.sub_cores"},
+    {"mma_sp", gc_bench_tensor, "tensor entries of mma.sp"},
+    {"wgmma", gc_bench_tensor, "tensor entries of wgmma"},
+    {"alu", gc_bench_alu, "alu entries"},
+    {"ldmatrix", gc_bench_ldmatrix, "ldmatrix entries"},
+    {"smem", gc_bench_smem, "memory.shared latency, conflicts, conflict_cyc"},
+    {"tma", gc_bench_tma, "memory.tma.latency_cyc, bw_gbs"},
+    {"dsm", gc_bench_dsm, "memory.dsm"},
+    {"dpx", gc_bench_dpx, "dpx entries"},
+    {"pchase", gc_bench_pchase, "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
+    {"pchase_fine", gc_bench_fine, "memory.l2 near/far hit/miss latencies, partitions, near_share"},
+    {"bw", gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
+    {"clock", gc_bench_clock, "sm.clock_tensor_mhz, sm.clock_memory_mhz"},
+    {"launch", gc_bench_launch, "sm.launch_overhead_us"},
 };
-#define NBENCH NC(benches)
+#define NBENCH ((int)(sizeof(benches) / sizeof(benches[0])))
 
-const char *const gc_calib_benches[] = {"mma",         "mma_sp", "wgmma", "alu", "ldmatrix",
-                                        "smem",        "tma",    "dsm",   "dpx", "pchase",
-                                        "pchase_fine", "bw",     "clock", "launch", NULL};
+#define CONTRACT_MAX 64
+
+/* The contract calib reads bench `name`'s trace with: the columns of the
+ * bench table it reads, in trace order, with their kinds and ranges.
+ * Returns the count (0: no such bench in the table, a gpucal bug). */
+static int contract(const char *name, gc_col_t *cols)
+{
+    const gc_bench_spec_t *b = gc_bench_spec(name);
+    static const int kinds[] = {GC_COL_TEXT, GC_COL_NUM, GC_COL_WHOLE};
+    int n = 0;
+    for (int i = 0; b && i < b->ncols && n < CONTRACT_MAX; i++) {
+        const gc_bench_col_t *c = &b->cols[i];
+        if (c->use == GC_BCOL_UNREAD)
+            continue;
+        cols[n++] = (gc_col_t){c->name, kinds[c->type], c->lo, c->strict, c->choices,
+                               c->use == GC_BCOL_OPTIONAL};
+    }
+    return n;
+}
 
 /* "mma, mma_sp, ..." into buf */
 static const char *bench_list(char *buf, size_t n)
@@ -756,7 +678,9 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
             continue;
         }
         gc_table_t *t;
-        if ((rc = gc_table_read(&t, tf->path, benches[k].cols, benches[k].ncols, err)) != 0)
+        gc_col_t cols[CONTRACT_MAX];
+        int ncols = contract(benches[k].name, cols);
+        if ((rc = gc_table_read(&t, tf->path, cols, ncols, err)) != 0)
             goto done;
         rc = benches[k].fn(&c, t, tf->path, err);
         gc_table_free(t);
@@ -840,7 +764,8 @@ int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
     if (rc)
         return rc;
     gc_table_t *t;
-    if ((rc = gc_table_read(&t, path, def->cols, def->ncols, err)) != 0)
+    gc_col_t cols[CONTRACT_MAX];
+    if ((rc = gc_table_read(&t, path, cols, contract(def->name, cols), err)) != 0)
         return rc;
     /* run the handler on its own, silently: its located errors are input errors too */
     gc_calib_opts_t o = {.dir = ".", .name = "check", .quiet = 1};

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../traces/benches.h"
 #include "../traces/trace.h"
 
 /* ---- findings of a `numeric` trace -> numerics entries ---- */
@@ -138,16 +139,23 @@ int gc_calib_numerics(const char *path, gc_arch_t *arch, gc_err_t *err)
     int rc = gc_trace_open(&r, path, err);
     if (rc)
         return rc;
-    static const char *const need[] = {"experiment", "inst", "shape", "a_type", "c_type",
-                                       "key", "value", "detail"};
-    int ix[8];
+    /* the columns the bench table marks as read: experiment, inst, shape,
+     * a_type, c_type, key, value, detail (traces/benches.c) */
+    const char *need[8];
+    int ix[8], nneed = 0;
+    const gc_bench_spec_t *b = gc_bench_spec("numeric");
+    for (int i = 0; b && i < b->ncols && nneed < 8; i++)
+        if (b->cols[i].use != GC_BCOL_UNREAD)
+            need[nneed++] = b->cols[i].name;
     fgroup_t *gs = calloc(NGROUPS, sizeof(*gs));
     int ng = 0;
     if (!gs) {
         gc_trace_close(r);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
-    rc = gc_trace_cols(r, need, ix, 8, err);
+    rc = nneed == 8 ? gc_trace_cols(r, need, ix, nneed, err)
+                    : gc_err_set(err, GC_ERUN, "the bench table's numeric columns changed "
+                                               "(traces/benches.c; a gpucal bug)");
     while (!rc && (rc = gc_trace_next(r, err)) > 0) {
         rc = 0;
         if (strcmp(gc_trace_cell(r, ix[0]), "probe"))
