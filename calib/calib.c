@@ -556,6 +556,180 @@ static int required(gc_calib_ctx_t *c, gc_err_t *err)
     return 0;
 }
 
+/* One calibration run: the folder's traces sorted by bench, the device
+ * facts of their headers, and what was used. */
+typedef struct run {
+    const gc_calib_opts_t *o;
+    const char *dir; /* o->dir without trailing '/' */
+    FILE *log;
+    trace_file_t *files;
+    size_t nfiles;
+    const trace_file_t *by_bench[NBENCH];
+    const char *numeric_path; /* the numeric trace, read after the benches */
+    facts_t f;
+    char used[512], missing[512]; /* bench names, ", "-joined */
+} run_t;
+
+/* Pass 1 on files[i]: which bench it holds (one trace per bench), and the
+ * device facts of its header. *found counts the traces of a bench calib
+ * reads. */
+static int sort_trace(run_t *R, size_t i, int *found, gc_err_t *err)
+{
+    trace_file_t *tf = &R->files[i];
+    gc_trace_reader_t *r;
+    int rc = gc_trace_open(&r, tf->path, err);
+    if (rc)
+        return rc;
+    const char *bench = gc_trace_meta(r, "bench");
+    const bench_def_t *def = bench ? find_bench(bench) : NULL;
+    int k = def ? (int)(def - benches) : -1;
+    if (!bench) {
+        rc = gc_err_at(err, GC_EINPUT, tf->path, 1, 0,
+                       "metadata key 'bench' is missing from the header (traces/README.md "
+                       "lists the required keys)");
+    } else if (!strcmp(bench, "numeric") && R->numeric_path) {
+        rc = gc_err_set(err, GC_EINPUT,
+                        "%s: a second trace of bench 'numeric' (the first is %s): keep "
+                        "one of them in the folder",
+                        tf->path, R->numeric_path);
+    } else if (!strcmp(bench, "numeric")) { /* read by the emulator's own reader, after pass 2 */
+        R->numeric_path = tf->path;
+        rc = header_facts(r, tf->path, &R->f, err); /* one GPU, like every bench */
+    } else if (!def) {
+        if (!R->o->quiet)
+            fprintf(R->log, "calib: %s: skipped (bench '%s' is not one calib reads)\n", tf->path,
+                    bench);
+    } else if (R->by_bench[k]) {
+        rc = gc_err_set(err, GC_EINPUT,
+                        "%s: a second trace of bench '%s' (the first is "
+                        "%s): keep one of them in the folder",
+                        tf->path, bench, R->by_bench[k]->path);
+    } else if ((rc = header_facts(r, tf->path, &R->f, err)) == 0) {
+        tf->def = def;
+        R->by_bench[k] = tf;
+        (*found)++;
+    }
+    gc_trace_close(r);
+    return rc;
+}
+
+/* A new arch for c named and placed from the facts. */
+static int new_arch(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
+{
+    c->a = gc_arch_create();
+    if (!c->a)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    c->o = R->o;
+    c->dir = R->dir;
+    c->l2_bytes = R->f.l2_bytes;
+    c->sms = R->f.sms;
+    gc_arch_t *a = c->a;
+    a->name = gc_arch_str(a, R->o->name);
+    a->family = gc_arch_str(a, family_of(R->f.cc));
+    a->device = gc_arch_str(a, R->f.device);
+    a->cc = gc_arch_str(a, R->f.cc);
+    return 0;
+}
+
+/* Append name to the ", "-joined list l (512 bytes). */
+static void list_add(char *l, const char *name)
+{
+    size_t at = strlen(l);
+    snprintf(l + at, 512 - at, "%s%s", at ? ", " : "", name);
+}
+
+/* Pass 2: the handlers, in the order of the bench table. */
+static int run_benches(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
+{
+    for (int k = 0; k < NBENCH; k++) {
+        const trace_file_t *tf = R->by_bench[k];
+        if (!tf) {
+            if (!R->o->quiet)
+                fprintf(R->log, "calib: no %s trace in %s: %s left out\n", benches[k].name,
+                        R->dir, benches[k].keys);
+            list_add(R->missing, benches[k].name);
+            continue;
+        }
+        gc_table_t *t;
+        gc_col_t cols[CONTRACT_MAX];
+        int ncols = contract(benches[k].name, cols);
+        int rc = gc_table_read(&t, tf->path, cols, ncols, err);
+        if (rc)
+            return rc;
+        rc = benches[k].fn(c, t, tf->path, err);
+        gc_table_free(t);
+        if (rc)
+            return rc;
+        list_add(R->used, benches[k].name);
+    }
+    return 0;
+}
+
+/* The numerics findings: the probe rows of the numeric trace, through the
+ * emulator's reader (model/emulate/emulate.h), so the arch says exactly
+ * what the emulator will do. */
+static int run_numerics(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
+{
+    if (!R->numeric_path)
+        return 0;
+    int rc = gc_calib_numerics(R->numeric_path, c->a, err);
+    if (rc == GC_ENODATA) {
+        gc_calib_leave_out(c, R->numeric_path, 0, "numerics left out: no probe rows");
+        return 0;
+    }
+    if (rc)
+        return rc;
+    gc_calib_info(c, "%s: %zu numerics entries", R->numeric_path, c->a->n_numerics);
+    list_add(R->used, "numeric");
+    return 0;
+}
+
+/* The arch's provenance: who made it, from what, what was left out. */
+static void provenance(const run_t *R, gc_calib_ctx_t *c)
+{
+    gc_arch_t *a = c->a;
+    const gc_calib_opts_t *o = R->o;
+    gc_prov_t *p = &a->provenance;
+    p->made_by = gc_arch_str(a, "gpucal calib: every value fitted from the traces of one GPU "
+                                "(methods: calib/README.md)");
+    if (R->f.date[0])
+        p->date = gc_arch_str(a, R->f.date);
+    p->gpucal = gc_arch_str(a, GPUCAL_VERSION);
+    p->command = gc_calib_str(c, "gpucal calib %s -o %s --name %s", R->dir,
+                              o->out ? o->out : "FILE", o->name);
+    p->traces = gc_arch_str(a, R->dir);
+    p->notes = gc_calib_str(c,
+                            "benches used: %s; missing: %s; %d value%s left out where the "
+                            "data could not support them (warnings at calibration). The date "
+                            "is the latest trace date.",
+                            R->used, R->missing[0] ? R->missing : "none", c->n_left_out,
+                            c->n_left_out == 1 ? "" : "s");
+}
+
+/* Everything after the folder is listed: the two passes, the device, the
+ * checks. c->a is the arch made (also on failure, for the caller to free). */
+static int run_all(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
+{
+    int found = 0, rc = 0;
+    for (size_t i = 0; i < R->nfiles && !rc; i++)
+        rc = sort_trace(R, i, &found, err);
+    if (rc)
+        return rc;
+    if (!found) {
+        char list[256];
+        return gc_err_set(err, GC_EINPUT, "%s: no trace of a bench calib reads (%s)", R->dir,
+                          bench_list(list, sizeof(list)));
+    }
+    if ((rc = new_arch(R, c, err)) || (rc = run_benches(R, c, err)) ||
+        (rc = run_numerics(R, c, err)))
+        return rc;
+    finish_device(c, &R->f);
+    if ((rc = required(c, err)) != 0)
+        return rc;
+    provenance(R, c);
+    return self_check(c->a, err);
+}
+
 int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
 {
     *out = NULL;
@@ -568,174 +742,36 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     memcpy(dir, o->dir, dl);
     dir[dl] = '\0';
-
-    trace_file_t *files = NULL;
-    size_t nfiles = 0;
+    run_t *R = calloc(1, sizeof(*R));
     gc_calib_ctx_t c;
     memset(&c, 0, sizeof(c));
-    facts_t f;
-    memset(&f, 0, sizeof(f));
     char *logbuf = NULL;
     size_t loglen = 0;
-    FILE *log = open_memstream(&logbuf, &loglen);
+    FILE *log = R ? open_memstream(&logbuf, &loglen) : NULL;
     if (!log) {
+        free(R);
         free(dir);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
     c.log = log;
-    int rc = list_folder(dir, &files, &nfiles, o->quiet ? NULL : log, err);
-    if (rc)
-        goto done;
-    /* pass 1: which bench each trace holds, and the device facts */
-    const trace_file_t *by_bench[NBENCH] = {0};
-    const char *numeric_path = NULL;
-    int found = 0;
-    for (size_t i = 0; i < nfiles; i++) {
-        gc_trace_reader_t *r;
-        if ((rc = gc_trace_open(&r, files[i].path, err)) != 0)
-            goto done;
-        const char *bench = gc_trace_meta(r, "bench");
-        if (!bench) {
-            rc = gc_err_at(err, GC_EINPUT, files[i].path, 1, 0,
-                           "metadata key 'bench' is missing from the header (traces/README.md "
-                           "lists the required keys)");
-            gc_trace_close(r);
-            goto done;
-        }
-        if (!strcmp(bench, "numeric")) { /* read by the emulator's own reader, after pass 2 */
-            if (numeric_path) {
-                rc = gc_err_set(err, GC_EINPUT,
-                                "%s: a second trace of bench 'numeric' (the first is %s): keep "
-                                "one of them in the folder",
-                                files[i].path, numeric_path);
-                gc_trace_close(r);
-                goto done;
-            }
-            numeric_path = files[i].path;
-            rc = header_facts(r, files[i].path, &f, err); /* one GPU, like every bench */
-            gc_trace_close(r);
-            if (rc)
-                goto done;
-            continue;
-        }
-        const bench_def_t *def = find_bench(bench);
-        if (!def) {
-            if (!o->quiet)
-                fprintf(log, "calib: %s: skipped (bench '%s' is not one calib reads)\n",
-                        files[i].path, bench);
-            gc_trace_close(r);
-            continue;
-        }
-        int k = (int)(def - benches);
-        if (by_bench[k]) {
-            rc = gc_err_set(err, GC_EINPUT,
-                            "%s: a second trace of bench '%s' (the first is "
-                            "%s): keep one of them in the folder",
-                            files[i].path, bench, by_bench[k]->path);
-            gc_trace_close(r);
-            goto done;
-        }
-        rc = header_facts(r, files[i].path, &f, err);
-        gc_trace_close(r);
-        if (rc)
-            goto done;
-        files[i].def = def;
-        by_bench[k] = &files[i];
-        found++;
+    R->o = o;
+    R->dir = dir;
+    R->log = log;
+    int rc = list_folder(dir, &R->files, &R->nfiles, o->quiet ? NULL : log, err);
+    if (!rc)
+        rc = run_all(R, &c, err);
+    if (!rc) {
+        *out = c.a;
+        c.a = NULL;
     }
-    if (!found) {
-        char list[256];
-        rc = gc_err_set(err, GC_EINPUT, "%s: no trace of a bench calib reads (%s)", dir,
-                        bench_list(list, sizeof(list)));
-        goto done;
-    }
-
-    c.a = gc_arch_create();
-    if (!c.a) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto done;
-    }
-    c.o = o;
-    c.dir = dir;
-    c.l2_bytes = f.l2_bytes;
-    c.sms = f.sms;
-    gc_arch_t *a = c.a;
-    a->name = gc_arch_str(a, o->name);
-    a->family = gc_arch_str(a, family_of(f.cc));
-    a->device = gc_arch_str(a, f.device);
-    a->cc = gc_arch_str(a, f.cc);
-
-    /* pass 2: the handlers, in the order of the bench table */
-    char used[512] = "", missing[512] = "";
-    for (int k = 0; k < NBENCH; k++) {
-        const trace_file_t *tf = by_bench[k];
-        if (!tf) {
-            if (!o->quiet)
-                fprintf(log, "calib: no %s trace in %s: %s left out\n", benches[k].name, dir,
-                        benches[k].keys);
-            size_t at = strlen(missing);
-            snprintf(missing + at, sizeof(missing) - at, "%s%s", at ? ", " : "", benches[k].name);
-            continue;
-        }
-        gc_table_t *t;
-        gc_col_t cols[CONTRACT_MAX];
-        int ncols = contract(benches[k].name, cols);
-        if ((rc = gc_table_read(&t, tf->path, cols, ncols, err)) != 0)
-            goto done;
-        rc = benches[k].fn(&c, t, tf->path, err);
-        gc_table_free(t);
-        if (rc)
-            goto done;
-        size_t at = strlen(used);
-        snprintf(used + at, sizeof(used) - at, "%s%s", at ? ", " : "", benches[k].name);
-    }
-    /* the numerics findings: the probe rows of the numeric trace, through the
-     * emulator's reader (model/emulate/emulate.h), so the arch says exactly what the
-     * emulator will do */
-    if (numeric_path) {
-        rc = gc_calib_numerics(numeric_path, a, err);
-        if (rc == GC_ENODATA) {
-            gc_calib_leave_out(&c, numeric_path, 0, "numerics left out: no probe rows");
-            rc = 0;
-        } else if (rc) {
-            goto done;
-        } else {
-            gc_calib_info(&c, "%s: %zu numerics entries", numeric_path, a->n_numerics);
-            size_t at = strlen(used);
-            snprintf(used + at, sizeof(used) - at, "%snumeric", at ? ", " : "");
-        }
-    }
-    finish_device(&c, &f);
-    if ((rc = required(&c, err)) != 0)
-        goto done;
-
-    gc_prov_t *p = &a->provenance;
-    p->made_by = gc_arch_str(a, "gpucal calib: every value fitted from the traces of one GPU "
-                                "(methods: calib/README.md)");
-    if (f.date[0])
-        p->date = gc_arch_str(a, f.date);
-    p->gpucal = gc_arch_str(a, GPUCAL_VERSION);
-    p->command =
-        gc_calib_str(&c, "gpucal calib %s -o %s --name %s", dir, o->out ? o->out : "FILE", o->name);
-    p->traces = gc_arch_str(a, dir);
-    p->notes = gc_calib_str(&c,
-                            "benches used: %s; missing: %s; %d value%s left out where the "
-                            "data could not support them (warnings at calibration). The date "
-                            "is the latest trace date.",
-                            used, missing[0] ? missing : "none", c.n_left_out,
-                            c.n_left_out == 1 ? "" : "s");
-    if ((rc = self_check(a, err)) != 0)
-        goto done;
-    *out = c.a;
-    c.a = NULL;
-done:
     fclose(log);
     if (!rc && loglen && !o->silent) /* a failed run's lines would bury its one error line */
         fwrite(logbuf, 1, loglen, stderr);
     free(logbuf);
     gc_arch_destroy(c.a);
-    if (files)
-        free_files(files, nfiles);
+    if (R->files)
+        free_files(R->files, R->nfiles);
+    free(R);
     free(dir);
     return rc;
 }
