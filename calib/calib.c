@@ -336,6 +336,68 @@ static void free_files(trace_file_t *f, size_t n)
     free(f);
 }
 
+/* Folder entry nm of dir: 1 and *pathp (malloc'd) for a trace to read, 0
+ * for one to pass over (a note in log, *skipped counted, for a compressed
+ * or interrupted trace), or an error (a .csv that cannot be opened). */
+static int take_entry(const char *dir, const char *nm, FILE *log, char **pathp, int *skipped,
+                      gc_err_t *err)
+{
+    *pathp = NULL;
+    if (nm[0] == '.')
+        return 0;
+    size_t plen = strlen(dir) + strlen(nm) + 2;
+    char *path = malloc(plen);
+    if (!path)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    snprintf(path, plen, "%s/%s", dir, nm);
+    struct stat st;
+    if (stat(path, &st) != 0 && !ends_with(nm, ".csv"))
+        st.st_mode = 0; /* not a trace name: skipped below */
+    else if (stat(path, &st) != 0) { /* a dangling link, a loop */
+        int rc = gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (fix or remove it)", path,
+                            strerror(errno));
+        free(path);
+        return rc;
+    }
+    if (S_ISREG(st.st_mode) && (ends_with(nm, ".csv.gz") || ends_with(nm, ".csv.part"))) {
+        if (log)
+            fprintf(log, "calib: %s: skipped (%s)\n", path,
+                    ends_with(nm, ".gz") ? "compressed: calib reads plain .csv; "
+                                           "gunzip it first"
+                                         : "an interrupted bench: finish it with "
+                                           "`gpucal measure --resume`");
+        (*skipped)++;
+    }
+    if (!S_ISREG(st.st_mode) || !ends_with(nm, ".csv")) {
+        free(path);
+        return 0;
+    }
+    *pathp = path;
+    return 1;
+}
+
+/* Append trace name nm at path (taken over) to f (n used of *cap). */
+static int add_file(trace_file_t **f, size_t *n, size_t *cap, const char *nm, char *path)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        trace_file_t *g = realloc(*f, nc * sizeof(*g));
+        if (!g)
+            return -1;
+        *f = g;
+        *cap = nc;
+    }
+    trace_file_t *t = &(*f)[*n];
+    t->name = malloc(strlen(nm) + 1);
+    if (!t->name)
+        return -1;
+    memcpy(t->name, nm, strlen(nm) + 1);
+    t->path = path;
+    t->def = NULL;
+    (*n)++;
+    return 0;
+}
+
 static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *log, gc_err_t *err)
 {
     *out = NULL;
@@ -351,74 +413,21 @@ static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *
                           strerror(errno));
     trace_file_t *f = NULL;
     size_t n = 0, cap = 0;
-    int skipped = 0;
+    int skipped = 0, rc = 0;
     struct dirent *de;
-    while ((de = readdir(d))) {
-        const char *nm = de->d_name;
-        if (nm[0] == '.')
-            continue;
-        size_t plen = strlen(dir) + strlen(nm) + 2;
-        char *path = malloc(plen);
-        if (!path) {
-            closedir(d);
-            free_files(f, n);
-            return gc_err_set(err, GC_ENOMEM, "out of memory");
-        }
-        snprintf(path, plen, "%s/%s", dir, nm);
-        struct stat st;
-        if (stat(path, &st) != 0 && !ends_with(nm, ".csv"))
-            st.st_mode = 0; /* not a trace name: skipped below */
-        else if (stat(path, &st) != 0) { /* a dangling link, a loop */
-            int rc = gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (fix or remove it)", path,
-                                strerror(errno));
+    while (!rc && (de = readdir(d))) {
+        char *path;
+        rc = take_entry(dir, de->d_name, log, &path, &skipped, err);
+        if (rc == 1 && (rc = add_file(&f, &n, &cap, de->d_name, path)) != 0) {
             free(path);
-            closedir(d);
-            free_files(f, n);
-            return rc;
+            rc = gc_err_set(err, GC_ENOMEM, "out of memory");
         }
-        if (!S_ISREG(st.st_mode)) {
-            free(path);
-            continue;
-        }
-        if (ends_with(nm, ".csv.gz") || ends_with(nm, ".csv.part")) {
-            if (log)
-                fprintf(log, "calib: %s: skipped (%s)\n", path,
-                        ends_with(nm, ".gz") ? "compressed: calib reads plain .csv; "
-                                               "gunzip it first"
-                                             : "an interrupted bench: finish it with "
-                                               "`gpucal measure --resume`");
-            skipped++;
-            free(path);
-            continue;
-        }
-        if (!ends_with(nm, ".csv")) {
-            free(path);
-            continue;
-        }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            trace_file_t *g = realloc(f, cap * sizeof(*g));
-            if (!g) {
-                free(path);
-                closedir(d);
-                free_files(f, n);
-                return gc_err_set(err, GC_ENOMEM, "out of memory");
-            }
-            f = g;
-        }
-        f[n].name = malloc(strlen(nm) + 1);
-        if (!f[n].name) {
-            free(path);
-            closedir(d);
-            free_files(f, n);
-            return gc_err_set(err, GC_ENOMEM, "out of memory");
-        }
-        memcpy(f[n].name, nm, strlen(nm) + 1);
-        f[n].path = path;
-        f[n].def = NULL;
-        n++;
     }
     closedir(d);
+    if (rc) {
+        free_files(f, n);
+        return rc;
+    }
     if (n == 0) {
         free(f);
         return gc_err_set(err, GC_EINPUT, "%s: no traces (*.csv) in the folder%s", dir,
