@@ -736,30 +736,27 @@ static int cmp_conflict(const void *a, const void *b)
     return (x->ways > y->ways) - (x->ways < y->ways);
 }
 
-int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+/* The 1-warp, ILP-1 rows of the smem trace (one per width and ways) into
+ * row (*np of them); every row's width, ways and interval checked. */
+static int smem_rows(const gc_table_t *t, const char *file, const sweep_cols_t *sc_,
+                     conflict_row_t *row, size_t *np, gc_err_t *err)
 {
     int cw = gc_table_col(t, "width_bytes"), cways = gc_table_col(t, "ways");
-    sweep_cols_t sc;
-    sweep_cols(t, "bytes_clk_sm", "bytes_lo", "bytes_hi", &sc);
-    conflict_row_t *row = malloc((t->nrows ? t->nrows : 1) * sizeof(*row));
-    if (!row)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    const sweep_cols_t sc = *sc_;
     size_t n = 0;
-    int rc = 0;
+    int rc;
     for (size_t r = 0; r < t->nrows; r++) {
         double w = gc_table_num(t, cw, r), ways = gc_table_num(t, cways, r);
         if (!(w == 4 || w == 8 || w == 16)) {
-            rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
-                           "column 'width_bytes': %g (ld.shared widths are 4, 8 or 16 bytes)", w);
-            goto done;
+            return gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                             "column 'width_bytes': %g (ld.shared widths are 4, 8 or 16 bytes)", w);
         }
         if (ways > 32) {
-            rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
-                           "column 'ways': %g (a warp has 32 threads: at most 32 ways)", ways);
-            goto done;
+            return gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                             "column 'ways': %g (a warp has 32 threads: at most 32 ways)", ways);
         }
         if ((rc = gc_table_check_ci(t, file, r, sc.cyc, sc.cyc_lo, sc.cyc_hi, err)) != 0)
-            goto done;
+            return rc;
         if (gc_table_num(t, sc.warps, r) != 1 || gc_table_num(t, sc.ilp, r) != 1)
             continue; /* throughput rows: the bw bench gives bandwidths */
         int dup = 0;
@@ -774,6 +771,65 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
                                     gc_table_num(t, sc.cyc_hi, r),
                                     t->line[r]};
     }
+    *np = n;
+    return 0;
+}
+
+/* memory.shared.conflict_cyc: the slope of a line through latency against
+ * ways at width wref (m degrees x, latencies y), or why it is left out. */
+static int smem_conflict_fit(gc_calib_ctx_t *c, const char *file, const double *x,
+                             const double *y, size_t m, double wref, gc_err_t *err)
+{
+    gc_shared_t *sh = &c->a->memory.shared;
+    char why[GC_ERR_MSG_MAX] = "";
+    if (m >= 3) {
+        gc_fit_t *f = gc_fit_alloc(&gc_fit_line, m);
+        gc_fit_result_t res;
+        gc_err_t fe;
+        gc_err_clear(&fe);
+        double p0[2] = {y[0], 0};
+        if (!f)
+            return gc_err_set(err, GC_ENOMEM, "out of memory");
+        if (gc_fit_init(f, x, y, NULL, NULL, &fe) || gc_fit_run(f, p0, &res, &fe))
+            snprintf(why, sizeof(why), "%s", fe.msg);
+        else if (!(res.p[1] > 0))
+            snprintf(why, sizeof(why),
+                     "the latency does not grow with the conflict degree "
+                     "(slope %.3g cycles/way)",
+                     res.p[1]);
+        else if (!res.has_ci)
+            snprintf(why, sizeof(why), "the fit has no interval (too few distinct degrees)");
+        else
+            gc_calib_put(c, &sh->conflict_cyc, res.p[1], res.lo[1] > 0 ? res.lo[1] : 0, res.hi[1],
+                         gc_calib_str(c,
+                                      "%s: slope of a linear fit of latency on ways (%g-byte "
+                                      "loads, %zu degrees from %g to %g; GSL)",
+                                      file, wref, m, x[0], x[m - 1]),
+                         gc_calib_str(c,
+                                      "latency = %.4g + %.4g x ways cycles; residuals rms "
+                                      "%.3g, max %.3g cycles",
+                                      res.p[0], res.p[1], res.rms, res.max_abs));
+        gc_fit_free(f);
+    } else {
+        snprintf(why, sizeof(why), "%zu conflict degree%s at %g bytes, at least 3 needed", m,
+                 m == 1 ? "" : "s", wref);
+    }
+    if (why[0])
+        gc_calib_leave_out(c, file, 0, "memory.shared.conflict_cyc left out: %s", why);
+    return 0;
+}
+
+int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    sweep_cols_t sc;
+    sweep_cols(t, "bytes_clk_sm", "bytes_lo", "bytes_hi", &sc);
+    conflict_row_t *row = malloc((t->nrows ? t->nrows : 1) * sizeof(*row));
+    if (!row)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    size_t n = 0;
+    int rc = 0;
+    if ((rc = smem_rows(t, file, &sc, row, &n, err)) != 0)
+        goto done;
     if (!n) {
         gc_calib_leave_out(c, file, 0,
                            "memory.shared latency and conflicts left out: no "
@@ -822,43 +878,8 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
                            "memory.shared.latency_cyc left out: no conflict-free "
                            "(ways 1) row at %g bytes",
                            wref);
-    char why[GC_ERR_MSG_MAX] = "";
-    if (m >= 3) {
-        gc_fit_t *f = gc_fit_alloc(&gc_fit_line, m);
-        gc_fit_result_t res;
-        gc_err_t fe;
-        gc_err_clear(&fe);
-        double p0[2] = {y[0], 0};
-        if (!f) {
-            rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-            goto done;
-        }
-        if (gc_fit_init(f, x, y, NULL, NULL, &fe) || gc_fit_run(f, p0, &res, &fe))
-            snprintf(why, sizeof(why), "%s", fe.msg);
-        else if (!(res.p[1] > 0))
-            snprintf(why, sizeof(why),
-                     "the latency does not grow with the conflict degree "
-                     "(slope %.3g cycles/way)",
-                     res.p[1]);
-        else if (!res.has_ci)
-            snprintf(why, sizeof(why), "the fit has no interval (too few distinct degrees)");
-        else
-            gc_calib_put(c, &sh->conflict_cyc, res.p[1], res.lo[1] > 0 ? res.lo[1] : 0, res.hi[1],
-                         gc_calib_str(c,
-                                      "%s: slope of a linear fit of latency on ways (%g-byte "
-                                      "loads, %zu degrees from %g to %g; GSL)",
-                                      file, wref, m, x[0], x[m - 1]),
-                         gc_calib_str(c,
-                                      "latency = %.4g + %.4g x ways cycles; residuals rms "
-                                      "%.3g, max %.3g cycles",
-                                      res.p[0], res.p[1], res.rms, res.max_abs));
-        gc_fit_free(f);
-    } else {
-        snprintf(why, sizeof(why), "%zu conflict degree%s at %g bytes, at least 3 needed", m,
-                 m == 1 ? "" : "s", wref);
-    }
-    if (why[0])
-        gc_calib_leave_out(c, file, 0, "memory.shared.conflict_cyc left out: %s", why);
+    if ((rc = smem_conflict_fit(c, file, x, y, m, wref, err)) != 0)
+        goto done;
     gc_calib_info(c, "%s: shared-memory latency at %zu (width, ways) points%s", file, n,
                   sh->conflict_cyc.set ? ", conflict penalty fitted" : "");
 done:
