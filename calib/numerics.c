@@ -41,16 +41,11 @@ static int shape_k(const char *shape)
 }
 
 /* Build one entry from a group of findings. */
-static int fill_entry(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, const char *path,
+/* The text findings of group g into n (checked against what the arch
+ * schema allows). */
+static int fill_texts(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, const char *path,
                       gc_err_t *err)
 {
-    char src[600];
-    snprintf(src, sizeof(src), "measured: numeric bench, %s (%s %s)", path, g->inst, g->shape);
-    memset(n, 0, sizeof(*n));
-    n->a = gc_arch_str(arch, g->a);
-    n->c = gc_arch_str(arch, g->c);
-    if (strcmp(g->inst, "mma"))
-        n->inst = gc_arch_str(arch, g->inst);
     static const struct {
         const char *key;
         const char *const *ok; /* allowed values (NULL: any) */
@@ -93,6 +88,13 @@ static int fill_entry(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, cons
                              strs[i].key, v, g->inst, g->a, g->c);
         *(const char **)((char *)n + strs[i].off) = gc_arch_str(arch, v);
     }
+    return 0;
+}
+
+/* The whole-number findings of group g into n (src: their source). */
+static int fill_numbers(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, const char *path,
+                        const char *src, gc_err_t *err)
+{
     static const struct {
         const char *key;
         size_t off;
@@ -116,6 +118,22 @@ static int fill_entry(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, cons
                              nums[i].key, v, g->inst, g->a, g->c, nums[i].lo, nums[i].hi);
         gc_qty_put(arch, (gc_qty_t *)((char *)n + nums[i].off), x, 1, 0, src);
     }
+    return 0;
+}
+
+static int fill_entry(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, const char *path,
+                      gc_err_t *err)
+{
+    char src[600];
+    snprintf(src, sizeof(src), "measured: numeric bench, %s (%s %s)", path, g->inst, g->shape);
+    memset(n, 0, sizeof(*n));
+    n->a = gc_arch_str(arch, g->a);
+    n->c = gc_arch_str(arch, g->c);
+    if (strcmp(g->inst, "mma"))
+        n->inst = gc_arch_str(arch, g->inst);
+    int rc = fill_texts(arch, n, g, path, err);
+    if (rc || (rc = fill_numbers(arch, n, g, path, src, err)))
+        return rc;
     const char *pe = fget(g, "products_exact", NULL), *od = fget(g, "out_direct", NULL);
     if (pe && strcmp(pe, "-")) {
         n->products_exact.set = 1;
