@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-#include "../model/arch.h"
+#include "../arch/arch.h"
 #include "../util/err.h"
 #include "calib.h"
 #include "table.h"

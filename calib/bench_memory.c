@@ -339,11 +339,14 @@ static int write_map(gc_calib_ctx_t *c, const gc_table_t *t, const int *lab, int
     gc_afile_t af;
     int rc = 0;
     memset(&af, 0, sizeof(af));
-    if (c->o->near_map &&
+    FILE *fp = c->o->near_map_fp; /* the caller's file, else one of our own */
+    if (!fp && c->o->near_map &&
         (rc = gc_afile_open(&af, c->o->near_map, c->o->force ? GC_AFILE_FORCE : 0, err)) != 0)
         goto done;
-    if (af.fp)
-        fprintf(af.fp, "sm,array_bytes,offset_lo,offset_hi,partition,accesses\n");
+    if (!fp)
+        fp = af.fp;
+    if (fp)
+        fprintf(fp, "sm,array_bytes,offset_lo,offset_hi,partition,accesses\n");
     size_t runs = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -351,8 +354,8 @@ static int write_map(gc_calib_ctx_t *c, const gc_table_t *t, const int *lab, int
             j++;
         double end = a[j - 1].offset + gc_table_num(t, cs, a[j - 1].row);
         len[runs++] = end - a[i].offset;
-        if (af.fp)
-            fprintf(af.fp, "%.0f,%.0f,%.0f,%.0f,%s,%zu\n", a[i].sm, a[i].array, a[i].offset, end,
+        if (fp)
+            fprintf(fp, "%.0f,%.0f,%.0f,%.0f,%s,%zu\n", a[i].sm, a[i].array, a[i].offset, end,
                     a[i].label == near ? "near" : "far", j - i);
         i = j;
     }
@@ -721,6 +724,11 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
         for (size_t r = 0; r < t->nrows; r++) {
             if (strcmp(gc_table_txt(t, cl, r), loads[k]))
                 continue;
+            if (m) /* gpucal measure writes one row per load: a second is an edit or a mix */
+                return gc_err_at(err, GC_EINPUT, file, t->line[r], 1,
+                                 "load '%s' given twice (first on line %ld): the clock trace "
+                                 "holds one row per load (keep one)",
+                                 loads[k], line[k]);
             if ((rc = gc_table_check_ci(t, file, r, cc, clo, chi, err)) != 0)
                 return rc;
             double l = gc_table_num(t, clo, r), h = gc_table_num(t, chi, r);

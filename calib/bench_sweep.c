@@ -507,17 +507,31 @@ int gc_bench_alu(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
     /* ops in the order they first appear: dict order is first appearance */
     gc_alu_t *ent = gc_calib_grow(c, (void **)&c->a->alu, &c->a->n_alu, sizeof(*ent), nop);
     gc_sweep_pt_t *pt = malloc(MAXPT * sizeof(*pt));
-    if (!ent || !pt) {
+    /* the rows of each op, in file order, in one pass (a scan of every row
+     * per op was quadratic in the number of ops) */
+    size_t *first = calloc(nop + 1, sizeof(*first)), *order = malloc(t->nrows * sizeof(*order));
+    if (!ent || !pt || !first || !order) {
         free(pt);
+        free(first);
+        free(order);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
+    for (size_t r = 0; r < t->nrows; r++)
+        first[t->txt[cop][r] + 1]++;
+    for (size_t g = 0; g < nop; g++)
+        first[g + 1] += first[g];
+    for (size_t r = 0, *fill = first; r < t->nrows; r++)
+        order[fill[t->txt[cop][r]]++] = r;
+    for (size_t g = nop; g > 0; g--) /* the fill moved each start to the next: move back */
+        first[g] = first[g - 1];
+    first[0] = 0;
     int rc = 0;
     for (size_t g = 0; g < nop; g++) {
         gc_alu_t *e = &ent[g];
         e->op = gc_arch_str(c->a, t->dict[cop][g]);
         size_t n = 0;
-        for (size_t r = 0; r < t->nrows && n < MAXPT; r++)
-            if (t->txt[cop][r] == (int)g && (rc = row_point(t, file, r, &sc, 1, &pt[n++], err)))
+        for (size_t i = first[g]; i < first[g + 1] && n < MAXPT; i++)
+            if ((rc = row_point(t, file, order[i], &sc, 1, &pt[n++], err)))
                 goto done;
         char tl[96];
         snprintf(tl, sizeof(tl), "alu[%s]", e->op);
@@ -530,6 +544,8 @@ int gc_bench_alu(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
     gc_calib_info(c, "%s: %zu ALU operation%s", file, nop, nop == 1 ? "" : "s");
 done:
     free(pt);
+    free(first);
+    free(order);
     return rc;
 }
 

@@ -4,7 +4,7 @@
  * facts of the headers and the provenance. */
 #define _POSIX_C_SOURCE 200809L
 #include "calib.h"
-#include "../model/emulate.h"
+#include "numerics.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -281,7 +281,7 @@ const char *gc_calib_bytes(double b, char *buf, size_t n)
 static const char *family_of(const char *cc)
 {
     int maj, min;
-    if (sscanf(cc, "%d.%d", &maj, &min) != 2)
+    if (gc_trace_parse_cc(cc, &maj, &min) != 0)
         return NULL;
     if (maj == 7 && min == 5)
         return "turing";
@@ -317,9 +317,7 @@ typedef struct facts {
 static int meta_err(gc_trace_reader_t *r, const char *key, gc_err_t *err, const char *fmt,
                     const char *a, const char *b)
 {
-    gc_table_t t = {0};
-    t.r = r;
-    long line = gc_table_meta_line(&t, key);
+    long line = gc_trace_meta_line(r, key);
     return gc_err_at(err, GC_EINPUT, gc_trace_path(r), line > 0 ? line : 1, line > 0 ? 3 : 0, fmt,
                      a, b);
 }
@@ -422,8 +420,13 @@ static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *
     *nout = 0;
     DIR *d = opendir(dir);
     if (!d)
-        return gc_err_set(err, errno == ENOENT || errno == ENOTDIR ? GC_EINPUT : GC_EIO,
-                          "%s: cannot open the trace folder: %s", dir, strerror(errno));
+        return gc_err_set(err,
+                          errno == ENOENT || errno == ENOTDIR || errno == ELOOP ||
+                                  errno == EACCES || errno == ENAMETOOLONG
+                              ? GC_EINPUT
+                              : GC_EIO,
+                          "%s: cannot open the trace folder: %s (check the path)", dir,
+                          strerror(errno));
     trace_file_t *f = NULL;
     size_t n = 0, cap = 0;
     int skipped = 0;
@@ -441,7 +444,17 @@ static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *
         }
         snprintf(path, plen, "%s/%s", dir, nm);
         struct stat st;
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (stat(path, &st) != 0 && !ends_with(nm, ".csv"))
+            st.st_mode = 0; /* not a trace name: skipped below */
+        else if (stat(path, &st) != 0) { /* a dangling link, a loop */
+            int rc = gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (fix or remove it)", path,
+                                strerror(errno));
+            free(path);
+            closedir(d);
+            free_files(f, n);
+            return rc;
+        }
+        if (!S_ISREG(st.st_mode)) {
             free(path);
             continue;
         }
@@ -677,7 +690,10 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
                 goto done;
             }
             numeric_path = files[i].path;
+            rc = header_facts(r, files[i].path, &f, err); /* one GPU, like every bench */
             gc_trace_close(r);
+            if (rc)
+                goto done;
             continue;
         }
         const bench_def_t *def = find_bench(bench);
@@ -750,10 +766,10 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         snprintf(used + at, sizeof(used) - at, "%s%s", at ? ", " : "", benches[k].name);
     }
     /* the numerics findings: the probe rows of the numeric trace, through the
-     * emulator's reader (model/emulate.h), so the arch says exactly what the
+     * emulator's reader (model/emulate/emulate.h), so the arch says exactly what the
      * emulator will do */
     if (numeric_path) {
-        rc = gc_emu_trace_numerics(numeric_path, a, err);
+        rc = gc_calib_numerics(numeric_path, a, err);
         if (rc == GC_ENODATA) {
             gc_calib_leave_out(&c, numeric_path, 0, "numerics left out: no probe rows");
             rc = 0;

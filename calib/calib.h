@@ -22,7 +22,7 @@
 
 #include <stdio.h>
 
-#include "../model/arch.h"
+#include "../arch/arch.h"
 #include "../util/err.h"
 
 typedef struct gc_calib_opts {
@@ -30,6 +30,9 @@ typedef struct gc_calib_opts {
     const char *name;     /* arch name ([a-z0-9-]) */
     const char *out;      /* the arch file it will be saved to (for provenance), or NULL */
     const char *near_map; /* write the per-SM near/far L2 map here (CSV), or NULL */
+    FILE *near_map_fp;    /* if set, the map goes here (the caller's temporary file,
+                             committed only when the whole run succeeded) instead of
+                             being written to near_map by calib */
     int force;            /* near_map may replace an existing file */
     int quiet;            /* no progress lines (warnings still go to stderr) */
     int silent;           /* no lines at all, warnings neither (benchmarks, tests) */

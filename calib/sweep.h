@@ -1,5 +1,5 @@
 /* sweep.h - an ILP x warps sweep of one instruction form on one SM: the
- * pipe-model fit (model/pipe.h), the peak and the convergence points.
+ * pipe-model fit (arch/pipe.h), the peak and the convergence points.
  *
  * The fit: gc_pipe_cycles(p, W, ilp) = max(lat + overhead * (n - 1),
  * n * issue) with n = ceil(W / slots) * ilp, fitted to the measured cycles
@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "../model/pipe.h"
+#include "../arch/pipe.h"
 #include "../util/err.h"
 
 typedef struct gc_sweep_pt {

@@ -20,6 +20,10 @@ static void free_cols(gc_table_t *t)
             free(t->dict[c]);
         }
     }
+    for (int c = 0; t->hash && c < t->ncols; c++)
+        free(t->hash[c]);
+    free(t->hash);
+    free(t->hcap);
     free(t->num);
     free(t->txt);
     free(t->dict);
@@ -62,25 +66,7 @@ const char *gc_table_txt(const gc_table_t *t, int col, size_t row)
 
 long gc_table_meta_line(const gc_table_t *t, const char *key)
 {
-    FILE *fp = fopen(gc_trace_path(t->r), "r");
-    if (!fp)
-        return 0;
-    char buf[512];
-    size_t klen = strlen(key);
-    long line = 0, found = 0;
-    while (fgets(buf, sizeof(buf), fp)) {
-        line++;
-        if (buf[0] == '#' && buf[1] == ' ' && !strncmp(buf + 2, key, klen) &&
-            buf[2 + klen] == ':') {
-            found = line;
-            break;
-        }
-        /* a long line: skip to its end */
-        while (!strchr(buf, '\n') && fgets(buf, sizeof(buf), fp))
-            ;
-    }
-    fclose(fp);
-    return found;
+    return gc_trace_meta_line(t->r, key);
 }
 
 /* column (1-based) of cell i in the current line */
@@ -100,22 +86,63 @@ static int valid_word(const char *s)
     return 1;
 }
 
+/* FNV-1a: the hash of the intern tables */
+static size_t hash_str(const char *s)
+{
+    size_t h = (size_t)1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
+    return h;
+}
+
+/* Double column c's hash table (open addressing, slots hold index + 1) and
+ * re-insert every value. */
+static int rehash(gc_table_t *t, int c)
+{
+    size_t cap = t->hcap[c] ? 2 * t->hcap[c] : 64;
+    size_t *h = calloc(cap, sizeof(*h));
+    if (!h)
+        return -1;
+    for (size_t i = 0; i < t->ndict[c]; i++) {
+        size_t j = hash_str(t->dict[c][i]) & (cap - 1);
+        while (h[j])
+            j = (j + 1) & (cap - 1);
+        h[j] = i + 1;
+    }
+    free(t->hash[c]);
+    t->hash[c] = h;
+    t->hcap[c] = cap;
+    return 0;
+}
+
+/* The index of s among column c's distinct values, adding it if new:
+ * O(1) expected through the hash table (issue 18: 120,000 distinct names
+ * took 44 s with a linear search). */
 static int intern(gc_table_t *t, int c, const char *s, int *out)
 {
-    for (size_t i = 0; i < t->ndict[c]; i++)
-        if (!strcmp(t->dict[c][i], s)) {
-            *out = (int)i;
+    if (2 * (t->ndict[c] + 1) > t->hcap[c] && rehash(t, c) != 0)
+        return -1;
+    size_t mask = t->hcap[c] - 1, j = hash_str(s) & mask;
+    for (; t->hash[c][j]; j = (j + 1) & mask)
+        if (!strcmp(t->dict[c][t->hash[c][j] - 1], s)) {
+            *out = (int)(t->hash[c][j] - 1);
             return 0;
         }
-    char **d = realloc(t->dict[c], (t->ndict[c] + 1) * sizeof(*d));
-    if (!d)
+    if (t->ndict[c] >= 0x7fffffff)
         return -1;
-    t->dict[c] = d;
+    if ((t->ndict[c] & (t->ndict[c] - 1)) == 0) { /* 0, 1, 2, 4, ...: grow to the next power */
+        char **d = realloc(t->dict[c], (t->ndict[c] ? 2 * t->ndict[c] : 1) * sizeof(*d));
+        if (!d)
+            return -1;
+        t->dict[c] = d;
+    }
     size_t n = strlen(s) + 1;
-    d[t->ndict[c]] = malloc(n);
-    if (!d[t->ndict[c]])
+    char *copy = malloc(n);
+    if (!copy)
         return -1;
-    memcpy(d[t->ndict[c]], s, n);
+    memcpy(copy, s, n);
+    t->dict[c][t->ndict[c]] = copy;
+    t->hash[c][j] = t->ndict[c] + 1;
     *out = (int)t->ndict[c]++;
     return 0;
 }
@@ -218,9 +245,12 @@ int gc_table_read(gc_table_t **out, const char *path, const gc_col_t *cols, int 
     t->dict = calloc((size_t)ncols, sizeof(*t->dict));
     t->ndict = calloc((size_t)ncols, sizeof(*t->ndict));
     t->has = calloc((size_t)ncols, 1);
+    t->hash = calloc((size_t)ncols, sizeof(*t->hash));
+    t->hcap = calloc((size_t)ncols, sizeof(*t->hcap));
     int idx[GC_TRACE_COLS_MAX], ridx[GC_TRACE_COLS_MAX], nreq = 0;
     const char *names[GC_TRACE_COLS_MAX];
-    if (!t->num || !t->txt || !t->dict || !t->ndict || !t->has || ncols > GC_TRACE_COLS_MAX) {
+    if (!t->num || !t->txt || !t->dict || !t->ndict || !t->has || !t->hash || !t->hcap ||
+        ncols > GC_TRACE_COLS_MAX) {
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
         goto fail;
     }

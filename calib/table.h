@@ -9,7 +9,8 @@
  * matching `end` trailer (an interrupted run) is refused.
  *
  * Text cells are interned: each text column keeps its distinct values
- * (few: inst, shape, path, ...) and a row stores an index.
+ * (few: inst, shape, path, ...; found through a hash table, so many are
+ * fine too) and a row stores an index.
  */
 #ifndef GC_TABLE_H
 #define GC_TABLE_H
@@ -47,6 +48,8 @@ typedef struct gc_table {
     int **txt;          /* txt[c][row]: index into dict[c] (text columns) */
     char ***dict;       /* dict[c][i]: distinct values of text column c */
     size_t *ndict;
+    size_t **hash;      /* hash[c]: open-addressing table of dict[c] (index + 1; 0 empty) */
+    size_t *hcap;       /* its size, a power of two */
     int *line; /* trace line of each row */
 } gc_table_t;
 

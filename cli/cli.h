@@ -55,6 +55,10 @@ int gc_cmd_calib(int argc, char **argv);
 void gc_usage_calib(FILE *fp);
 int gc_cmd_predict(int argc, char **argv);
 void gc_usage_predict(FILE *fp);
+/* operator templates (cmd_ops.c): `gpucal describe OP`, `gpucal predict OP` */
+int gc_cmd_describe(int argc, char **argv);
+void gc_usage_describe(FILE *fp);
+int gc_ops_cmd_predict(int argc, char **argv);
 int gc_cmd_export(int argc, char **argv);
 void gc_usage_export(FILE *fp);
 int gc_cmd_plot(int argc, char **argv);

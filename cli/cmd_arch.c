@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/arch.h"
+#include "../arch/arch.h"
 #include "cli.h"
 
 void gc_usage_arch(FILE *fp)

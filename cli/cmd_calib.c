@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../calib/calib.h"
-#include "../model/arch.h"
+#include "../arch/arch.h"
 #include "../util/fsio.h"
 #include "cli.h"
 
@@ -84,6 +84,47 @@ static int check_one(const char *path)
     return 0;
 }
 
+/* The run, with both outputs opened (as temporary files beside them)
+ * before the fit, so that a path that cannot be written is found at once;
+ * the arch is saved (atomically) after the fit, and the near map, held in
+ * its temporary file, is moved into place only after that: a failed run
+ * leaves no file behind. The map is kept only when calib wrote one. */
+static int run_calib(const char *dir, const char *name, const char *out, const char *map,
+                     int force, int quiet)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_afile_t aout = {0}, amap = {0};
+    int fl = force ? GC_AFILE_FORCE : 0;
+    if (gc_afile_open(&aout, out, fl, &e) != 0)
+        return gc_cli_fail(&e);
+    if (map && gc_afile_open(&amap, map, fl, &e) != 0) {
+        gc_afile_abort(&aout);
+        return gc_cli_fail(&e);
+    }
+    gc_calib_opts_t o = {.dir = dir,
+                         .name = name,
+                         .out = out,
+                         .near_map = map,
+                         .near_map_fp = amap.fp,
+                         .force = force,
+                         .quiet = quiet};
+    gc_afile_abort(&aout); /* it could be opened: gc_arch_save writes it at the end */
+    gc_arch_t *a = NULL;
+    int rc = gc_calib_run(&o, &a, &e);
+    if (!rc)
+        rc = gc_arch_save(a, out, force, &e);
+    gc_arch_destroy(a);
+    if (!rc && amap.fp && ftell(amap.fp) > 0)
+        rc = gc_afile_commit(&amap, &e);
+    gc_afile_abort(&amap);
+    if (rc)
+        return gc_cli_fail(&e);
+    if (!quiet)
+        fprintf(stderr, "calib: wrote %s\n", out);
+    return 0;
+}
+
 int gc_cmd_calib(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -149,8 +190,9 @@ int gc_cmd_calib(int argc, char **argv)
     } else if (!valid_name(name)) {
         return gc_cli_usage_error(cmd, "--name '%s': use lower case letters, digits and '-'", name);
     }
-    if (map && !strcmp(map, out))
-        return gc_cli_usage_error(cmd, "--near-map and -o name the same file");
+    if (map && gc_path_same(map, out)) /* any spelling, link or symlink of one file */
+        return gc_cli_usage_error(cmd, "--near-map '%s' and -o '%s' name the same file", map,
+                                  out);
     gc_err_t e;
     gc_err_clear(&e);
     /* refuse before the work; gc_arch_save checks again, atomically */
@@ -168,16 +210,5 @@ int gc_cmd_calib(int argc, char **argv)
                    map);
         return gc_cli_fail(&e);
     }
-    gc_calib_opts_t o = {
-        .dir = dir, .name = name, .out = out, .near_map = map, .force = force, .quiet = quiet};
-    gc_arch_t *a;
-    if (gc_calib_run(&o, &a, &e) != 0)
-        return gc_cli_fail(&e);
-    int rc = gc_arch_save(a, out, force, &e);
-    gc_arch_destroy(a);
-    if (rc)
-        return gc_cli_fail(&e);
-    if (!quiet)
-        fprintf(stderr, "calib: wrote %s\n", out);
-    return 0;
+    return run_calib(dir, name, out, map, force, quiet);
 }

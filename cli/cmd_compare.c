@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/compare.h"
+#include "../model/compare/compare.h"
 #include "cli.h"
 
 #define MAX_ARCH 16

@@ -11,8 +11,9 @@
 
 #include "../measure/numeric_fix.h"
 #include "../measure/numeric_gen.h"
-#include "../model/arch.h"
-#include "../model/emulate.h"
+#include "../arch/arch.h"
+#include "../calib/numerics.h"
+#include "../model/emulate/emulate.h"
 #include "../util/fsio.h"
 #include "cli.h"
 
@@ -24,7 +25,7 @@ void gc_usage_emulate(FILE *fp)
             "       gpucal emulate check (--arch NAME|FILE | --trace FILE) [--fixtures DIR]\n"
             "                          [--set NAME] [--show N]\n\n"
             "Reproduce what a tensor core computes for D = A x B + C, bit for bit, from\n"
-            "the numerics the `numeric` bench measured (model/numerics.md).\n\n"
+            "the numerics the `numeric` bench measured (model/emulate/numerics.md).\n\n"
             "  mma     read A, B and C from FILE (or stdin) and print D\n"
             "  check   run the emulator on every committed fixture set and compare with the\n"
             "          GPU's outputs: one line per set, a summary per form; exit 0 when\n"
@@ -66,7 +67,7 @@ static int src_open(src_t *s, const char *arch, const char *trace, gc_err_t *err
     s->arch = gc_arch_create();
     if (!s->arch)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
-    return gc_emu_trace_numerics(trace, s->arch, err);
+    return gc_calib_numerics(trace, s->arch, err);
 }
 
 /* ---- the matrix file ---- */
@@ -250,9 +251,15 @@ static int get_opts(const char *cmd, int argc, char **argv, opts_t *o, int check
     o->fixtures = "tests/fixtures/numerics";
     opterr = 0;
     optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    int c, li;
+    unsigned seen = 0;
+    while ((c = getopt_long(argc, argv, "h", lo, &li)) != -1) {
         const char *name = NULL;
+        if (c != 'h' && c != '?' && c != ':') { /* an option given twice: which one counts? */
+            if (seen & (1u << li))
+                return gc_cli_usage_error(cmd, "--%s given twice (give it once)", lo[li].name);
+            seen |= 1u << li;
+        }
         switch (c) {
         case 'a': o->arch = optarg; break;
         case 't': o->trace = optarg; break;
@@ -488,6 +495,9 @@ int gc_cmd_emulate(int argc, char **argv)
         return 2;
     }
     if (gc_cli_is_help(argv[1])) {
+        if (argc > 2)
+            return gc_cli_usage_error("gpucal emulate", "unexpected argument '%s' after %s",
+                                      argv[2], argv[1]);
         gc_usage_emulate(stdout);
         return 0;
     }

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/accelsim.h"
-#include "../model/arch.h"
-#include "../model/simcheck.h"
+#include "../model/export/accelsim.h"
+#include "../arch/arch.h"
+#include "../model/export/simcheck.h"
 #include "cli.h"
 
 #define CMD "gpucal export"
@@ -21,7 +21,7 @@ void gc_usage_export(FILE *fp)
                 "accel-sim  Write DIR/gpgpusim.config and DIR/trace.config for Accel-Sim /\n"
                 "           GPGPU-Sim: every option of the simulator's tested configs, each value\n"
                 "           an arch field, a formula of arch fields or a documented constant,\n"
-                "           named in a comment above the option (model/export.md has the table).\n"
+                "           named in a comment above the option (model/export/export.md has the table).\n"
                 "           An arch that lacks a value the simulator needs is refused with the\n"
                 "           missing key named. The files are checked with the validator before\n"
                 "           they are written; existing files are kept unless --force.\n"
@@ -135,7 +135,7 @@ static int cmd_accelsim(int argc, char **argv)
                "arch, %d fixed constants; tensor unit from %s\n",
                out, out, a->name, info.n_options, info.n_arch, info.n_const, info.form);
         if (info.fallbacks[0])
-            printf("values the arch lacks, filled by the documented rules of model/export.md: %s "
+            printf("values the arch lacks, filled by the documented rules of model/export/export.md: %s "
                    "(each is "
                    "marked in the files)\n",
                    info.fallbacks);

@@ -1,12 +1,12 @@
 /* cmd_plot.c - `gpucal plot latency|heatmap|hist|mma|all`: SVG charts of
- * traces and architectures, drawn by gnuplot (model/plot.h). */
+ * traces and architectures, drawn by gnuplot (plot/plot.h). */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/arch.h"
-#include "../model/plot.h"
+#include "../arch/arch.h"
+#include "../plot/plot.h"
 #include "../util/fsio.h"
 #include "cli.h"
 

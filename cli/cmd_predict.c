@@ -3,13 +3,15 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
-#include "../model/arch.h"
-#include "../model/gemm.h"
-#include "../model/kernel.h"
-#include "../model/predict.h"
-#include "../model/stream.h"
+#include "../arch/arch.h"
+#include "../model/predict/gemm.h"
+#include "../model/predict/kernel.h"
+#include "../model/predict/ops.h"
+#include "../model/predict/predict.h"
+#include "../model/predict/stream.h"
 #include "cli.h"
 
 void gc_usage_predict(FILE *fp)
@@ -19,7 +21,9 @@ void gc_usage_predict(FILE *fp)
             "       gpucal predict gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8\n"
             "                           --arch NAME [--format text|json] [--clock MHZ]\n"
             "       gpucal predict stream --op copy|triad|reduce --bytes N --arch NAME\n"
-            "                           [--format text|json] [--clock MHZ]\n\n"
+            "                           [--format text|json] [--clock MHZ]\n"
+            "       gpucal predict OP ARGS --arch NAME [--format text|json] [--clock MHZ]\n"
+            "                           (OP ARGS: see `gpucal describe --help`)\n\n"
             "Predict a kernel's time on an architecture before the kernel runs: cycles,\n"
             "time at the sustained clock of its load class, the resource that bounds it and\n"
             "a stall stack (cycles per resource). The model and the description format are\n"
@@ -133,9 +137,44 @@ static int parse(const char *cmd, int argc, char **argv, int templ, args_t *a)
     return 0;
 }
 
+/* 0 if every number of p is finite, the time positive and the rest not
+ * negative; else one line naming the value and exit status 2. The arch
+ * loader bounds every value (arch/README.md, Bounds), so this is the last
+ * guard: gpucal never prints inf, NaN or a zero time as a prediction. */
+static int check_finite(const gc_prediction_t *p)
+{
+    const char *bad = NULL;
+    double v = 0;
+    const double pos[] = {p->cycles, p->time_us, p->clock_mhz};
+    const char *const pos_name[] = {"cycles", "time_us", "clock_mhz"};
+    for (int i = 0; i < 3 && !bad; i++)
+        if (!(isfinite(pos[i]) && pos[i] > 0))
+            bad = pos_name[i], v = pos[i];
+    const double nonneg[] = {p->blocks, p->waves, p->l2_bytes, p->dram_bytes, p->tensor_fma};
+    const char *const nonneg_name[] = {"blocks", "waves", "l2_bytes", "dram_bytes", "tensor_fma"};
+    for (int i = 0; i < 5 && !bad; i++)
+        if (!(isfinite(nonneg[i]) && nonneg[i] >= 0))
+            bad = nonneg_name[i], v = nonneg[i];
+    for (int r = 0; r < GC_R_N && !bad; r++)
+        if (!(isfinite(p->breakdown[r]) && isfinite(p->busy[r]) && isfinite(p->util[r])))
+            bad = gc_predict_resource(r), v = p->busy[r];
+    if (!bad)
+        return 0;
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_err_set(&e, GC_EINPUT,
+               "%s on %s: the prediction's %s is %g, not a finite positive number (a value of "
+               "the arch or the kernel is outside its physical range: check it)",
+               p->kernel, p->arch, bad, v);
+    return gc_cli_fail(&e);
+}
+
 static int emit(const gc_prediction_t *p, const char *extra_json, const char *extra_text,
                 const char *format)
 {
+    int st = check_finite(p);
+    if (st)
+        return st;
     if (!strcmp(format, "json")) {
         gc_predict_print_json(p, extra_json, stdout);
     } else {
@@ -254,5 +293,7 @@ int gc_cmd_predict(int argc, char **argv)
         return predict_gemm(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "stream"))
         return predict_stream(argc - 1, argv + 1);
+    if (argc > 1 && gc_ops_known(argv[1])) /* operator templates: cmd_ops.c */
+        return gc_ops_cmd_predict(argc - 1, argv + 1);
     return predict_file(argc, argv);
 }

@@ -17,6 +17,8 @@ static const gc_cmd_t commands[] = {
     {"calib", gc_cmd_calib, gc_usage_calib, "fit a folder of traces into an arch file"},
     {"arch", gc_cmd_arch, gc_usage_arch, "list, show, validate architecture files"},
     {"predict", gc_cmd_predict, gc_usage_predict, "predict a kernel's time on an architecture"},
+    {"describe", gc_cmd_describe, gc_usage_describe,
+     "write the kernel descriptions of an operator call (attention, softmax, ...)"},
     {"export", gc_cmd_export, gc_usage_export, "write Accel-Sim / GPGPU-Sim configs"},
     {"compare", gc_cmd_compare, gc_usage_compare, "architectures side by side in one table"},
     {"plot", gc_cmd_plot, gc_usage_plot, "SVG charts of traces and architectures"},

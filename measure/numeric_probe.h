@@ -58,7 +58,7 @@ int gc_nprobe_case(const gc_nform_t *f, long idx, gc_nprobe_t *pc);
 /* ---- interpretation ---- */
 
 /* One hypothesis about the arithmetic, as the probes see it (the same
- * parameters as the emulator, model/emulate.h): each fused step aligns its
+ * parameters as the emulator, model/emulate/emulate.h): each fused step aligns its
  * addends to the largest exponent E (a product's ea+eb with raw, else its
  * leading bit), cuts every bit below E - (acc_bits - 1) - align_bits (toward
  * zero, or toward -inf), sums exactly and rounds to acc_bits bits (straight

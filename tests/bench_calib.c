@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "calib/calib.h"
-#include "model/arch.h"
+#include "arch/arch.h"
 
 static double now(void)
 {

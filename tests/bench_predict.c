@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../model/arch.h"
-#include "../model/gemm.h"
-#include "../model/kernel.h"
-#include "../model/predict.h"
+#include "arch/arch.h"
+#include "model/predict/gemm.h"
+#include "model/predict/kernel.h"
+#include "model/predict/predict.h"
 
 static double now(void)
 {

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "model/accelsim.h"
-#include "model/arch.h"
-#include "model/simcheck.h"
+#include "model/export/accelsim.h"
+#include "arch/arch.h"
+#include "model/export/simcheck.h"
 #include "util/fsio.h"
 
 static const char *src(void)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "model/arch.h"
+#include "arch/arch.h"
 
 /* Load path, emit to memory, parse back, compare; emitting again must give
  * the same bytes (the writer is deterministic). Returns 1 if ok. */
@@ -86,9 +86,9 @@ static void test_api_round_trip(void)
     const double odd[] = {0.1, 1.0 / 3.0, 24.700000000000003, 1e-7, 99999.99999999999};
     gc_qty_put(a, &a->memory.l2.near_hit_cyc, odd[1], odd[1] - 0.01, odd[1] + 0.02,
                "k-means, cluster 1 of 4: \"near\" #1");
-    gc_qty_put(a, &a->memory.l2.near_share, odd[0], 1, 0, NULL);
+    gc_qty_put(a, &a->memory.l2.near_share, odd[3], 1, 0, NULL); /* 1e-7: a fraction may */
     gc_qty_put(a, &a->memory.l2.far_hit_cyc, odd[2], 1, 0, NULL);
-    gc_qty_put(a, &a->memory.l1.latency_cyc, odd[3], 1, 0, NULL);
+    gc_qty_put(a, &a->memory.l1.latency_cyc, odd[0], 1, 0, NULL); /* cycles: >= 1e-3 */
     gc_qty_put(a, &a->memory.dram.latency_cyc, odd[4], 1, 0, NULL);
     a->n_tensor = 2;
     a->tensor = gc_arch_list(a, sizeof(gc_tensor_t), 2);

@@ -27,8 +27,8 @@
 #include "calib/calib.h"
 #include "check.h"
 #include "util/rng.h"
-#include "model/arch.h"
-#include "model/pipe.h"
+#include "arch/arch.h"
+#include "arch/pipe.h"
 #include "traces/trace.h"
 
 /* ---- deterministic noise ---- */

@@ -1,4 +1,4 @@
-/* test_emulate.c - the CPU model of one mma (model/emulate.h): known answers
+/* test_emulate.c - the CPU model of one mma (model/emulate/emulate.h): known answers
  * worked out by hand for each parameter, IEEE corner cases (inf, NaN,
  * subnormals, cancellation, signed zeros, overflow), an exact reference on
  * random data, and the arch/trace plumbing (numerics entries from YAML and
@@ -10,8 +10,9 @@
 
 #include "check.h"
 #include "measure/numeric_gen.h"
-#include "model/arch.h"
-#include "model/emulate.h"
+#include "arch/arch.h"
+#include "calib/numerics.h"
+#include "model/emulate/emulate.h"
 
 static uint32_t f32(float x)
 {
@@ -30,7 +31,7 @@ static uint32_t enc(gc_nfmt_t f, double x)
     return b;
 }
 
-/* The H100's mma.sync f16/bf16/tf32 arithmetic as model/numerics.md states it. */
+/* The H100's mma.sync f16/bf16/tf32 arithmetic as model/emulate/numerics.md states it. */
 static gc_emu_t h100(gc_emu_fmt_t a, gc_emu_fmt_t c)
 {
     gc_emu_t e;
@@ -326,7 +327,7 @@ static void test_trace_entries(void)
     gc_arch_t *a = gc_arch_create();
     gc_err_t err;
     gc_err_clear(&err);
-    CHECK(gc_emu_trace_numerics(path, a, &err) == 0);
+    CHECK(gc_calib_numerics(path, a, &err) == 0);
     if (err.code)
         fprintf(stderr, "%s\n", err.msg);
     /* 8 mma forms and 7 wgmma forms */
@@ -352,7 +353,7 @@ static void test_trace_entries(void)
     /* another bench's trace: refused, naming the columns it lacks */
     snprintf(path, sizeof(path), "%s/traces/h100/clock.csv", src ? src : "..");
     a = gc_arch_create();
-    CHECK(gc_emu_trace_numerics(path, a, &err) == GC_EINPUT);
+    CHECK(gc_calib_numerics(path, a, &err) == GC_EINPUT);
     CHECK_HAS(err.msg, "experiment");
     CHECK(a->n_numerics == 0);
     gc_arch_destroy(a);

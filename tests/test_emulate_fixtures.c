@@ -3,15 +3,16 @@
  * outputs in tests/fixtures/numerics bit for bit on at least 99.99 % of the
  * cases of every form, with at least 1e5 cases for each of f16->f32,
  * bf16->f32, tf32->f32 and f16->f16. (All of them match today: a mismatch
- * is a regression, and model/numerics.md would have to explain it.) */
+ * is a regression, and model/emulate/numerics.md would have to explain it.) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "measure/numeric_fix.h"
 #include "measure/numeric_gen.h"
-#include "model/arch.h"
-#include "model/emulate.h"
+#include "arch/arch.h"
+#include "calib/numerics.h"
+#include "model/emulate/emulate.h"
 
 static void eval(void *cookie, const gc_nform_t *f, const uint32_t *A, const uint32_t *B,
                  const uint32_t *C, uint32_t *D)
@@ -28,7 +29,7 @@ int main(void)
     gc_err_t err;
     gc_err_clear(&err);
     gc_arch_t *a = gc_arch_create();
-    CHECK(gc_emu_trace_numerics(trace, a, &err) == 0);
+    CHECK(gc_calib_numerics(trace, a, &err) == 0);
     gc_nfix_t *fx = NULL;
     int n = 0;
     CHECK(gc_nfix_list(dir, &fx, &n, &err) == 0);

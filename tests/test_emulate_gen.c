@@ -16,8 +16,9 @@
 #include "measure/numeric_gen.h"
 #include "measure/numeric_probe.h"
 #include "measure/numeric_prof.h"
-#include "model/arch.h"
-#include "model/emulate.h"
+#include "arch/arch.h"
+#include "calib/numerics.h"
+#include "model/emulate/emulate.h"
 #include "traces/trace.h"
 #include "util/fsio.h"
 
@@ -275,7 +276,7 @@ static void test_profiles_replay(void)
     snprintf(path, sizeof(path), "%s/traces/h100/numeric.csv", src_dir());
     gc_arch_t *a = gc_arch_create();
     gc_err_t err;
-    CHECK(gc_emu_trace_numerics(path, a, &err) == 0);
+    CHECK(gc_calib_numerics(path, a, &err) == 0);
     int fi = gc_nform_find("mma", "m16n8k8", "f16", "f16");
     const gc_nform_t *f = &gc_nforms[fi];
     gc_emu_t e;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "model/simcheck.h"
+#include "model/export/simcheck.h"
 #include "util/fsio.h"
 
 static const char *src(void)

@@ -104,7 +104,7 @@ static void test_pipe_recovery(void)
     gc_sweep_pt_t pt[256];
     gc_sweep_fit_t f;
     gc_err_t e;
-    /* seed 000's A100 mma m16n8k16 f16.f32 (model/pipe.h) */
+    /* seed 000's A100 mma m16n8k16 f16.f32 (arch/pipe.h) */
     gc_pipe_t a100 = {24.7, 8.15, 1.35, 4};
     size_t n = sweep(&a100, warps, 9, 8, 0.001, 2048, pt);
     CHECK(gc_sweep_fit(pt, n, slots, 4, &f, &e) == 0);

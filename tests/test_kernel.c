@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/kernel.h"
+#include "model/predict/kernel.h"
 #include "check.h"
 
 static const char good[] =

@@ -1,7 +1,7 @@
 /* test_pipe.c - the pipe model against seed 000's published A100 and
  * RTX 3070 Ti convergence points (Tables III and IV). */
 #include "check.h"
-#include "model/pipe.h"
+#include "arch/pipe.h"
 
 int main(void)
 {

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/arch.h"
-#include "../model/gemm.h"
-#include "../model/kernel.h"
-#include "../model/predict.h"
-#include "../model/stream.h"
+#include "arch/arch.h"
+#include "model/predict/gemm.h"
+#include "model/predict/kernel.h"
+#include "model/predict/predict.h"
+#include "model/predict/stream.h"
 #include "check.h"
 
 static const char toy_arch[] =

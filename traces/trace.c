@@ -46,33 +46,49 @@ static char *dupstr(const char *s)
     return p;
 }
 
-/* Read one line into r->buf without its newline. Returns 1, 0 at EOF, <0. */
+/* Read one line into r->buf without its newline. Returns 1, 0 at EOF, <0.
+ * The bytes are checked as they come, so a binary file (NULs, /dev/zero)
+ * is refused at its first control byte, with its line and column, and an
+ * endless input stops at GC_TRACE_LINE_MAX (one line) or GC_TRACE_BYTES_MAX
+ * (the whole file). A CR is allowed only just before the newline. */
 static int read_line(gc_trace_reader_t *r, gc_err_t *err)
 {
-    if (!fgets(r->buf, GC_TRACE_LINE_MAX, r->fp)) {
-        if (ferror(r->fp))
-            return gc_err_set(err, GC_EIO, "%s: read error", r->path);
-        return 0;
-    }
-    r->line++;
-    size_t n = strlen(r->buf);
-    r->offset += (long)n;
-    if (n == GC_TRACE_LINE_MAX - 1 && r->buf[n - 1] != '\n' && !feof(r->fp))
-        return gc_err_at(err, GC_ELIMIT, r->path, r->line, 0,
-                         "line longer than %d bytes (a trace line is one CSV row or one "
-                         "'# key: value' line)",
-                         GC_TRACE_LINE_MAX - 1);
-    if (memchr(r->buf, '\0', n) != NULL || strlen(r->buf) != n)
-        return gc_err_at(err, GC_EINPUT, r->path, r->line, 0, "NUL byte in a text file");
-    while (n && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r'))
-        r->buf[--n] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)r->buf[i];
-        if (c < 0x20 && c != '\t')
-            return gc_err_at(err, GC_EINPUT, r->path, r->line, (long)i + 1,
+    size_t n = 0;
+    int c = EOF;
+    while ((c = getc_unlocked(r->fp)) != EOF) {
+        if (c == '\n')
+            break;
+        unsigned char u = (unsigned char)c;
+        if (u < 0x20 && u != '\t' && u != '\r')
+            return gc_err_at(err, GC_EINPUT, r->path, r->line + 1, (long)n + 1,
                              "control byte 0x%02x: not a text trace (is this a binary file?)",
-                             c);
+                             u);
+        if (n == GC_TRACE_LINE_MAX - 1)
+            return gc_err_at(err, GC_ELIMIT, r->path, r->line + 1, 0,
+                             "line longer than %d bytes (a trace line is one CSV row or one "
+                             "'# key: value' line)",
+                             GC_TRACE_LINE_MAX - 1);
+        r->buf[n++] = (char)c;
     }
+    if (c == EOF && ferror(r->fp))
+        return gc_err_set(err, GC_EIO, "%s: read error", r->path);
+    if (c == EOF && n == 0)
+        return 0;
+    r->line++;
+    r->offset += (long)n + (c == '\n');
+    if (r->offset > GC_TRACE_BYTES_MAX)
+        return gc_err_at(err, GC_ELIMIT, r->path, r->line, 0,
+                         "the trace is larger than %lld bytes, the most gpucal reads (is it "
+                         "the right file? split the bench into several runs)",
+                         (long long)GC_TRACE_BYTES_MAX);
+    while (n && r->buf[n - 1] == '\r')
+        n--;
+    r->buf[n] = '\0';
+    char *cr = memchr(r->buf, '\r', n);
+    if (cr)
+        return gc_err_at(err, GC_EINPUT, r->path, r->line, (long)(cr - r->buf) + 1,
+                         "control byte 0x0d inside a line: not a text trace (is this a binary "
+                         "file?)");
     return 1;
 }
 
@@ -85,6 +101,74 @@ static int valid_key(const char *k, size_t n)
               k[i] == '-'))
             return 0;
     return 1;
+}
+
+int gc_trace_parse_cc(const char *s, int *major, int *minor)
+{
+    int v[2] = {0, 0};
+    for (int part = 0; part < 2; part++) {
+        int digits = 0;
+        while (*s >= '0' && *s <= '9' && digits < 3) {
+            v[part] = v[part] * 10 + (*s++ - '0');
+            digits++;
+        }
+        if (digits == 0 || digits > 2 || (part == 0 && *s++ != '.'))
+            return -1;
+    }
+    if (*s || v[0] < 1)
+        return -1;
+    *major = v[0];
+    *minor = v[1];
+    return 0;
+}
+
+/* The header keys with a physical range (traces/README.md, "Header
+ * values"): a value outside it is a corrupt or hand-edited header, refused
+ * where it is read so that every reader (trace check, calib) agrees. */
+typedef struct key_range {
+    const char *key;
+    double lo, hi; /* inclusive */
+    int whole;     /* 1: a whole number */
+} key_range_t;
+
+static const key_range_t key_ranges[] = {
+    {"sms", 1, 1024, 1},                   /* largest GPU today: 148 SMs (B200) */
+    {"sm_clock_mhz", 1, 10000, 0},         /* SM clocks: 100 MHz idle .. ~3 GHz boost */
+    {"sm_clock_end_mhz", 1, 10000, 0},
+    {"sm_clock_host_mhz", 1, 10000, 0},
+    {"clock_max_mhz", 1, 10000, 0},
+    {"mem_clock_mhz", 1, 100000, 0},        /* CUDA's memory clock: ~1.2 GHz HBM .. ~16 GHz GDDR7 */
+    {"l2_bytes", 1024, 1073741824.0, 1},    /* 1 KiB .. 1 GiB; largest L2 today: 126 MiB */
+    {"smem_optin_bytes", 1024, 16777216.0, 1}, /* 1 KiB .. 16 MiB; today at most 228 KiB */
+    {"mem_bus_bits", 8, 65536, 1},          /* 8-bit bus .. 16x an H100's 5120 bits */
+};
+
+/* Check the value v of key (one metadata line, v at column col). */
+static int check_value(gc_trace_reader_t *r, const char *key, const char *v, long col,
+                       gc_err_t *err)
+{
+    int maj, min;
+    if (!strcmp(key, "cc"))
+        return gc_trace_parse_cc(v, &maj, &min) == 0
+                   ? 0
+                   : gc_err_at(err, GC_EINPUT, r->path, r->line, col,
+                               "cc '%.40s' is not a compute capability MAJOR.MINOR such as 9.0",
+                               v);
+    for (size_t i = 0; i < sizeof(key_ranges) / sizeof(key_ranges[0]); i++) {
+        const key_range_t *k = &key_ranges[i];
+        if (strcmp(key, k->key) != 0)
+            continue;
+        char *e;
+        errno = 0;
+        double x = strtod(v, &e);
+        if (e == v || *e || !isfinite(x) || errno == ERANGE || x < k->lo || x > k->hi ||
+            (k->whole && x != floor(x)))
+            return gc_err_at(err, GC_EINPUT, r->path, r->line, col,
+                             "%s '%.40s' must be a %s from %.10g to %.10g (traces/README.md, "
+                             "header values)",
+                             key, v, k->whole ? "whole number" : "number", k->lo, k->hi);
+    }
+    return 0;
 }
 
 /* Parse "# key: value" in r->buf and record it. */
@@ -116,6 +200,15 @@ static int add_meta(gc_trace_reader_t *r, gc_err_t *err)
             return gc_err_at(err, GC_EINPUT, r->path, r->line, (long)(v - s) + 1,
                              "'end' takes the number of data rows");
         r->end_rows = rows;
+    }
+    if (kn < 64) {
+        char key[64], val[64];
+        memcpy(key, k, kn);
+        key[kn] = '\0';
+        snprintf(val, sizeof(val), "%.*s", (int)(vn < 63 ? vn : 63), v);
+        int rc = check_value(r, key, vn < 63 ? val : v, (long)(v - s) + 1, err);
+        if (rc)
+            return rc;
     }
     for (size_t i = 0; i < r->nmeta; i++)
         if (strlen(r->meta[i].key) == kn && memcmp(r->meta[i].key, k, kn) == 0 &&
@@ -220,6 +313,13 @@ int gc_trace_open(gc_trace_reader_t **out, const char *path, gc_err_t *err)
                            "(truncated or empty trace)");
             goto fail;
         }
+        if (r->line > GC_TRACE_HEAD_LINES_MAX) {
+            rc = gc_err_at(err, GC_ELIMIT, path, r->line, 0,
+                           "no column header in the first %d lines (a trace has at most %d "
+                           "metadata lines before its header)",
+                           GC_TRACE_HEAD_LINES_MAX, GC_TRACE_META_MAX);
+            goto fail;
+        }
         if (r->buf[0] == '\0')
             continue;
         if (r->buf[0] != '#')
@@ -305,6 +405,14 @@ int gc_trace_meta_num(const gc_trace_reader_t *r, const char *key, double *v, gc
                      "metadata key '%s' is missing from the header (traces/README.md lists "
                      "the required keys)",
                      key);
+}
+
+long gc_trace_meta_line(const gc_trace_reader_t *r, const char *key)
+{
+    for (size_t i = 0; i < r->nmeta; i++)
+        if (!strcmp(r->meta[i].key, key))
+            return r->meta[i].line;
+    return 0;
 }
 
 size_t gc_trace_meta_count(const gc_trace_reader_t *r)

@@ -30,6 +30,8 @@ extern "C" {
 #define GC_TRACE_LINE_MAX 65536 /* bytes per line, newline included */
 #define GC_TRACE_COLS_MAX 256
 #define GC_TRACE_META_MAX 256
+#define GC_TRACE_HEAD_LINES_MAX 4096 /* lines before the column header (comments, blanks) */
+#define GC_TRACE_BYTES_MAX (16LL << 30) /* bytes per trace: stops an endless input (a FIFO) */
 
 /* ---- reader ---- */
 
@@ -51,6 +53,14 @@ const char *gc_trace_meta(const gc_trace_reader_t *r, const char *key);
 /* Metadata value for key parsed as a number; fails with FILE:LINE when
  * absent (required) or not a finite number. */
 int gc_trace_meta_num(const gc_trace_reader_t *r, const char *key, double *v, gc_err_t *err);
+
+/* Parse a compute capability "MAJOR.MINOR" (digits only, 1-2 each,
+ * MAJOR >= 1): 0 and the two numbers, or -1. The one parser of cc: the
+ * reader checks the header's cc with it, calib maps it to a family. */
+int gc_trace_parse_cc(const char *s, int *major, int *minor);
+
+/* Line of metadata key in the file (header or trailer), or 0 if absent. */
+long gc_trace_meta_line(const gc_trace_reader_t *r, const char *key);
 
 size_t gc_trace_meta_count(const gc_trace_reader_t *r);
 void gc_trace_meta_at(const gc_trace_reader_t *r, size_t i, const char **key, const char **val);

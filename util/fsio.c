@@ -1,5 +1,6 @@
 /* fsio.c - bounded reads, atomic writes (see fsio.h). */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "fsio.h"
 
 #include <errno.h>
@@ -112,6 +113,50 @@ static char *dupstr(const char *s)
     return p;
 }
 
+/* realpath of path's folder + "/" + its last component (heap), or NULL when
+ * the folder does not resolve. A last component "." or ".." resolves whole. */
+static char *resolve(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return realpath(path, NULL);
+    size_t dn = slash ? (size_t)(slash - path) : 0;
+    char *dir = malloc(dn + 2);
+    if (!dir)
+        return NULL;
+    if (!slash)
+        strcpy(dir, ".");
+    else if (dn == 0)
+        strcpy(dir, "/");
+    else {
+        memcpy(dir, path, dn);
+        dir[dn] = '\0';
+    }
+    char *rd = realpath(dir, NULL);
+    free(dir);
+    if (!rd)
+        return NULL;
+    size_t n = strlen(rd) + strlen(base) + 2;
+    char *out = malloc(n);
+    if (out)
+        snprintf(out, n, "%s%s%s", rd, rd[strlen(rd) - 1] == '/' ? "" : "/", base);
+    free(rd);
+    return out;
+}
+
+int gc_path_same(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ra = resolve(a), *rb = resolve(b);
+    int same = ra && rb ? !strcmp(ra, rb) : !strcmp(a, b);
+    free(ra);
+    free(rb);
+    return same;
+}
+
 int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err)
 {
     memset(af, 0, sizeof(*af));
@@ -134,8 +179,11 @@ int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err)
         free(af->tmp);
         af->tmp = NULL;
         gc_afile_abort(af);
-        return gc_err_set(err, GC_EIO, "%s: cannot create a temporary file beside it: %s", path,
-                          strerror(e));
+        int bad_path = e == ENOENT || e == ENOTDIR || e == EACCES || e == EROFS || e == ELOOP ||
+                       e == ENAMETOOLONG || e == EISDIR;
+        return gc_err_set(err, bad_path ? GC_EINPUT : GC_EIO,
+                          "%s: cannot create a temporary file beside it: %s%s", path,
+                          strerror(e), bad_path ? " (check the folder of the output)" : "");
     }
     fchmod(fd, 0644);
     af->fp = fdopen(fd, "wb");

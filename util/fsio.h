@@ -29,6 +29,12 @@ int gc_path_exists(const char *path);
  * An existing directory is fine. */
 int gc_mkdir_p(const char *path, gc_err_t *err);
 
+/* 1 if paths a and b name the same file: the same inode (st_dev, st_ino)
+ * when both exist, so hard links and symlinks count, else the same
+ * realpath of the folder plus the same last component ("/x/./s.yaml" and
+ * "/x/s.yaml"); 0 otherwise. */
+int gc_path_same(const char *a, const char *b);
+
 enum { GC_AFILE_FORCE = 1 };
 
 typedef struct gc_afile {
@@ -39,7 +45,9 @@ typedef struct gc_afile {
 } gc_afile_t;
 
 /* Start writing path atomically. Fails with GC_EEXIST if path exists and
- * flags lacks GC_AFILE_FORCE (checked now, and again at commit). */
+ * flags lacks GC_AFILE_FORCE (checked now, and again at commit), and with
+ * GC_EINPUT when the folder is missing or not writable (so a command can
+ * open its outputs before its work, and find a bad path at once). */
 int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err);
 
 /* Flush, fsync and move the file into place; the struct is finished either

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model/arch.h"
+#include "arch/arch.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model/arch.h"
-#include "model/kernel.h"
-#include "model/predict.h"
+#include "arch/arch.h"
+#include "model/predict/kernel.h"
+#include "model/predict/predict.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

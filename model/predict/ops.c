@@ -1,0 +1,201 @@
+/* ops.c - operator templates: argument checks, dispatch and the builder
+ * helpers (see ops.h, ops_build.h). */
+#include "ops.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops_build.h"
+
+static gc_kop_t sink; /* where helpers write after running out of memory */
+
+int kb_start(kb_t *b, const char *name, const char *source)
+{
+    b->k = gc_kernel_create(name);
+    b->ok = b->k != NULL;
+    if (b->ok)
+        b->k->source = gc_kernel_str(b->k, source);
+    return b->ok ? 0 : -1;
+}
+
+gc_kop_t *kb_op(kb_t *b, gc_kphase_t *ph, gc_opclass_t cls, double count)
+{
+    if (!b->ok || !(count > 0))
+        return &sink;
+    gc_kop_t *op = gc_kernel_op(b->k, ph, cls);
+    if (!op) {
+        b->ok = 0;
+        return &sink;
+    }
+    op->count = count;
+    return op;
+}
+
+gc_kop_t *kb_alu(kb_t *b, gc_kphase_t *ph, const char *name, double count, double chains)
+{
+    gc_kop_t *op = kb_op(b, ph, GC_OP_ALU, count);
+    if (op != &sink) {
+        op->name = name;
+        op->chains = chains > 0 && chains < count ? chains : 0;
+    }
+    return op;
+}
+
+gc_kop_t *kb_ldg(kb_t *b, gc_kphase_t *ph, double width, double count, double chains)
+{
+    gc_kop_t *op = kb_op(b, ph, GC_OP_LDG, count);
+    if (op != &sink) {
+        op->width = width;
+        op->chains = chains > 0 && chains < count ? chains : 0;
+    }
+    return op;
+}
+
+gc_kop_t *kb_stg(kb_t *b, gc_kphase_t *ph, double width, double count)
+{
+    gc_kop_t *op = kb_op(b, ph, GC_OP_STG, count);
+    if (op != &sink)
+        op->width = width;
+    return op;
+}
+
+int ops_dsize(const char *dtype)
+{
+    if (!dtype)
+        return 0;
+    if (!strcmp(dtype, "f16") || !strcmp(dtype, "bf16"))
+        return 2;
+    if (!strcmp(dtype, "f32"))
+        return 4;
+    return 0;
+}
+
+double ops_sms(const gc_arch_t *a)
+{
+    return a->sm.count.set && a->sm.count.v > 0 ? a->sm.count.v : 1;
+}
+
+double ops_sm_threads(const gc_arch_t *a)
+{
+    return a->sm.max_threads.set && a->sm.max_threads.v > 0 ? a->sm.max_threads.v : 2048;
+}
+
+int ops_push(gc_ops_plan_t *plan, kb_t *b, const char *role, gc_err_t *err)
+{
+    if (!b->ok || plan->n >= GC_OPS_KERNELS_MAX) {
+        gc_kernel_destroy(b->k);
+        b->k = NULL;
+        return gc_err_set(err, GC_ENOMEM, "out of memory building the operator's kernels");
+    }
+    plan->k[plan->n] = b->k;
+    snprintf(plan->role[plan->n], sizeof(plan->role[0]), "%s", role);
+    plan->n++;
+    b->k = NULL;
+    return 0;
+}
+
+typedef int (*build_fn)(const gc_arch_t *, const gc_ops_args_t *, gc_ops_plan_t *, gc_err_t *);
+
+/* Each operator: its name, the options it needs (in the order a message
+ * names them), the dtypes it takes, and its builder. */
+typedef struct opdef {
+    const char *name;
+    const char *need[10];
+    int half_only; /* f16 | bf16 only (tensor-core kernels) */
+    build_fn build;
+    const char *usage;
+} opdef_t;
+
+static const opdef_t defs[] = {
+    {"attention", {"batch", "heads", "seq", "head-dim", "dtype"}, 1, ops_attention,
+     "attention --batch B --heads H --seq S --head-dim D [--causal] --dtype f16|bf16"},
+    {"softmax", {"rows", "cols", "dtype"}, 0, ops_softmax,
+     "softmax --rows R --cols C --dtype f16|bf16|f32"},
+    {"layernorm", {"rows", "cols", "dtype"}, 0, ops_layernorm,
+     "layernorm --rows R --cols C --dtype f16|bf16|f32"},
+    {"rowsum", {"rows", "cols", "dtype"}, 0, ops_rowsum,
+     "rowsum --rows R --cols C --dtype f16|bf16|f32"},
+    {"elementwise", {"op", "n", "dtype"}, 0, ops_elementwise,
+     "elementwise --op gelu|relu|add|mul|exp --n N --dtype f16|bf16|f32"},
+    {"transpose", {"rows", "cols", "dtype"}, 0, ops_transpose,
+     "transpose --rows R --cols C --dtype f16|bf16|f32"},
+    {"conv2d", {"n", "c", "h", "w", "k", "r", "s", "stride", "pad", "dtype"}, 1, ops_conv2d,
+     "conv2d --n N --c C --h H --w W --k K --r R --s S --stride U --pad P --dtype f16|bf16"},
+};
+#define NDEFS ((int)(sizeof(defs) / sizeof(defs[0])))
+
+static const opdef_t *find(const char *name)
+{
+    for (int i = 0; name && i < NDEFS; i++)
+        if (!strcmp(defs[i].name, name))
+            return &defs[i];
+    return NULL;
+}
+
+int gc_ops_known(const char *name)
+{
+    return find(name) != NULL;
+}
+
+const char *gc_ops_usage(void)
+{
+    static char buf[1024];
+    size_t at = 0;
+    for (int i = 0; i < NDEFS && at < sizeof(buf); i++) {
+        int w = snprintf(buf + at, sizeof(buf) - at, "  %s\n", defs[i].usage);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+    return buf;
+}
+
+/* Whether option `name` was given (sizes are > 0 once given). */
+static int given(const gc_ops_args_t *g, const char *name)
+{
+    static const struct { const char *n; size_t off; } longs[] = {
+        {"batch", offsetof(gc_ops_args_t, batch)}, {"heads", offsetof(gc_ops_args_t, heads)},
+        {"seq", offsetof(gc_ops_args_t, seq)}, {"head-dim", offsetof(gc_ops_args_t, head_dim)},
+        {"rows", offsetof(gc_ops_args_t, rows)}, {"cols", offsetof(gc_ops_args_t, cols)},
+        {"n", offsetof(gc_ops_args_t, n)}, {"c", offsetof(gc_ops_args_t, c)},
+        {"h", offsetof(gc_ops_args_t, h)}, {"w", offsetof(gc_ops_args_t, w)},
+        {"k", offsetof(gc_ops_args_t, k)}, {"r", offsetof(gc_ops_args_t, r)},
+        {"s", offsetof(gc_ops_args_t, s)}, {"stride", offsetof(gc_ops_args_t, stride)},
+    };
+    if (!strcmp(name, "dtype"))
+        return g->dtype != NULL;
+    if (!strcmp(name, "op"))
+        return g->eop != NULL;
+    if (!strcmp(name, "pad"))
+        return g->pad >= 0;
+    for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+        if (!strcmp(longs[i].n, name))
+            return *(const long *)((const char *)g + longs[i].off) > 0;
+    return 0;
+}
+
+int gc_ops_plan(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *plan, gc_err_t *err)
+{
+    memset(plan, 0, sizeof(*plan));
+    const opdef_t *d = find(g->op);
+    if (!d)
+        return gc_err_set(err, GC_EUSAGE, "unknown operator '%s' (attention, softmax, layernorm, "
+                          "rowsum, elementwise, transpose, conv2d)", g->op ? g->op : "");
+    for (int i = 0; i < 10 && d->need[i]; i++)
+        if (!given(g, d->need[i]))
+            return gc_err_set(err, GC_EUSAGE, "%s: missing --%s (usage: %s)", d->name,
+                              d->need[i], d->usage);
+    int sz = ops_dsize(g->dtype);
+    if (!sz || (d->half_only && sz != 2))
+        return gc_err_set(err, GC_EUSAGE, "%s: unknown --dtype '%s' (%s)", d->name, g->dtype,
+                          d->half_only ? "f16 or bf16" : "f16, bf16 or f32");
+    return d->build(a, g, plan, err);
+}
+
+void gc_ops_plan_free(gc_ops_plan_t *plan)
+{
+    for (int i = 0; i < plan->n; i++)
+        gc_kernel_destroy(plan->k[i]);
+    plan->n = 0;
+}

@@ -1,0 +1,225 @@
+/* ops_attn.c - the tensor-core operator templates: attention (the
+ * FlashAttention-2 forward kernel PyTorch vendors) and conv2d (cuDNN's
+ * implicit GEMM, through the gemm template's kernels). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "ops_build.h"
+#include "predict.h"
+
+/* Kernel_traits of the forward kernel FlashAttention-2 picks (pytorch
+ * aten/src/ATen/native/transformers/cuda/flash_attn/flash_fwd_launch_template.h,
+ * run_mha_fwd_hdim32/64/96/128, no dropout): hdim 32 and 64: 128 x 128
+ * blocks, 4 warps; hdim 96: 128 x 64 (sm86/sm89 causal: 64 x 64); hdim 128:
+ * 128 x 64 on sm80 and sm90, on sm86/sm89 128 x 32 (64 x 64 causal). The
+ * head dimension runs at the next of these sizes. */
+typedef struct fa_cfg {
+    int d, bm, bn, warps;
+} fa_cfg_t;
+
+static int fa_config(const gc_arch_t *a, long d, int causal, fa_cfg_t *c)
+{
+    int cc = gc_arch_cc(a);
+    int sm8x = cc / 10 == 8 && cc % 10 > 0;
+    c->warps = 4;
+    if (d <= 32 || d <= 64) {
+        c->d = d <= 32 ? 32 : 64;
+        c->bm = 128;
+        c->bn = 128;
+    } else if (d <= 96) {
+        c->d = 96;
+        c->bm = sm8x && causal ? 64 : 128;
+        c->bn = 64;
+    } else if (d <= 128) {
+        c->d = 128;
+        c->bm = sm8x && causal ? 64 : 128;
+        c->bn = sm8x && !causal ? 32 : 64;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* K / V blocks each row block visits: all of them, or with --causal those
+ * up to the diagonal (flash_fwd_kernel.h: n_block_max = min(ceil(S / bn),
+ * ceil((m_block + 1) * bm / bn))), averaged over the row blocks. */
+static double fa_trips(double S, const fa_cfg_t *c, int causal)
+{
+    double nb = ceil(S / c->bn), mb = ceil(S / c->bm);
+    if (!causal)
+        return nb;
+    double sum = 0;
+    for (double m = 0; m < mb; m++)
+        sum += fmin(nb, ceil((m + 1) * c->bm / c->bn));
+    return sum / mb;
+}
+
+/* One K/V block of the main loop per warp (flash_fwd_kernel.h,
+ * compute_attn_1rowblock): S = Q K^T and O += P V as mma m16n8k16 with
+ * f32 accumulators over the warp's bm / warps rows; Q, K from shared memory
+ * by ldmatrix.x4 each k step (Is_Q_in_regs false), V by ldmatrix.x4.trans;
+ * the next K and V blocks by cp.async (16 bytes, .cg) while this one is
+ * computed; the online softmax: row max (FMNMX, 2 quad shuffles per row),
+ * exp2 (one FFMA and MUFU.EX2 per element), row sum, rescale of O, P packed
+ * to 16 bits; two __syncthreads. */
+static void fa_loop(kb_t *b, gc_kphase_t *L, const fa_cfg_t *c, const char *dt)
+{
+    double mw = (double)c->bm / c->warps, D = c->d, BN = c->bn;
+    double e = mw * BN / 32;      /* S elements per thread */
+    double rows = mw / 8;         /* rows per thread (2 per m16 tile) */
+    double mma = (mw / 16) * (BN / 8) * (D / 16) + (mw / 16) * (D / 8) * (BN / 16);
+    gc_kop_t *m = kb_op(b, L, GC_OP_MMA, mma);
+    m->inst = "mma";
+    m->shape = "m16n8k16";
+    m->a = dt;
+    m->c = "f32";
+    m->chains = (mw / 16) * (BN / 8); /* independent accumulators of S */
+    double ldm = (mw * D * 2 + 2 * BN * D * 2) / 512;
+    gc_kop_t *l = kb_op(b, L, GC_OP_LDMATRIX, ldm);
+    l->num = 4;
+    gc_kop_t *cp = kb_op(b, L, GC_OP_CP_ASYNC, 2 * BN * D * 2 / 512 / c->warps);
+    cp->width = 16;
+    cp->l1 = 0;
+    kb_alu(b, L, "fmnmx", e + 2 * rows, 0);
+    kb_alu(b, L, "ffma", e + e + mw * D / 32 + 4 * rows, 0); /* exp2 arg, sum, O rescale */
+    kb_alu(b, L, "mufu", e + rows, 0);
+    kb_alu(b, L, "f2f", e / 2, 0);
+    kb_op(b, L, GC_OP_SHFL, 4 * rows);
+    kb_op(b, L, GC_OP_BAR, 2);
+    kb_alu(b, L, "imad", 12, 0);
+}
+
+int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
+{
+    fa_cfg_t c;
+    if (g->head_dim % 8 || fa_config(a, g->head_dim, g->causal, &c))
+        return gc_err_set(err, GC_EUSAGE, "attention: --head-dim %ld is not supported (the "
+                          "template models FlashAttention-2 head dims up to 128, multiples of "
+                          "8)", g->head_dim);
+    double B = (double)g->batch, H = (double)g->heads, S = (double)g->seq;
+    char name[96];
+    snprintf(name, sizeof(name), "flash_fwd_kernel<hdim%d,%d,%d,%d>%s", c.d, c.bm, c.bn,
+             c.warps, g->causal ? " causal" : "");
+    kb_t b;
+    kb_start(&b, name, "pytorch aten/src/ATen/native/transformers/cuda/flash_attn/"
+                       "flash_fwd_launch_template.h, flash_fwd_kernel.h, kernel_traits.h");
+    gc_kernel_t *k = b.k;
+    if (!k)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    /* run_flash_fwd: grid (ceil(S / bm), B, H), kNThreads = 32 * warps,
+     * shared Q + K + V blocks (kernel_traits.h, Share_Q_K_smem false) */
+    k->grid[0] = (long)ceil(S / c.bm);
+    k->grid[1] = g->batch;
+    k->grid[2] = g->heads;
+    k->block[0] = 32 * c.warps;
+    k->regs = 255;
+    double D = c.d;
+    k->shared_bytes = (c.bm + 2.0 * c.bn) * D * 2;
+    k->loop.trips = fa_trips(S, &c, g->causal);
+    k->loop.stages = 2;
+    fa_loop(&b, &k->loop, &c, g->dtype);
+    /* Q block in, O block out through shared memory, the row's log-sum-exp */
+    gc_kop_t *q = kb_op(&b, &k->prologue, GC_OP_CP_ASYNC, c.bm * D * 2 / 512 / c.warps);
+    q->width = 16;
+    q->l1 = 0;
+    kb_op(&b, &k->prologue, GC_OP_BAR, 1);
+    double ow = c.bm * D * 2 / 512 / c.warps;
+    kb_alu(&b, &k->epilogue, "fmul", c.bm * D / 32 / c.warps, 0);
+    gc_kop_t *s = kb_op(&b, &k->epilogue, GC_OP_STS, ow);
+    s->width = 16;
+    gc_kop_t *l = kb_op(&b, &k->epilogue, GC_OP_LDS, ow);
+    l->width = 16;
+    kb_stg(&b, &k->epilogue, 16, ow);
+    double qkv = B * H * S * g->head_dim * 2;
+    k->read_bytes = 3 * qkv;
+    k->write_bytes = qkv + B * H * S * 4;
+    /* K and V are re-read by every row block of a head, from the L2 while the
+     * heads in flight (two blocks per SM) keep theirs there */
+    double heads_live = ceil(2 * ops_sms(a) / ceil(S / c.bm));
+    k->reuse_bytes = fmin(3 * qkv, heads_live * 2 * S * g->head_dim * 2);
+    return ops_push(p, &b, "attention", err);
+}
+
+/* cuDNN's kernels need C a multiple of 8 halves (16 bytes) for their
+ * vectorized NHWC loads; for other C it first copies the input into a
+ * channel-padded buffer (a separate kernel in the trace). Modelled as a
+ * copy kernel: 128-thread blocks, a thread per 8 output halves. */
+static int conv_pad(const gc_ops_args_t *g, double cpad, gc_ops_plan_t *p, gc_err_t *err)
+{
+    double pix = (double)g->n * g->h * g->w;
+    kb_t b;
+    kb_start(&b, "cudnn nhwc channel pad", "cuDNN: NHWC tensor-core kernels need C % 8 == 0 "
+                                           "(cuDNN developer guide, Tensor Core requirements)");
+    gc_kernel_t *k = b.k;
+    if (!k)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    double threads = pix * cpad / 8;
+    k->grid[0] = (long)ceil(threads / 128);
+    k->block[0] = 128;
+    k->regs = 24;
+    k->loop.trips = 1;
+    gc_kop_t *ld = kb_ldg(&b, &k->loop, 2, g->c, 0); /* the pixel's C halves */
+    ld->sectors = fmax(1, ceil(32 * g->c * 2.0 / 32));
+    ld->lines = fmax(1, ceil(32 * g->c * 2.0 / 128));
+    ld->l1_hit = 1 - 1.0 / g->c;
+    kb_stg(&b, &k->loop, 16, 1);
+    kb_alu(&b, &k->loop, "imad", 10, 0);
+    k->read_bytes = pix * g->c * 2;
+    k->write_bytes = pix * cpad * 2;
+    return ops_push(p, &b, "pad", err);
+}
+
+/* conv2d forward, NHWC, as cuDNN runs it: an implicit GEMM with M = N * P * Q
+ * output pixels, N = K filters and K = C * R * S (C padded to a multiple of
+ * 8), its A tiles gathered from the input (each input pixel is read by up to
+ * R * S / stride^2 tiles: from the L2; only the input, the filter and the
+ * output cross DRAM). The GEMM kernel is the gemm template's (model/gemm.h:
+ * on sm90 wgmma + TMA, on sm8x mma.sync + cp.async, the same tile family
+ * cuDNN's and CUTLASS's implicit-GEMM fprop kernels use); the tile the model
+ * finds fastest is kept, as cuDNN's heuristic would. */
+int ops_conv2d(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
+{
+    long P = (g->h + 2 * g->pad - g->r) / g->stride + 1;
+    long Q = (g->w + 2 * g->pad - g->s) / g->stride + 1;
+    if (g->h + 2 * g->pad < g->r || g->w + 2 * g->pad < g->s || P < 1 || Q < 1)
+        return gc_err_set(err, GC_EUSAGE, "conv2d: the %ldx%ld filter does not fit the "
+                          "padded %ldx%ld input (check --r, --s, --pad)", g->r, g->s,
+                          g->h + 2 * g->pad, g->w + 2 * g->pad);
+    long cpad = (g->c + 7) / 8 * 8;
+    int rc = 0;
+    if (cpad != g->c && (rc = conv_pad(g, (double)cpad, p, err)) != 0)
+        return rc;
+    gc_gemm_dtype_t dt = !strcmp(g->dtype, "bf16") ? GC_GEMM_BF16 : GC_GEMM_F16;
+    long M = g->n * P * Q, N = g->k, K = cpad * g->r * g->s;
+    gc_kernel_t *best = NULL;
+    double best_us = 0;
+    gc_predict_opts_t o = {0};
+    for (int i = 0; i < 64; i++) {
+        gc_kernel_t *kd = NULL;
+        gc_gemm_result_t info;
+        gc_err_t e;
+        gc_err_clear(&e);
+        if (gc_gemm_kernel(a, M, N, K, dt, i, &kd, &info, &e))
+            break;
+        kd->read_bytes = (double)g->n * g->h * g->w * cpad * 2 + (double)N * K * 2;
+        gc_prediction_t pr;
+        if (!gc_predict(a, kd, &o, &pr, &e) && (!best || pr.time_us < best_us)) {
+            gc_kernel_destroy(best);
+            best = kd;
+            best_us = pr.time_us;
+        } else {
+            gc_kernel_destroy(kd);
+        }
+    }
+    if (!best)
+        return gc_err_set(err, GC_EINPUT, "conv2d: no implicit-GEMM kernel fits the arch");
+    char name[96];
+    snprintf(name, sizeof(name), "implicit_gemm fprop %ldx%ldx%ld (%s)", M, N, K, best->name);
+    best->name = gc_kernel_str(best, name);
+    best->source = gc_kernel_str(best, "cuDNN implicit-GEMM fprop, NHWC; the kernel of the "
+                                       "gemm template (model/gemm.c)");
+    kb_t b = {best, best->name != NULL};
+    return ops_push(p, &b, "conv", err);
+}

@@ -1,0 +1,787 @@
+/* predict.c - the analytic kernel-time model (see predict.h and
+ * model/kernels/README.md). Reads a gc_kernel_t and a gc_arch_t, writes a
+ * gc_prediction_t; prints it as text or JSON. */
+#include "predict.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../../util/numfmt.h"
+#include "../../arch/pipe.h"
+
+/* fmax without the libm call (no NaN can reach these) */
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+static const char *const res_names[GC_R_N] = {
+    "tensor", "alu", "issue", "shared", "l2", "dram", "latency", "tail", "launch",
+};
+
+const char *gc_predict_resource(int r)
+{
+    return r >= 0 && r < GC_R_N ? res_names[r] : "?";
+}
+
+/* ---- the plan: per-warp, per-iteration demands of one phase ---- */
+
+#define PLAN_PIPES 64
+
+typedef struct pipe_use {
+    gc_pipe_t pipe;
+    double depth;  /* dependent steps per iteration: count / chains */
+    double chains; /* independent chains per warp */
+    int wg;        /* counts warpgroups, not warps */
+    int cls;       /* execution pipe (gc_derive_alu_pipe; tensor: 0) */
+} pipe_use_t;
+
+typedef struct plan {
+    double trips, stages;
+    pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES];
+    int n_tensor, n_alu;
+    double inst;        /* instructions issued per warp-iteration */
+    double waves;       /* shared / L1 data-path wavefronts per warp-iteration */
+    double rd, wr;      /* bytes read / written through the L2 per warp-iteration */
+    double sync_rd;     /* part of rd a warp waits for in the same iteration */
+    double sync_lines;  /* 128-byte lines of sync_rd per warp-iteration */
+    double async_lines; /* lines of the prefetches per warp-iteration */
+    double ldg_depth;   /* dependent global-load steps per iteration (0: none) */
+    double ldg_l1;      /* L1-hit fraction of the synchronous loads */
+    double async_rd;    /* bytes of cp.async / TMA */
+    int tma;            /* async loads use TMA */
+    int lds;            /* shared loads: 1 lds, 2 ldmatrix */
+    double bars;        /* barriers per iteration */
+    double fma;         /* tensor multiply-adds per warp-iteration */
+    double tclock;      /* lowest clock_mhz of the tensor forms used (0: none known) */
+} plan_t;
+
+static double sectors_of(const gc_kop_t *op)
+{
+    return op->sectors > 0 ? op->sectors : ceil(op->active * op->width / 32.0);
+}
+
+static double lines_of(const gc_kop_t *op)
+{
+    return op->lines > 0 ? op->lines : fmax(1, ceil(sectors_of(op) / 4.0));
+}
+
+/* Wavefronts of one shared access instruction: the banks deliver 128 bytes
+ * per cycle, and the data path returns one 32-bit register per thread per
+ * cycle (a 16-byte access needs 4 passes; a uniform address, half as many). */
+static double shared_waves(const gc_kop_t *op)
+{
+    double bytes = op->broadcast ? op->width : op->active * op->width;
+    double banks = fmax(1, ceil(bytes / 128.0)) * op->ways;
+    double regs = op->width / 4.0 * op->active / 32.0 * (op->broadcast ? 0.5 : 1);
+    return fmax(banks, fmax(1, ceil(regs)));
+}
+
+static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_t *ph, plan_t *pl,
+                      gc_derived_list_t *dl, gc_err_t *err)
+{
+    memset(pl, 0, sizeof(*pl));
+    pl->trips = ph->present ? ph->trips : 0;
+    pl->stages = ph->stages > 0 ? ph->stages : 1;
+    const char *file = k->path ? k->path : k->name;
+    double sync_bytes_l1 = 0, sync_bytes = 0;
+    for (size_t i = 0; i < ph->n_ops; i++) {
+        const gc_kop_t *op = &ph->ops[i];
+        double n = op->count;
+        if (n <= 0)
+            continue;
+        double chains = op->chains > 0 ? fmin(op->chains, n) : n;
+        switch (op->cls) {
+        case GC_OP_MMA:
+        case GC_OP_WGMMA:
+        case GC_OP_WMMA: {
+            gc_tensor_plan_t tp;
+            int rc = gc_derive_tensor(a, op, file, &tp, dl, err);
+            if (rc)
+                return rc;
+            if (pl->n_tensor >= PLAN_PIPES)
+                return gc_err_at(err, GC_ELIMIT, file, op->line, op->col,
+                                 "more than %d tensor ops in one loop (merge entries)", PLAN_PIPES);
+            pipe_use_t *u = &pl->tensor[pl->n_tensor++];
+            u->pipe = tp.pipe;
+            u->chains = chains * tp.insts;
+            u->depth = n / chains;
+            u->wg = tp.warpgroup;
+            pl->fma += n * tp.fma / (tp.warpgroup ? 4 : 1); /* 4 warps share a wgmma */
+            if (tp.form && tp.form->clock_mhz.set && tp.form->clock_mhz.v > 0 &&
+                (pl->tclock <= 0 || tp.form->clock_mhz.v < pl->tclock))
+                pl->tclock = tp.form->clock_mhz.v;
+            pl->inst += n * tp.insts;
+            break;
+        }
+        case GC_OP_ALU: {
+            gc_pipe_t p;
+            int rc = gc_derive_alu(a, op, file, &p, dl, err);
+            if (rc)
+                return rc;
+            if (pl->n_alu >= PLAN_PIPES)
+                return gc_err_at(err, GC_ELIMIT, file, op->line, op->col,
+                                 "more than %d alu ops in one loop (merge entries)", PLAN_PIPES);
+            pipe_use_t *u = &pl->alu[pl->n_alu++];
+            u->pipe = p;
+            u->cls = gc_derive_alu_pipe(op->name);
+            u->chains = chains;
+            u->depth = n / chains;
+            pl->inst += n;
+            break;
+        }
+        case GC_OP_LDMATRIX:
+            pl->waves += n * op->num * op->ways;
+            pl->inst += n;
+            pl->lds |= 2;
+            break;
+        case GC_OP_LDS:
+            pl->waves += n * shared_waves(op);
+            pl->inst += n;
+            pl->lds |= 1;
+            break;
+        case GC_OP_STS:
+            pl->waves += n * shared_waves(op);
+            pl->inst += n;
+            break;
+        case GC_OP_SHFL:
+            pl->waves += n;
+            pl->inst += n;
+            break;
+        case GC_OP_LDG: {
+            double bytes = n * sectors_of(op) * 32;
+            double hit = op->l1 ? op->l1_hit : 0;
+            pl->waves += n * lines_of(op);
+            pl->inst += n;
+            pl->rd += bytes * (1 - hit);
+            pl->sync_rd += bytes * (1 - hit);
+            pl->sync_lines += n * lines_of(op) * (1 - hit);
+            sync_bytes += bytes;
+            sync_bytes_l1 += bytes * hit;
+            double depth = n / chains;
+            if (depth > pl->ldg_depth)
+                pl->ldg_depth = depth;
+            break;
+        }
+        case GC_OP_STG:
+            pl->waves += n * lines_of(op);
+            pl->inst += n;
+            pl->wr += n * sectors_of(op) * 32;
+            break;
+        case GC_OP_CP_ASYNC: {
+            double bytes = n * sectors_of(op) * 32;
+            pl->waves += n * (lines_of(op) + shared_waves(op));
+            pl->inst += n;
+            pl->rd += bytes;
+            if (pl->stages > 1) {
+                pl->async_rd += bytes;
+                pl->async_lines += n * lines_of(op);
+            } else { /* waited for in the same iteration */
+                pl->sync_rd += bytes;
+                pl->sync_lines += n * lines_of(op);
+                sync_bytes += bytes;
+                if (pl->ldg_depth < 1)
+                    pl->ldg_depth = 1;
+            }
+            break;
+        }
+        case GC_OP_TMA: {
+            double bytes = n * op->bytes;
+            pl->waves += bytes / 128.0;
+            pl->inst += n;
+            pl->rd += bytes;
+            pl->tma = 1;
+            if (pl->stages > 1) {
+                pl->async_rd += bytes;
+                pl->async_lines += bytes / 128;
+            } else {
+                pl->sync_rd += bytes;
+                pl->sync_lines += bytes / 128;
+                sync_bytes += bytes;
+                if (pl->ldg_depth < 1)
+                    pl->ldg_depth = 1;
+            }
+            break;
+        }
+        case GC_OP_BAR:
+            pl->bars += n;
+            pl->inst += n;
+            break;
+        case GC_OP_N:
+            break;
+        }
+    }
+    pl->ldg_l1 = sync_bytes > 0 ? sync_bytes_l1 / sync_bytes : 0;
+    return 0;
+}
+
+/* ---- one round ---- */
+
+/* Terms of a round: the resources GC_R_TENSOR..GC_R_LATENCY, where L2 and
+ * DRAM hold the traffic a customer waits for (synchronous loads), then the
+ * traffic nobody waits for (prefetches in flight across pipeline stages,
+ * stores). */
+enum {
+    T_L2A = GC_R_LATENCY + 1,
+    T_DRAMA,
+    T_DRS, /* DRAM bytes the customers wait for (synchronous reads) */
+    T_DRB, /* DRAM bytes read */
+    T_DWB, /* DRAM bytes written */
+    NT
+};
+
+typedef struct ctx {
+    const gc_machine_t *m;
+    double clock_mhz;
+    double mr, mw; /* DRAM bytes per L2 byte read / written */
+} ctx_t;
+
+/* Issue work of the ops per iteration on the busiest slot, for `warps`
+ * warps (arch/pipe.h: n = ceil(warps / slots) * chains per step): ops of
+ * one execution pipe add up, different pipes work side by side (the busiest
+ * counts; the issue term bounds them together). */
+static double pipes_thr(const pipe_use_t *u, int n, double warps)
+{
+    double thr[4] = {0, 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        double w = u[i].wg ? ceil(warps / 4.0) : warps;
+        thr[u[i].cls & 3] +=
+            u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) * u[i].pipe.issue_cyc;
+    }
+    return MAX(MAX(thr[0], thr[1]), MAX(thr[2], thr[3]));
+}
+
+/* The longest dependency chain of one warp per iteration with `warps` warps
+ * on the SM: each step waits the latency plus the overhead of the other
+ * instructions in flight on its slot (arch/pipe.h); ops run side by side. */
+static double pipes_lat(const pipe_use_t *u, int n, double warps)
+{
+    double lat = 0;
+    for (int i = 0; i < n; i++) {
+        double w = u[i].wg ? ceil(warps / 4.0) : warps;
+        double per = gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains);
+        lat = MAX(lat, u[i].depth * (u[i].pipe.lat_cyc + u[i].pipe.overhead_cyc * (per - 1)));
+    }
+    return lat;
+}
+
+/* How much longer than one line's mean latency a customer waits for the
+ * slowest of n lines it requested at once: each line is a hit or a miss
+ * (miss ratio mr) served by the near or the far L2 partition, so its latency
+ * takes one of four values with known odds, and the expected maximum of n
+ * draws is sum_v v (F(v)^n - F(v-)^n). The mean of one draw is taken out:
+ * one line waits the arch's plateau latency as before. 0 without partition
+ * figures. */
+static double slowest_extra(const gc_machine_t *m, double mr, double n)
+{
+    if (!(m->hit_far_cyc > 0) || n <= 1)
+        return 0;
+    double v[4] = {m->hit_near_cyc, m->hit_far_cyc, m->miss_near_cyc, m->miss_far_cyc};
+    double p[4] = {(1 - mr) * m->hit_near_share, (1 - mr) * (1 - m->hit_near_share),
+                   mr * m->miss_near_share, mr * (1 - m->miss_near_share)};
+    /* sort the four by latency (insertion) */
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double tv = v[j], tp = p[j];
+            v[j] = v[j - 1], p[j] = p[j - 1];
+            v[j - 1] = tv, p[j - 1] = tp;
+        }
+    double F = 0, Fn = 0, emax = 0, mean = 0;
+    for (int i = 0; i < 4; i++) {
+        F += p[i];
+        double fn = pow(fmin(F, 1), n);
+        emax += v[i] * (fn - Fn);
+        mean += v[i] * p[i];
+        Fn = fn;
+    }
+    return MAX(0, emax - mean);
+}
+
+/* Each resource's demand (cycles) in one round of phase pl with N blocks on
+ * the SM and A SMs active, given the round takes t cycles (the exposed part
+ * of an asynchronous load depends on it). */
+static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, double A,
+                        double term[NT], double *lasync)
+{
+    const gc_machine_t *m = c->m;
+    double W = N * wpb;                /* warps on the SM */
+    int blocks_wait = pl->bars > 0;    /* a customer is a block, else a warp */
+    double wc = blocks_wait ? wpb : 1; /* warps per customer */
+    double S = m->sub_cores;
+    double r2 = fmin(m->l2_bw_clk / A, m->l2_sm_bw_clk);
+    /* cycles per DRAM byte of this SM's share, reading / writing (the turnaround
+     * between them is added per round, in round_cycles) */
+    double cr = c->clock_mhz * A / (m->dram_rd_gbs * 1e3),
+           cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
+    term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
+    term[GC_R_ALU] = pipes_thr(pl->alu, pl->n_alu, W);
+    term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
+    term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
+    double async = pl->rd - pl->sync_rd + pl->wr;
+    term[GC_R_L2] = W * pl->sync_rd / r2;
+    term[GC_R_DRAM] = W * pl->sync_rd * c->mr * cr;
+    term[T_L2A] = W * async / r2;
+    term[T_DRAMA] = W * ((pl->rd - pl->sync_rd) * c->mr * cr + pl->wr * c->mw * cw);
+    term[T_DRS] = W * pl->sync_rd * c->mr;
+    term[T_DRB] = W * pl->rd * c->mr;
+    term[T_DWB] = W * pl->wr * c->mw;
+    /* the customer's own dependent work: overlapped within it, so the longest */
+    double own =
+        MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W));
+    own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
+    own = MAX(own, ceil(wc / S) * pl->inst);
+    own = MAX(own, wc * pl->waves * m->wave_cyc);
+    own = MAX(own, wc * pl->sync_rd / m->l2_sm_bw_clk);
+    /* latencies it waits through */
+    double lmem = (1 - c->mr) * m->l2_lat_cyc + c->mr * m->dram_lat_cyc;
+    double z = 0;
+    if (pl->ldg_depth > 0) /* each dependent step waits for the slowest of its lines */
+        z += pl->ldg_depth *
+             ((1 - pl->ldg_l1) *
+                  (lmem + slowest_extra(m, c->mr, wc * pl->sync_lines / pl->ldg_depth)) +
+              pl->ldg_l1 * m->l1_lat_cyc);
+    if (pl->lds)
+        z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
+    z += pl->bars * m->bar_cyc;
+    *lasync = pl->async_rd > 0 ? lmem + slowest_extra(m, c->mr, wc * pl->async_lines) +
+                                     (pl->tma ? m->tma_extra_cyc : 0)
+                               : 0;
+    term[GC_R_LATENCY] = z + own;
+}
+
+/* x^GC_PREDICT_P and x^(1/GC_PREDICT_P) for the exponent 6, without pow() */
+static double pw(double x)
+{
+    double x2 = x * x;
+    return x2 * x2 * x2;
+}
+
+static double root(double x)
+{
+    return cbrt(sqrt(x));
+}
+
+/* The round. The resources a customer waits on combine as an L^p norm
+ * (near-ties interfere), except instruction issue, which every other pipe
+ * overlaps perfectly (a max). Customers then queue for that combined
+ * resource: exact mean-value analysis of `ncust` customers cycling between
+ * it (demand res/ncust each) and their own latency (a delay of lat minus
+ * that demand), which is exact for one customer and tends to res for many.
+ * Traffic nobody waits for only has to fit: the round lasts at least as
+ * long as the L2 and DRAM need for all of it. sh (may be NULL) gets each
+ * resource's share of the round. */
+static double combine(const double term[NT], double ncust, double sh[GC_R_LATENCY + 1])
+{
+    double mx = 0, s = 0;
+    for (int r = 0; r < GC_R_LATENCY; r++)
+        if (r != GC_R_ISSUE)
+            mx = MAX(mx, term[r]);
+    if (mx > 0)
+        for (int r = 0; r < GC_R_LATENCY; r++)
+            if (r != GC_R_ISSUE)
+                s += pw(term[r] / mx);
+    double res = mx > 0 ? mx * root(s) : 0;
+    int issue_bound = term[GC_R_ISSUE] > res;
+    res = MAX(res, term[GC_R_ISSUE]);
+    double lat = term[GC_R_LATENCY];
+    int nc = ncust >= 1 ? (int)(ncust + 0.5) : 1;
+    double t1 = lat;
+    if (res > 0) {
+        double d = res / nc, z = MAX(0, lat - d), q = 0, x = 0, rr = 0;
+        int n;
+        for (n = 1; n <= nc; n++) {
+            rr = d * (1 + q);
+            x = n / (z + rr);
+            q = x * rr;
+            if (x * d > 1 - 1e-12) /* saturated: each further customer adds d */
+                break;
+        }
+        t1 = n < nc ? z + rr + (nc - n) * d : nc / x;
+    }
+    double l2 = term[GC_R_L2] + term[T_L2A], dram = term[GC_R_DRAM] + term[T_DRAMA];
+    double t = MAX(t1, MAX(l2, dram));
+    if (sh) {
+        double busy = fmin(res, t1);
+        for (int r = 0; r < GC_R_LATENCY; r++)
+            sh[r] = 0;
+        if (issue_bound)
+            sh[GC_R_ISSUE] = busy;
+        else if (mx > 0)
+            for (int r = 0; r < GC_R_LATENCY; r++)
+                if (r != GC_R_ISSUE)
+                    sh[r] = busy * pw(term[r] / mx) / s;
+        sh[GC_R_LATENCY] = t1 - busy;
+        if (t > t1)
+            sh[dram > l2 ? GC_R_DRAM : GC_R_L2] += t - t1;
+    }
+    return t;
+}
+
+/* One round of the main loop with the prologue's and epilogue's demands
+ * spread over its trips: resident blocks are not in step, so one block's
+ * epilogue overlaps another's loop. term[] gets the combined demands. */
+static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A,
+                           double term[NT], double sh[GC_R_LATENCY + 1])
+{
+    double trips = pl[1].trips > 0 ? pl[1].trips : 1;
+    double ncust = pl[1].bars > 0 ? N : N * wpb; /* blocks wait for each other, or warps don't */
+    double lasync = 0;
+    memset(term, 0, sizeof(double) * NT);
+    for (int i = 0; i < 3; i++) {
+        if (pl[i].trips <= 0)
+            continue;
+        double x[NT], la;
+        double w = i == 1 ? 1 : pl[i].trips / trips;
+        round_terms(c, &pl[i], wpb, N, A, x, &la);
+        for (int r = 0; r < NT; r++)
+            term[r] += w * x[r];
+        if (i == 1)
+            lasync = la;
+    }
+    /* DRAM reads and writes in one round share the bus: each turn between them
+     * costs what a copy loses against reads and writes alone. Per byte of the
+     * smaller direction: 2 / copy - 1 / read - 1 / write (0 when the arch has
+     * one bandwidth), shared over all the round's DRAM bytes. */
+    const gc_machine_t *m = c->m;
+    double ct =
+        c->clock_mhz * A / 1e3 * (2 / m->dram_cp_gbs - 1 / m->dram_rd_gbs - 1 / m->dram_wr_gbs);
+    double dtot = term[T_DRB] + term[T_DWB];
+    if (ct > 0 && dtot > 0) {
+        double per = fmin(term[T_DRB], term[T_DWB]) * ct / dtot; /* cycles per DRAM byte */
+        term[GC_R_DRAM] += term[T_DRS] * per;
+        term[T_DRAMA] += (dtot - term[T_DRS]) * per;
+    }
+    /* the part of a prefetch's latency its stages - 1 rounds in flight do not
+     * cover depends on the round itself: a few fixed-point steps */
+    double base = term[GC_R_LATENCY], t = 0, tn = 0;
+    double cover = pl[1].stages > 1 ? pl[1].stages - 1 : 0;
+    for (int it = 0; it < 8; it++) {
+        term[GC_R_LATENCY] = base + MAX(0, lasync - cover * t);
+        tn = combine(term, ncust, sh);
+        if (lasync <= 0 || fabs(tn - t) <= 1e-9 * tn)
+            break;
+        t = tn;
+    }
+    return tn;
+}
+
+/* Add `reps` waves of N blocks per SM on A SMs to p; returns their cycles.
+ * idle: the fraction of the time charged to the tail. */
+static double wave(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A, double idle,
+                   gc_prediction_t *p, double reps)
+{
+    double term[NT], sh[GC_R_LATENCY + 1];
+    double t = round_cycles(c, pl, wpb, N, A, term, sh);
+    double trips = pl[1].trips > 0 ? pl[1].trips : 1;
+    if (t <= 0)
+        return 0;
+    double cyc = t * trips * reps;
+    for (int r = 0; r <= GC_R_LATENCY; r++) {
+        p->breakdown[r] += (1 - idle) * sh[r] * trips * reps;
+        p->busy[r] += term[r] * trips * reps;
+    }
+    p->busy[GC_R_L2] += term[T_L2A] * trips * reps;
+    p->busy[GC_R_DRAM] += term[T_DRAMA] * trips * reps;
+    p->breakdown[GC_R_TAIL] += idle * cyc;
+    return cyc;
+}
+
+/* ---- occupancy ---- */
+
+static int occupancy(const gc_machine_t *m, const gc_kernel_t *k, const char *file, int *blocks,
+                     const char **limit, gc_err_t *err)
+{
+    long threads = gc_kernel_threads(k), warps = gc_kernel_warps(k);
+    if (threads > m->max_block_threads)
+        return gc_err_at(err, GC_EINPUT, file, k->launch_line, k->launch_col,
+                         "launch.block: %ld threads per block, the arch allows %g", threads,
+                         m->max_block_threads);
+    if (k->regs > m->max_regs_thread)
+        return gc_err_at(err, GC_EINPUT, file, k->launch_line, k->launch_col,
+                         "launch.registers: %g per thread, the arch allows %g", k->regs,
+                         m->max_regs_thread);
+    if (k->shared_bytes > m->shared_block_bytes)
+        return gc_err_at(err, GC_EINPUT, file, k->launch_line, k->launch_col,
+                         "launch.shared_bytes: %g bytes per block, the arch allows %g",
+                         k->shared_bytes, m->shared_block_bytes);
+    double lim[6];
+    static const char *const names[6] = {"threads",   "warps",  "blocks",
+                                         "registers", "shared", "cap"};
+    lim[0] = floor(m->max_threads / threads);
+    lim[1] = floor(m->max_warps / warps);
+    lim[2] = m->max_blocks;
+    double regs = k->regs > 0 ? k->regs : 32;
+    double per_warp = ceil(regs * 32 / m->reg_unit) * m->reg_unit;
+    lim[3] = floor(floor(m->registers / per_warp) / warps);
+    lim[4] = k->shared_bytes > 0
+                 ? floor(m->shared_sm_bytes / (k->shared_bytes + m->shared_reserved_bytes))
+                 : 1e9;
+    lim[5] = k->blocks_per_sm > 0 ? k->blocks_per_sm : 1e9;
+    int best = 0;
+    for (int i = 1; i < 6; i++)
+        if (lim[i] < lim[best])
+            best = i;
+    if (lim[best] < 1)
+        return gc_err_at(err, GC_EINPUT, file, k->launch_line, k->launch_col,
+                         "launch: one block does not fit on an SM (%s: %ld threads, %g "
+                         "registers per thread, %g bytes of shared memory)",
+                         names[best], threads, regs, k->shared_bytes);
+    *blocks = (int)lim[best];
+    *limit = names[best];
+    return 0;
+}
+
+/* ---- the prediction ---- */
+
+static void traffic(const gc_kernel_t *k, const gc_machine_t *m, const plan_t pl[3], double wpb,
+                    double *l2rd, double *l2wr, double *drd, double *dwr)
+{
+    double warps = gc_kernel_blocks(k) * wpb;
+    *l2rd = *l2wr = 0;
+    for (int i = 0; i < 3; i++) {
+        *l2rd += warps * pl[i].trips * pl[i].rd;
+        *l2wr += warps * pl[i].trips * pl[i].wr;
+    }
+    /* a footprint value given in the file counts even when it is 0 */
+    unsigned given = k->footprint_given;
+    double unique =
+        (given & GC_FP_READ) || k->read_bytes > 0 ? fmin(k->read_bytes, *l2rd) : *l2rd;
+    double reuse = (given & GC_FP_REUSE) || k->reuse_bytes > 0 ? k->reuse_bytes : unique;
+    double cap = m->l2_bytes;
+    double miss = reuse <= cap ? 0 : (cap > 0 ? 1 - cap / reuse : 1);
+    double wr = (given & GC_FP_WRITE) || k->write_bytes > 0 ? fmin(k->write_bytes, *l2wr) : *l2wr;
+    /* warm: the data sits in the L2 at launch, and what is written stays there */
+    int warm = k->l2_warm && unique + wr <= cap;
+    *drd = (warm ? 0 : unique) + fmax(0, *l2rd - unique) * miss;
+    *dwr = warm ? 0 : wr;
+}
+
+static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int B, double wpb,
+                  gc_prediction_t *p)
+{
+    const gc_machine_t *m = c->m;
+    memset(p->breakdown, 0, sizeof(p->breakdown));
+    memset(p->busy, 0, sizeof(p->busy));
+    double G = gc_kernel_blocks(k), S = m->sms, cap = S * B;
+    double full = floor(G / cap), rest = G - full * cap;
+    double cyc = 0;
+    if (full > 0)
+        cyc += wave(c, pl, wpb, B, S, 0, p, full);
+    if (rest > 0) {
+        double n = ceil(rest / S), act = fmin(S, rest);
+        cyc += wave(c, pl, wpb, n, act, full > 0 ? 1 - rest / cap : 0, p, 1);
+    }
+    double launch = m->launch_us * c->clock_mhz;
+    p->breakdown[GC_R_LAUNCH] = launch;
+    p->busy[GC_R_LAUNCH] = launch;
+    p->busy[GC_R_TAIL] = p->breakdown[GC_R_TAIL];
+    p->full_waves = full;
+    p->tail_blocks = rest;
+    p->waves = G / cap;
+    return cyc + launch;
+}
+
+int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,
+               gc_prediction_t *p, gc_err_t *err)
+{
+    memset(p, 0, sizeof(*p));
+    snprintf(p->kernel, sizeof(p->kernel), "%s", k->name ? k->name : "kernel");
+    snprintf(p->arch, sizeof(p->arch), "%s", a->name ? a->name : "arch");
+    const char *file = k->path ? k->path : k->name;
+    gc_machine_t m;
+    int rc = gc_derive_machine(a, &m, &p->derived, err);
+    if (rc)
+        return rc;
+    plan_t pl[3];
+    const gc_kphase_t *ph[3] = {&k->prologue, &k->loop, &k->epilogue};
+    for (int i = 0; i < 3; i++)
+        if ((rc = plan_phase(a, k, ph[i], &pl[i], &p->derived, err)))
+            return rc;
+    int B = 0;
+    if ((rc = occupancy(&m, k, file, &B, &p->occupancy_limit, err)))
+        return rc;
+    double wpb = (double)gc_kernel_warps(k);
+    p->blocks_per_sm = B;
+    p->warps_per_sm = (int)(B * wpb);
+    p->blocks = gc_kernel_blocks(k);
+
+    double l2rd, l2wr, drd, dwr;
+    traffic(k, &m, pl, wpb, &l2rd, &l2wr, &drd, &dwr);
+    p->l2_bytes = l2rd + l2wr;
+    p->dram_bytes = drd + dwr;
+    for (int i = 0; i < 3; i++)
+        p->tensor_fma += gc_kernel_blocks(k) * wpb * pl[i].trips * pl[i].fma;
+    ctx_t c = {&m, m.clock_max_mhz, l2rd > 0 ? drd / l2rd : 0, l2wr > 0 ? dwr / l2wr : 0};
+
+    /* clock: given, or the sustained clock of the load class the bound implies */
+    const char *src = "sm.clock_max_mhz";
+    if (o && o->clock_mhz > 0) {
+        c.clock_mhz = o->clock_mhz;
+        src = "--clock";
+    }
+    double cyc = run(&c, k, pl, B, wpb, p);
+    int bound = 0;
+    for (int r = 1; r < GC_R_N; r++)
+        if (p->busy[r] > p->busy[bound])
+            bound = r;
+    /* A main loop that issues tensor instructions runs the SM at the clock
+     * measured while its form ran (every H100 tensor-core bench row ran at
+     * 1544-1874 MHz, at one warp per SM as at full rate; every CUDA-core and
+     * shared-memory bench row at 1968-2000 MHz), whatever bounds it. */
+    int tensor_loop = pl[1].n_tensor > 0;
+    const char *cls = tensor_loop || bound == GC_R_TENSOR        ? "tensor"
+                      : (bound == GC_R_DRAM || bound == GC_R_L2) ? "memory"
+                                                                 : "compute";
+    if (!(o && o->clock_mhz > 0)) {
+        double want = m.clock_max_mhz;
+        if (!strcmp(cls, "tensor") && tensor_loop && pl[1].tclock > 0) {
+            want = pl[1].tclock;
+            src = "tensor[form].clock_mhz";
+        } else if (!strcmp(cls, "tensor") && a->sm.clock_tensor_mhz.set) {
+            want = m.clock_tensor_mhz;
+            src = "sm.clock_tensor_mhz";
+        } else if (!strcmp(cls, "memory") && a->sm.clock_memory_mhz.set) {
+            want = m.clock_memory_mhz;
+            src = "sm.clock_memory_mhz";
+        }
+        if (want != c.clock_mhz) {
+            c.clock_mhz = want;
+            cyc = run(&c, k, pl, B, wpb, p);
+        }
+    }
+    p->cycles = cyc;
+    p->clock_mhz = c.clock_mhz;
+    p->clock_source = src;
+    p->load_class = cls;
+    p->time_us = cyc / c.clock_mhz;
+    /* the bound: the largest demand (a memory stream nobody waits for can bind
+     * while it holds a small share of the stack) */
+    p->bound = 0;
+    for (int r = 1; r < GC_R_N; r++)
+        if (p->busy[r] > p->busy[p->bound])
+            p->bound = r;
+    for (int r = 0; r < GC_R_LATENCY; r++)
+        p->util[r] = cyc > 0 ? p->busy[r] / cyc : 0;
+    return 0;
+}
+
+/* ---- output ---- */
+
+void gc_predict_print_text(const gc_prediction_t *p, FILE *fp)
+{
+    fprintf(fp, "%s on %s: %.1f us (%.0f cycles at %.0f MHz, %s), %s-bound\n", p->kernel, p->arch,
+            p->time_us, p->cycles, p->clock_mhz, p->clock_source, gc_predict_resource(p->bound));
+    fprintf(fp, "  occupancy: %d blocks/SM (%d warps), limited by %s; %.0f blocks = %.2f waves\n",
+            p->blocks_per_sm, p->warps_per_sm, p->occupancy_limit, p->blocks, p->waves);
+    fprintf(fp, "  traffic: %.3g MB through L2, %.3g MB to/from DRAM", p->l2_bytes / 1e6,
+            p->dram_bytes / 1e6);
+    if (p->tensor_fma > 0)
+        fprintf(fp, "; %.4g TFLOP/s on tensor cores", 2 * p->tensor_fma / p->time_us / 1e6);
+    fprintf(fp, "\n  stall stack (cycles, share):\n");
+    for (int r = 0; r < GC_R_N; r++) {
+        if (p->breakdown[r] < 0.0005 * p->cycles)
+            continue;
+        fprintf(fp, "    %-8s %12.0f  %5.1f%%", gc_predict_resource(r), p->breakdown[r],
+                100 * p->breakdown[r] / p->cycles);
+        if (r < GC_R_LATENCY)
+            fprintf(fp, "   (busy %.0f%%)", 100 * p->util[r]);
+        fputc('\n', fp);
+    }
+    if (p->derived.n) {
+        fprintf(fp, "  derived (the arch file lacks them):\n");
+        for (int i = 0; i < p->derived.n; i++) {
+            char key[160];
+            fprintf(fp, "    %s = %.4g  (%s)\n", gc_derived_key(&p->derived.d[i], key, sizeof(key)),
+                    p->derived.d[i].value, p->derived.d[i].how);
+        }
+    }
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(fp, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(fp, "\\u%04x", ch);
+        else
+            fputc(ch, fp);
+    }
+    fputc('"', fp);
+}
+
+static void json_num(FILE *fp, double v)
+{
+    char buf[40];
+    if (!isfinite(v))
+        v = 0;
+    fputs(gc_num_format(buf, sizeof(buf), v, 0), fp);
+}
+
+void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp)
+{
+    fprintf(fp, "{\n  \"schema\": \"gpucal-predict/1\",\n  \"kernel\": ");
+    json_str(fp, p->kernel);
+    fprintf(fp, ",\n  \"arch\": ");
+    json_str(fp, p->arch);
+    fprintf(fp, ",\n  \"cycles\": ");
+    json_num(fp, p->cycles);
+    fprintf(fp, ",\n  \"time_us\": ");
+    json_num(fp, p->time_us);
+    fprintf(fp, ",\n  \"clock_mhz\": ");
+    json_num(fp, p->clock_mhz);
+    fprintf(fp, ",\n  \"clock_source\": ");
+    json_str(fp, p->clock_source);
+    fprintf(fp, ",\n  \"load_class\": ");
+    json_str(fp, p->load_class);
+    fprintf(fp, ",\n  \"bound\": ");
+    json_str(fp, gc_predict_resource(p->bound));
+    fprintf(fp, ",\n  \"breakdown\": {");
+    for (int r = 0; r < GC_R_N; r++) {
+        fprintf(fp, "%s\"%s\": ", r ? ", " : "", gc_predict_resource(r));
+        json_num(fp, p->breakdown[r]);
+    }
+    fprintf(fp, "},\n  \"busy\": {");
+    for (int r = 0; r < GC_R_N; r++) {
+        fprintf(fp, "%s\"%s\": ", r ? ", " : "", gc_predict_resource(r));
+        json_num(fp, p->busy[r]);
+    }
+    fprintf(fp, "},\n  \"utilisation\": {");
+    for (int r = 0; r < GC_R_LATENCY; r++) {
+        fprintf(fp, "%s\"%s\": ", r ? ", " : "", gc_predict_resource(r));
+        json_num(fp, p->util[r]);
+    }
+    fprintf(fp,
+            "},\n  \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
+            "\"limited_by\": ",
+            p->blocks_per_sm, p->warps_per_sm);
+    json_str(fp, p->occupancy_limit);
+    fprintf(fp, "},\n  \"waves\": {\"blocks\": ");
+    json_num(fp, p->blocks);
+    fprintf(fp, ", \"waves\": ");
+    json_num(fp, p->waves);
+    fprintf(fp, ", \"full_waves\": ");
+    json_num(fp, p->full_waves);
+    fprintf(fp, ", \"tail_blocks\": ");
+    json_num(fp, p->tail_blocks);
+    fprintf(fp, "},\n  \"traffic\": {\"l2_bytes\": ");
+    json_num(fp, p->l2_bytes);
+    fprintf(fp, ", \"dram_bytes\": ");
+    json_num(fp, p->dram_bytes);
+    fprintf(fp, ", \"tensor_fma\": ");
+    json_num(fp, p->tensor_fma);
+    fprintf(fp, "},\n  \"derived\": [");
+    for (int i = 0; i < p->derived.n; i++) {
+        char key[160];
+        fprintf(fp, "%s\n    {\"key\": ", i ? "," : "");
+        json_str(fp, gc_derived_key(&p->derived.d[i], key, sizeof(key)));
+        fprintf(fp, ", \"value\": ");
+        json_num(fp, p->derived.d[i].value);
+        fprintf(fp, ", \"how\": ");
+        json_str(fp, p->derived.d[i].how);
+        fputc('}', fp);
+    }
+    fprintf(fp, "%s]", p->derived.n ? "\n  " : "");
+    if (extra && extra[0])
+        fprintf(fp, ",\n  %s", extra);
+    fprintf(fp, "\n}\n");
+}

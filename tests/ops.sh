@@ -1,0 +1,93 @@
+#!/bin/sh
+# ops.sh - the operator templates (model/ops.h): `gpucal describe OP` writes
+# descriptions that load back and predict exactly as `gpucal predict OP`
+# does; bad arguments are one line and exit 2. Needs $GPUCAL (set by ctest).
+. "$(dirname "$0")/lib.sh"
+G=$GPUCAL
+
+calls="attention --batch 2 --heads 8 --seq 1024 --head-dim 128 --dtype f16
+attention --batch 1 --heads 4 --seq 512 --head-dim 64 --causal --dtype bf16
+softmax --rows 4096 --cols 1024 --dtype f16
+softmax --rows 512 --cols 8192 --dtype f32
+softmax --rows 64 --cols 65536 --dtype f32
+layernorm --rows 8192 --cols 4096 --dtype bf16
+rowsum --rows 4096 --cols 4096 --dtype f32
+rowsum --rows 16 --cols 1048576 --dtype f16
+elementwise --op gelu --n 1000000 --dtype f16
+elementwise --op add --n 16777216 --dtype f32
+transpose --rows 4096 --cols 2048 --dtype f16
+conv2d --n 8 --c 64 --h 56 --w 56 --k 64 --r 3 --s 3 --stride 1 --pad 1 --dtype f16
+conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 --dtype bf16"
+
+echo "$calls" | while read -r call; do
+    for arch in hopper-h100 ampere-a100; do
+        # shellcheck disable=SC2086
+        run $G predict $call --arch $arch --format json
+        expect_rc 0 "predict $call on $arch"
+        cp "$out" "$T/direct.json"
+        # shellcheck disable=SC2086
+        run $G describe $call --arch $arch
+        expect_rc 0 "describe $call on $arch"
+        awk -v d="$T" 'BEGIN { f = d "/k1.yaml"; n = 1 }
+            /^---$/ { n++; f = d "/k" n ".yaml"; next } { print > f }' "$out"
+        i=1
+        for t in $(grep -o '"registers": [0-9]*, "time_us": [0-9.]*' "$T/direct.json" | cut -d' ' -f4); do
+            run $G predict "$T/k$i.yaml" --arch $arch --format json
+            expect_rc 0 "predict the described kernel $i of $call on $arch"
+            got=$(grep -o '"time_us": [0-9.e+-]*' "$out" | head -1 | cut -d' ' -f2)
+            awk -v a="$t" -v b="$got" 'BEGIN { d = a - b; exit !(d < 1e-3 && d > -1e-3) }' ||
+                fail "round trip of kernel $i of $call on $arch: $t us direct, $got us from YAML"
+            i=$((i + 1))
+        done
+        rm -f "$T"/k*.yaml
+    done
+done
+
+# text: one line per kernel and the total
+run $G predict conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 \
+    --dtype f16 --arch hopper-h100
+expect_rc 0 "conv2d text"
+expect_out '^  pad ' "conv2d: the channel-padding kernel for C = 3"
+expect_out '^  conv ' "conv2d: the implicit GEMM"
+expect_out '^  total: [0-9.]+ us$' "total line"
+
+# the launch arithmetic of the library's source
+run $G describe softmax --rows 4096 --cols 1024 --dtype f16 --arch hopper-h100
+expect_out 'grid: \[1024, 1, 1\]' "softmax_warp_forward: 1 row per warp, 4 warps per block"
+expect_out 'block: \[32, 4, 1\]' "softmax_warp_forward: (32, 4) threads"
+run $G describe elementwise --op add --n 16777216 --dtype f32 --arch hopper-h100
+expect_out 'grid: \[16384, 1, 1\]' "vectorized_elementwise_kernel: 1024 elements per block"
+run $G describe attention --batch 2 --heads 8 --seq 1000 --head-dim 128 --dtype f16 --arch hopper-h100
+expect_out 'grid: \[8, 2, 8\]' "flash_fwd_kernel: ceil(S / 128) x batch x heads"
+run $G describe rowsum --rows 4096 --cols 4096 --dtype f32 --arch hopper-h100
+expect_out 'block: \[32, 16, 1\]' "reduce_kernel: 32 x 16 threads"
+
+# bad arguments: one line, exit 2
+bad() {
+    run "$@"
+    expect_rc 2 "$*"
+    expect_err_lines 1 "$*"
+}
+bad $G predict softmax --rows 4096 --dtype f16 --arch hopper-h100
+expect_err 'missing --cols' "missing option named"
+bad $G predict softmax --rows 0 --cols 10 --dtype f16 --arch hopper-h100
+expect_err -- '--rows' "zero size named"
+bad $G predict layernorm --rows -5 --cols 10 --dtype f16 --arch hopper-h100
+expect_err -- '--rows' "negative size named"
+bad $G predict softmax --rows 10 --cols 10 --dtype f64 --arch hopper-h100
+expect_err "unknown --dtype 'f64'" "unknown dtype"
+bad $G predict attention --batch 1 --heads 1 --seq 128 --head-dim 256 --dtype f16 --arch hopper-h100
+expect_err 'head-dim 256 is not supported' "head dim"
+bad $G predict attention --batch 1 --heads 1 --seq 128 --head-dim 64 --dtype f32 --arch hopper-h100
+expect_err "unknown --dtype 'f32'" "attention takes f16 or bf16"
+bad $G predict elementwise --op tanh --n 100 --dtype f32 --arch hopper-h100
+expect_err "unknown --op 'tanh'" "unknown elementwise op"
+bad $G predict conv2d --n 1 --c 8 --h 4 --w 4 --k 8 --r 7 --s 7 --stride 1 --pad 0 --dtype f16 --arch hopper-h100
+expect_err 'does not fit' "filter larger than the input"
+bad $G predict softmax --rows 10 --cols 10 --dtype f16
+expect_err -- '--arch' "missing arch"
+bad $G describe softmax --rows 10 --cols 10 --dtype f16 --colour blue --arch hopper-h100
+expect_err "unknown option" "unknown option"
+bad $G describe matmul --arch hopper-h100
+expect_err "unknown operator 'matmul'" "unknown operator"
+finish
