@@ -163,7 +163,9 @@ static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
     k->block[0] = (long)ws;
     k->block[1] = (long)(128 / ws);
     k->grid[0] = (long)ceil(R / (wb * 128 / ws));
-    k->regs = wi * wb > 16 ? 40 : 24;
+    /* as compiled in PyTorch 2.11 for sm_90 (ops.csv: 30 to 32 registers
+     * up to 16 elements per lane, 48 at 32) */
+    k->regs = wi * wb > 16 ? 48 : 32;
     gc_kphase_t *L = &k->loop;
     L->trips = 1;
     double act = fmax(1, round(32 * C / pow2));
@@ -228,7 +230,11 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     k->grid[0] = (long)R;
     k->block[0] = (long)block;
-    k->regs = use_reg ? 32 + 2 * regcnt : 32;
+    /* registers as compiled in PyTorch 2.11's sm_90 build (ptxas, seen by
+     * ncu/profiler in model/validation/data/h100/ops.csv): the Reg kernel
+     * holds its ILP = regcnt elements plus a base of 22 (ILP 4: 30, ILP 8:
+     * 37 -> 38 at the 8-register allocation step); the others 32 */
+    k->regs = use_reg ? 22 + 2 * regcnt : 32;
     k->shared_bytes = use_smem ? C * sz + red : red;
     gc_kphase_t *L = &k->loop;
     double per_thread = C / block; /* elements per thread */
@@ -343,10 +349,15 @@ static double last_pow2(double n)
 /* The launch of reduce_kernel for a sum over the contiguous last dimension
  * (pytorch aten/src/ATen/native/cuda/Reduce.cuh, setReduceConfig and
  * ReduceConfig::set_block_dimension): the input is read in vectors of
- * input_vec_size = 4 elements when cols > 128 (dim0 = cols / 4); block
+ * input_vec_size elements when cols >= 128 (dim0 = cols / input_vec_size;
+ * ReduceSumProdKernel.cu sum_functor: input_vec_size 8 for 16-bit types,
+ * 4 for float, as the kernel names measured on the H100 show:
+ * ReduceOp<c10::Half, ..., 4, 8>, ReduceOp<float, ..., 4, 4>); block
  * width = min(pow2(dim0), 32), height up to 512 / width over rows; lanes
  * split a row; warps split it too when each thread would still sum >= 16 x
- * height values (or >= 256), else each warp takes its own row; and when a
+ * height values (or >= 256), else each warp takes its own row. The values
+ * per thread are counted in elements, not vectors (values_per_thread() =
+ * div_up(num_inputs, step_input), num_inputs = cols); and when a
  * thread would still sum >= 256 values and the grid is at most one wave
  * (SMs x threads-per-SM / block), ctas_per_output blocks split each row
  * and combine through global memory. */
@@ -354,13 +365,13 @@ typedef struct rcfg {
     double vec, bw, bh, dim0;
     double warps_split;    /* 1: the block's warps share a row */
     double ctas;           /* blocks per row */
-    double vpt;            /* vectors each thread sums */
+    double vpt;            /* elements each thread sums */
     double grid_x, grid_y;
 } rcfg_t;
 
-static void reduce_config(const gc_arch_t *a, double R, double C, rcfg_t *c)
+static void reduce_config(const gc_arch_t *a, double R, double C, int sz, rcfg_t *c)
 {
-    c->vec = C > 128 ? 4 : 1;
+    c->vec = C >= 128 ? (sz == 2 ? 8 : 4) : 1;
     c->dim0 = ceil(C / c->vec);
     double mnt = 512;
     double d0 = c->dim0 < mnt ? last_pow2(c->dim0) : mnt, d1 = R < mnt ? last_pow2(R) : mnt;
@@ -368,12 +379,12 @@ static void reduce_config(const gc_arch_t *a, double R, double C, rcfg_t *c)
     c->bh = fmin(d1, floor(mnt / c->bw));
     c->bw = fmin(d0, floor(mnt / c->bh));
     double step = c->bw;
-    c->vpt = ceil(c->dim0 / step);
-    c->warps_split = c->vpt >= c->bh * 16 || c->vpt >= 256;
+    c->vpt = ceil(C / step);
+    c->warps_split = c->vpt >= fmin(c->bh * 16, 256);
     double outputs_per_block = 1;
     if (c->warps_split) {
         step *= c->bh;
-        c->vpt = ceil(c->dim0 / step);
+        c->vpt = ceil(C / step);
     } else {
         outputs_per_block = c->bh;
     }
@@ -384,7 +395,7 @@ static void reduce_config(const gc_arch_t *a, double R, double C, rcfg_t *c)
         double c1 = ceil(target / c->grid_x), c2 = ceil(c->vpt / 16), c3 = ceil(c->vpt / 256);
         c->ctas = fmax(fmin(c1, c2), c3);
         if (c->ctas > 1)
-            c->vpt = ceil(c->dim0 / (step * c->ctas));
+            c->vpt = ceil(C / (step * c->ctas));
     }
     c->grid_y = c->ctas;
 }
@@ -394,7 +405,7 @@ int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
     int sz = ops_dsize(g->dtype);
     double R = (double)g->rows, C = (double)g->cols;
     rcfg_t c;
-    reduce_config(a, R, C, &c);
+    reduce_config(a, R, C, sz, &c);
     kb_t b;
     kb_start(&b, "reduce_kernel<512,1> sum", "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
                                              "(setReduceConfig, reduce_kernel)");
@@ -407,9 +418,9 @@ int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
     k->block[1] = (long)c.bh;
     k->regs = 32;
     gc_kphase_t *L = &k->loop;
-    L->trips = c.vpt;
+    L->trips = ceil(c.vpt / c.vec); /* vector loads per thread */
     gc_kop_t *ld = kb_ldg(&b, L, c.vec * sz, 1, 0);
-    ld->active = c.bw; /* lanes of the block's x dimension, up to 32 */
+    ld->active = fmin(32, c.bw); /* lanes of a warp along x (block width up to 512) */
     kb_alu(&b, L, "fadd", c.vec, 0);
     kb_alu(&b, L, "f2f", sz == 2 ? c.vec : 0, 0);
     kb_alu(&b, L, "imad", 2, 0);
