@@ -61,6 +61,45 @@ run $G describe attention --batch 2 --heads 8 --seq 1000 --head-dim 128 --dtype 
 expect_out 'grid: \[8, 2, 8\]' "flash_fwd_kernel: ceil(S / 128) x batch x heads"
 run $G describe rowsum --rows 4096 --cols 4096 --dtype f32 --arch hopper-h100
 expect_out 'block: \[32, 16, 1\]' "reduce_kernel: 32 x 16 threads"
+# Reduce.cuh: values_per_thread = cols / 32 = 256 >= min(16 x 16, 256), so
+# the 16 warps split one row (one block per row); 16-bit input in 8-vectors
+run $G describe rowsum --rows 8192 --cols 8192 --dtype f16 --arch hopper-h100
+expect_out 'grid: \[8192, 1, 1\]' "reduce_kernel: warps split a 8192-long row"
+expect_out 'width: 16' "reduce_kernel: 16-bit input loaded 8 at a time"
+# 65536 x 256 bf16: 8 values per thread < 256: each warp its own row
+run $G describe rowsum --rows 65536 --cols 256 --dtype bf16 --arch hopper-h100
+expect_out 'grid: \[4096, 1, 1\]' "reduce_kernel: 16 rows per block"
+# one row of 16M floats: block 512 x 1, ctas_per_output = max(min(132 x 4,
+# 32768 / 16), 32768 / 256) = 528 blocks on the H100's 132 SMs, 432 on the A100's 108
+run $G describe rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100
+expect_out 'grid: \[1, 528, 1\]' "reduce_kernel: 528 CTAs per output on 132 SMs"
+expect_out 'block: \[512, 1, 1\]' "reduce_kernel: 512 lanes along the row"
+expect_out 'op: ldg, width: 16, count: 1}' "reduce_kernel: a load has a full warp of lanes (the default), not 512"
+run $G describe rowsum --rows 1 --cols 16777216 --dtype f32 --arch ampere-a100
+expect_out 'grid: \[1, 432, 1\]' "reduce_kernel: 432 CTAs per output on 108 SMs"
+# cunn_SoftMaxForwardReg, 4096 bf16 columns: ILP 4, 30 registers in PyTorch
+# 2.11 (allocated as 32): two 1024-thread blocks per SM
+run $G predict softmax --rows 4096 --cols 4096 --dtype bf16 --arch hopper-h100 --format json
+expect_out '"blocks_per_sm": 2' "softmax Reg kernel: 2 blocks per SM"
+
+# every operator on every shipped arch: a number, never inf or NaN
+for a in "$(dirname "$0")"/../arch/*.yaml; do
+    for call in "softmax --rows 3 --cols 50257 --dtype f32" "layernorm --rows 1 --cols 4 --dtype bf16" \
+        "rowsum --rows 1 --cols 1 --dtype f16" "elementwise --op gelu --n 1 --dtype f32" \
+        "transpose --rows 1 --cols 1 --dtype f16" \
+        "conv2d --n 1 --c 3 --h 7 --w 7 --k 1 --r 7 --s 7 --stride 1 --pad 0 --dtype f16"; do
+        # shellcheck disable=SC2086
+        run $G predict $call --arch "$a" --format json
+        expect_rc 0 "$call on $a"
+        grep -qi 'nan\|inf' "$out" && fail "$call on $a prints inf or NaN"
+    done
+done
+run $G predict attention --batch 1 --heads 1 --seq 1 --head-dim 128 --dtype f16 --arch ada-rtx4090
+expect_rc 0 "attention on Ada"
+run $G predict attention --batch 1 --heads 1 --seq 64 --head-dim 64 --dtype f16 --arch turing-rtx2080ti
+expect_rc 2 "attention on Turing: no FlashAttention-2 there"
+expect_err 'sm_80 or newer' "attention on Turing names the reason"
+expect_err_lines 1 "attention on Turing"
 
 # bad arguments: one line, exit 2
 bad() {

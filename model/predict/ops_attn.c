@@ -94,6 +94,14 @@ static void fa_loop(kb_t *b, gc_kphase_t *L, const fa_cfg_t *c, const char *dt)
 int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
 {
     fa_cfg_t c;
+    /* FlashAttention-2 is built for sm_80 and newer only (flash_attn
+     * README: "Ampere, Ada, or Hopper GPUs"; PyTorch's sdp_utils.cpp
+     * check_sm_version for the flash backend: sm80 to sm12x); older GPUs run
+     * the memory-efficient kernel, which this template does not model */
+    if (gc_arch_cc(a) < 80)
+        return gc_err_set(err, GC_EUSAGE, "attention: the arch %s (cc %d.%d) cannot run "
+                          "FlashAttention-2 (sm_80 or newer); use an Ampere, Ada or Hopper arch",
+                          a->name, gc_arch_cc(a) / 10, gc_arch_cc(a) % 10);
     if (g->head_dim % 8 || fa_config(a, g->head_dim, g->causal, &c))
         return gc_err_set(err, GC_EUSAGE, "attention: --head-dim %ld is not supported (the "
                           "template models FlashAttention-2 head dims up to 128, multiples of "
