@@ -124,12 +124,17 @@ int ops_transpose(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
 }
 
 /* Per-element math of a softmax in fp32 (PersistentSoftmax.cuh,
- * SoftMax.cu): max (FMNMX), x - max and expf (6 FMA-pipe, one MUFU), the
- * sum (FADD), the division by the sum (IEEE division: MUFU.RCP and 4 FMAs). */
-static void softmax_math(kb_t *b, gc_kphase_t *ph, double elems, int sz)
+ * SoftMax.cu): max (FMNMX), x - max and expf (6 FMA-pipe, one MUFU) nexp
+ * times, the sum (FADD), the division by the sum (IEEE division: MUFU.RCP
+ * and 4 FMAs). softmax_warp_forward keeps exp(x - max) in registers (nexp
+ * 1); the block kernels (cunn_SoftMaxForward*) take exp once in
+ * SumExpFloat for the sum and again in SoftMaxForwardEpilogue,
+ * exp(input - max_input) / sum (pytorch aten/src/ATen/native/cuda/
+ * SoftMax.cu): nexp 2. */
+static void softmax_math(kb_t *b, gc_kphase_t *ph, double elems, int sz, double nexp)
 {
-    kb_alu(b, ph, "ffma", elems * (1 + 6 + 1 + 4), 0);
-    kb_alu(b, ph, "mufu", elems * 2, 0);
+    kb_alu(b, ph, "ffma", elems * (1 + 6 * nexp + 1 + 4), 0);
+    kb_alu(b, ph, "mufu", elems * (nexp + 1), 0);
     kb_alu(b, ph, "f2f", elems * conversions(sz, 1), 0);
 }
 
@@ -171,7 +176,7 @@ static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
     double act = fmax(1, round(32 * C / pow2));
     gc_kop_t *ld = kb_ldg(&b, L, sz, wb * wi, 0);
     ld->active = act;
-    softmax_math(&b, L, wb * wi * C / pow2, sz);
+    softmax_math(&b, L, wb * wi * C / pow2, sz, 1);
     double steps = log2(ws);
     kb_op(&b, L, GC_OP_SHFL, 2 * steps * wb);
     kb_alu(&b, L, "fmnmx", 2 * steps * wb, wb);
@@ -254,7 +259,7 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
         gc_kop_t *l = kb_op(&b, L, GC_OP_LDS, 2);
         l->width = 16;
     }
-    softmax_math(&b, L, use_reg ? per_thread : vec, sz);
+    softmax_math(&b, L, use_reg ? per_thread : vec, sz, 2);
     kb_stg(&b, L, width, per_it);
     block_reduce(&b, &k->epilogue);
     block_reduce(&b, &k->epilogue);
