@@ -1,0 +1,429 @@
+/* gemm_select.c - which kernels cuBLAS runs for a GEMM call, and their
+ * prediction (gemm.h: gc_gemm_predict_call).
+ *
+ * The family follows rules the library documents or shows (every rule cites
+ * its source; "observed" = the kernel names, grids and blocks the profiler
+ * shows for cuBLAS 12 through PyTorch 2.11 on the lent H100,
+ * model/validation/data/h100/gemm.csv, train rows):
+ *  - TMA needs global strides that are multiples of 16 bytes (CUDA driver
+ *    API, cuTensorMapEncodeTiled: globalStrides "must be a multiple of 16");
+ *    so wgmma + TMA kernels only run when every leading dimension is; else
+ *    mma.sync kernels with cp.async of 4 bytes (cp.async copies 4, 8 or 16
+ *    bytes: PTX ISA), and 2-byte ld.global staged in registers when not even
+ *    4 bytes are aligned (observed: cutlass_75_tensorop_*_align1 for 4095^3
+ *    f16, cutlass_80_tensorop_*_align2 for K = 4100);
+ *  - FP8 needs 16-byte aligned leading dimensions (cuBLAS docs, cublasLtMatmul
+ *    FP8 requirements);
+ *  - f32 without TF32 runs on CUDA cores (PyTorch leaves TF32 off for matmul
+ *    by default: torch.backends.cuda.matmul.allow_tf32); a vector operand in
+ *    f32 / tf32 goes to cuBLAS's GEMV (observed: gemvx for M = 1);
+ *  - when the output tiles leave SMs idle, K is split over more blocks and a
+ *    reduction kernel sums the f32 partials (observed: *_splitK + splitKreduce,
+ *    cutlass split-K grids in z); Hopper tf32 kernels reduce in the kernel
+ *    after a workspace memset (observed: segment_k_on);
+ *  - persistent wgmma kernels with more than two tiles a CTA first clear a
+ *    workspace (observed: [gpu_memset] before them, none otherwise).
+ * Among the tiles and splits of the family, the one the model predicts
+ * fastest is kept, as the library's heuristic picks for speed. No constant
+ * here is fitted to a timing. */
+#include "gemm_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int gc_gemm_layout(const char *s)
+{
+    return s && strlen(s) == 2 && (s[0] == 'n' || s[0] == 't') && (s[1] == 'n' || s[1] == 't')
+               ? 0
+               : -1;
+}
+
+/* largest power of two <= 16 dividing v */
+static int pow2_div(double v)
+{
+    int a = 16;
+    while (a > 1 && fmod(v, a) != 0)
+        a /= 2;
+    return a;
+}
+
+int gc_gemm_align_bytes(const gc_gemm_args_t *g)
+{
+    double eb = gc_gemm_in_bytes(g->dtype), ob = gc_gemm_out_bytes(g->dtype);
+    double lda = g->layout[0] == 't' ? g->m : g->k; /* row-major A (M x K) or its transpose */
+    double ldb = g->layout[1] == 't' ? g->k : g->n;
+    int al = pow2_div(lda * eb), bl = pow2_div(ldb * eb), cl = pow2_div(g->n * ob);
+    int r = al < bl ? al : bl;
+    return r < cl ? r : cl;
+}
+
+int gc_gemm_split_fill(double tiles, double sms, long k, int bk, int min_steps)
+{
+    if (tiles >= sms || bk <= 0 || min_steps <= 0)
+        return 1;
+    double s = floor(sms / tiles);
+    double most = floor((double)k / ((double)bk * min_steps));
+    if (s > most)
+        s = most;
+    return s < 2 ? 1 : (int)s;
+}
+
+/* ---- candidate tiles of each family ---- */
+
+typedef struct tile {
+    int bm, bn, warps, stages;
+} tile_t;
+
+/* wgmma: 64-row slabs; at most 32768 accumulators (2 consumer warpgroups x
+ * 128 threads x 128 f32 registers: the register file's share of a thread) */
+static const tile_t t_wgmma[] = {
+    {64, 8, 12, 8},    {64, 16, 12, 8},   {64, 32, 12, 8},   {64, 64, 12, 8},
+    {64, 128, 12, 8},  {128, 16, 12, 7},  {128, 32, 12, 7},  {128, 64, 12, 6},
+    {128, 128, 12, 6}, {128, 256, 12, 4}, {256, 128, 12, 4}, {64, 256, 12, 4},
+};
+/* mma.sync: CUTLASS's sm80 / sm75 tensorop tiles (observed names) */
+static const tile_t t_mma[] = {
+    {64, 64, 4, 6}, {128, 128, 4, 4}, {256, 64, 4, 3}, {64, 256, 4, 3},
+    {128, 256, 8, 3}, {256, 128, 8, 3},
+};
+/* SIMT: CUTLASS sgemm / cuBLAS sm80_xmma ffma tiles (observed names) */
+static const tile_t t_ffma[] = {
+    {32, 32, 2, 3},   {32, 64, 2, 3},  {64, 32, 2, 3},   {64, 64, 4, 3},  {128, 64, 4, 3},
+    {64, 128, 4, 3},  {128, 128, 4, 3}, {256, 128, 8, 3}, {128, 256, 8, 3},
+};
+
+static const tile_t *tiles_of(gc_gemm_family_t f, int *n)
+{
+#define TN(t) (*n = (int)(sizeof(t) / sizeof(t[0])), t)
+    switch (f) {
+    case GC_GEMM_FAM_WGMMA: return TN(t_wgmma);
+    case GC_GEMM_FAM_MMA:
+    case GC_GEMM_FAM_MMA_LDG: return TN(t_mma);
+    default: return TN(t_ffma);
+    }
+#undef TN
+}
+
+/* k step of a family: 128 bytes of a row (wgmma, cp.async), 64 (sm75), 8 (SIMT) */
+static int kstep(gc_gemm_family_t f, gc_gemm_dtype_t dt)
+{
+    double eb = gc_gemm_in_bytes(dt);
+    return f == GC_GEMM_FAM_FFMA      ? 8
+           : f == GC_GEMM_FAM_MMA_LDG ? (int)(64 / eb)
+                                      : (int)(128 / eb);
+}
+
+/* A tile is worth comparing when it does not overhang the problem by more
+ * than one step of its kind (a tile twice the matrix only wastes work). */
+static int tile_fits(const tile_t *t, long m, long n)
+{
+    long mm = m < 64 ? 64 : m, nn = n < 8 ? 8 : n;
+    return t->bm <= 2 * mm && t->bn <= 2 * nn;
+}
+
+/* ---- the family rules ---- */
+
+typedef struct choice {
+    gc_gemm_family_t fam[2];
+    int n_fam, align;
+    char why[200];
+} choice_t;
+
+static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_err_t *err)
+{
+    int cc = gc_arch_cc(a), al = gc_gemm_align_bytes(g);
+    gc_gemm_dtype_t dt = g->dtype;
+    memset(c, 0, sizeof(*c));
+    c->align = al;
+    int vec = g->m == 1 || g->n == 1;
+    if ((dt == GC_GEMM_F32 || dt == GC_GEMM_TF32) && vec) {
+        c->fam[c->n_fam++] = GC_GEMM_FAM_GEMV;
+        snprintf(c->why, sizeof(c->why), "a vector operand in %s: cuBLAS's GEMV",
+                 gc_gemm_dtype_name(dt));
+        return 0;
+    }
+    if (dt == GC_GEMM_F32) {
+        c->fam[c->n_fam++] = GC_GEMM_FAM_FFMA;
+        snprintf(c->why, sizeof(c->why), "f32 without TF32: CUDA-core FFMA");
+        return 0;
+    }
+    if (dt == GC_GEMM_F8E4M3 && al < 16)
+        return gc_err_set(err, GC_EINPUT, "gemm f8e4m3: the leading dimensions must be "
+                          "multiples of 16 bytes (cuBLAS FP8 requirement); got %d-byte alignment",
+                          al);
+    if (cc >= 90 && al == 16) {
+        c->fam[c->n_fam++] = GC_GEMM_FAM_WGMMA;
+        if (dt == GC_GEMM_TF32)
+            c->fam[c->n_fam++] = GC_GEMM_FAM_MMA;
+        snprintf(c->why, sizeof(c->why), "leading dimensions multiples of 16 bytes: TMA + wgmma%s",
+                 dt == GC_GEMM_TF32 ? " or mma.sync + cp.async" : "");
+        return 0;
+    }
+    if (cc >= 80 && (al >= 4 || dt == GC_GEMM_TF32)) {
+        c->fam[c->n_fam++] = GC_GEMM_FAM_MMA;
+        snprintf(c->why, sizeof(c->why), "%s%d-byte alignment: mma.sync + cp.async of %d bytes",
+                 cc >= 90 ? "no TMA at " : "", al, al >= 16 ? 16 : 4);
+        c->align = al >= 16 ? 16 : 4;
+        return 0;
+    }
+    c->fam[c->n_fam++] = GC_GEMM_FAM_MMA_LDG;
+    snprintf(c->why, sizeof(c->why), "%d-byte alignment%s: mma.sync, %d-byte loads staged in "
+             "registers", al, cc >= 80 ? " (cp.async needs 4)" : "", al);
+    return 0;
+}
+
+/* ---- predicting specs ---- */
+
+/* Predict one kernel of spec s: its description, the model's prediction and
+ * its GPU time without the launch (into kp when not NULL). */
+static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_predict_opts_t *o,
+                        gc_gemm_kpred_t *kp, gc_gemm_result_t *info, double *us, gc_err_t *err)
+{
+    gc_kernel_t *k = NULL;
+    gc_prediction_t p;
+    int rc = gc_gemm_build(a, s, &k, info, err);
+    if (!rc)
+        rc = gc_predict(a, k, o, &p, err);
+    if (!rc) {
+        *us = (p.cycles - p.breakdown[GC_R_LAUNCH]) / p.clock_mhz;
+        if (kp) {
+            memset(kp, 0, sizeof(*kp));
+            kp->fam = s->fam;
+            kp->pred = p;
+            kp->kernel_us = *us;
+            for (int i = 0; i < 3; i++)
+                kp->block[i] = k->block[i];
+            kp->regs = (int)k->regs;
+            if (s->fam <= GC_GEMM_FAM_FFMA)
+                gc_gemm_lib_grid(a, s, kp->grid, &kp->persistent);
+            else
+                for (int i = 0; i < 3; i++)
+                    kp->grid[i] = k->grid[i];
+        }
+    }
+    gc_kernel_destroy(k);
+    return rc;
+}
+
+/* the split-K partials are reduced by a second kernel, except in Hopper's
+ * tf32 kernels (segment-K: in the kernel, after a memset) */
+static int has_reduce(const gc_gemm_spec_t *s)
+{
+    return s->split > 1 && !(s->fam == GC_GEMM_FAM_WGMMA && s->dt == GC_GEMM_TF32);
+}
+
+static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
+{
+    gc_gemm_spec_t r = {GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype,
+                        0, 0, 0, 1, 16, split, 4};
+    return r;
+}
+
+/* GPU time of main kernel s plus its reduction */
+static int eval_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
+                     const gc_predict_opts_t *o, double *us, gc_err_t *err)
+{
+    double t = 0, u = 0;
+    int rc = predict_spec(a, s, o, NULL, NULL, &t, err);
+    if (!rc && has_reduce(s)) {
+        gc_gemm_spec_t r = reduce_spec(g, s->split);
+        rc = predict_spec(a, &r, o, NULL, NULL, &u, err);
+    }
+    *us = t + u;
+    return rc;
+}
+
+typedef struct search {
+    gc_gemm_spec_t best;
+    double best_us;
+    int n, found;
+    gc_err_t first;
+} search_t;
+
+static int try_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
+                    const gc_predict_opts_t *o, search_t *st)
+{
+    double us;
+    gc_err_t e;
+    gc_err_clear(&e);
+    int rc = eval_spec(a, g, s, o, &us, &e);
+    if (rc) {
+        if (!st->first.code)
+            st->first = e;
+        return rc == GC_ENOMEM ? rc : 0;
+    }
+    st->n++;
+    if (!st->found || us < st->best_us) {
+        st->best = *s;
+        st->best_us = us;
+        st->found = 1;
+    }
+    return 0;
+}
+
+/* every tile of family f in both orientations of C (wgmma slabs along M or
+ * N, as cuBLAS runs C^T = B^T A^T), unsplit and split to fill the SMs */
+static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f,
+                         int align, const gc_predict_opts_t *o, search_t *st)
+{
+    int nt;
+    const tile_t *t = tiles_of(f, &nt);
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    int orients = f == GC_GEMM_FAM_WGMMA && g->m != g->n ? 2 : 1;
+    for (int or = 0; or < orients; or++) {
+        long m = or ? g->n : g->m, n = or ? g->m : g->n;
+        for (int i = 0; i < nt; i++) {
+            if (!tile_fits(&t[i], m, n))
+                continue;
+            gc_gemm_spec_t s = {f, m, n, g->k, g->batch, g->dtype, t[i].bm, t[i].bn,
+                                kstep(f, g->dtype), t[i].stages, t[i].warps, 1, align};
+            double tiles = ceil((double)m / s.bm) * ceil((double)n / s.bn) * g->batch;
+            int split = gc_gemm_split_fill(tiles, sms, g->k, s.bk, 4);
+            int rc = try_spec(a, g, &s, o, st);
+            if (!rc && split > 1) {
+                s.split = split;
+                rc = try_spec(a, g, &s, o, st);
+            }
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* ---- the call ---- */
+
+static int check_args(const gc_gemm_args_t *g, gc_err_t *err)
+{
+    if (g->m < 1 || g->n < 1 || g->k < 1 || g->batch < 1)
+        return gc_err_set(err, GC_EUSAGE, "gemm: --m, --n, --k and --batch must be >= 1 "
+                          "(got %ld, %ld, %ld, %ld)", g->m, g->n, g->k, g->batch);
+    if (gc_gemm_layout(g->layout))
+        return gc_err_set(err, GC_EUSAGE, "gemm: unknown --layout '%s' (nn, nt, tn or tt)",
+                          g->layout);
+    if ((int)g->dtype < 0 || g->dtype > GC_GEMM_I8)
+        return gc_err_set(err, GC_EUSAGE, "gemm: unknown dtype");
+    return 0;
+}
+
+/* a persistent wgmma kernel with more than two tiles a CTA, or Hopper tf32
+ * segment-K, clears a workspace first (observed) */
+static int has_memset(const gc_arch_t *a, const gc_gemm_spec_t *s)
+{
+    if (s->fam != GC_GEMM_FAM_WGMMA)
+        return 0;
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    double tiles = ceil((double)s->m / s->bm) * ceil((double)s->n / s->bn) * s->split * s->batch;
+    return tiles > 2 * sms || (s->split > 1 && s->dt == GC_GEMM_TF32);
+}
+
+static void kname(gc_gemm_kpred_t *kp, const char *role, const gc_gemm_spec_t *s)
+{
+    snprintf(kp->role, sizeof(kp->role), "%s", role);
+    if (s->fam <= GC_GEMM_FAM_FFMA)
+        snprintf(kp->name, sizeof(kp->name), "%s_%s_%dx%dx%d%s", gc_gemm_family_name(s->fam),
+                 gc_gemm_dtype_name(s->dt), s->bm, s->bn, s->bk, s->split > 1 ? "_splitK" : "");
+    else
+        snprintf(kp->name, sizeof(kp->name), "%s_%s", gc_gemm_family_name(s->fam),
+                 gc_gemm_dtype_name(s->dt));
+}
+
+/* predict the kernels of the chosen spec into r */
+static int assemble(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
+                    const gc_predict_opts_t *o, gc_gemm_result_t *r, gc_err_t *err)
+{
+    gc_gemm_result_t info;
+    memset(&info, 0, sizeof(info));
+    double us;
+    int rc = 0;
+    if (has_memset(a, s)) {
+        gc_gemm_spec_t z = *s;
+        z.fam = GC_GEMM_FAM_MEMSET;
+        gc_gemm_kpred_t *kp = &r->kern[r->n_kernels++];
+        rc = predict_spec(a, &z, o, kp, NULL, &us, err);
+        kname(kp, "memset", &z);
+    }
+    gc_gemm_kpred_t *km = &r->kern[r->n_kernels++];
+    if (!rc)
+        rc = predict_spec(a, s, o, km, &info, &us, err);
+    kname(km, "main", s);
+    if (!rc && has_reduce(s)) {
+        gc_gemm_spec_t z = reduce_spec(g, s->split);
+        gc_gemm_kpred_t *kp = &r->kern[r->n_kernels++];
+        rc = predict_spec(a, &z, o, kp, NULL, &us, err);
+        kname(kp, "reduce", &z);
+    }
+    if (rc)
+        return rc;
+    snprintf(r->inst, sizeof(r->inst), "%s", info.inst);
+    r->pred = km->pred;
+    r->path = gc_gemm_family_name(s->fam);
+    r->fam = s->fam;
+    r->tile_m = s->bm;
+    r->tile_n = s->bn;
+    r->tile_k = s->bk;
+    r->stages = s->stages;
+    r->warps = s->warps;
+    r->split = s->split;
+    for (int i = 0; i < r->n_kernels; i++)
+        r->time_us += r->kern[i].kernel_us;
+    r->launch_us = km->pred.breakdown[GC_R_LAUNCH] / km->pred.clock_mhz;
+    r->clock_mhz = km->pred.clock_mhz;
+    r->clock_source = km->pred.clock_source;
+    return 0;
+}
+
+int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g,
+                         const gc_predict_opts_t *o, gc_gemm_result_t *r, gc_err_t *err)
+{
+    memset(r, 0, sizeof(*r));
+    int rc = check_args(g, err);
+    choice_t c;
+    if (!rc)
+        rc = choose(a, g, &c, err);
+    if (rc)
+        return rc;
+    search_t st;
+    memset(&st, 0, sizeof(st));
+    gc_err_clear(&st.first);
+    for (int i = 0; i < c.n_fam && !rc; i++) {
+        if (c.fam[i] == GC_GEMM_FAM_GEMV) {
+            gc_gemm_spec_t s = {GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype,
+                                32, 1, 64, 1, 16, 1, 4};
+            rc = try_spec(a, g, &s, o, &st);
+        } else {
+            rc = search_family(a, g, c.fam[i], c.align, o, &st);
+        }
+    }
+    if (rc)
+        return rc;
+    if (!st.found) {
+        if (err && st.first.code)
+            *err = st.first;
+        return st.first.code ? st.first.code
+                             : gc_err_set(err, GC_EINPUT, "gemm: no kernel of the arch fits");
+    }
+    r->m = g->m;
+    r->n = g->n;
+    r->k = g->k;
+    r->batch = g->batch;
+    r->dtype = g->dtype;
+    snprintf(r->layout, sizeof(r->layout), "%s", g->layout);
+    r->align = c.align;
+    snprintf(r->why, sizeof(r->why), "%s", c.why);
+    if ((rc = assemble(a, g, &st.best, o, r, err)))
+        return rc;
+    r->candidates = st.n;
+    r->tflops = 2.0 * g->m * g->n * g->k * g->batch / (r->time_us * 1e6);
+    snprintf(r->pred.kernel, sizeof(r->pred.kernel), "gemm %ldx%ldx%ld %s", g->m, g->n, g->k,
+             gc_gemm_dtype_name(g->dtype));
+    return 0;
+}
+
+int gc_gemm_predict(const gc_arch_t *a, long m, long n, long k, gc_gemm_dtype_t dt,
+                    const gc_predict_opts_t *o, gc_gemm_result_t *r, gc_err_t *err)
+{
+    gc_gemm_args_t g = {m, n, k, 1, dt, "nn"};
+    return gc_gemm_predict_call(a, &g, o, r, err);
+}
