@@ -175,6 +175,24 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
 
 /* ---- predicting specs ---- */
 
+/* The clock a kernel holds when the call repeats for seconds: a kernel of
+ * the tensor load class at the clock gpucal's clock bench measured under
+ * sustained dense tensor load (sm.clock_tensor_mhz, traces/<gpu>/clock.csv),
+ * not the clock of a short bench of its instruction form (a utilisation-
+ * scaled variant was tried on the train rows and did worse); other kernels
+ * as gc_predict times them. An explicit --clock wins. */
+static int sustained(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,
+                     gc_prediction_t *p, gc_err_t *err)
+{
+    if ((o && o->clock_mhz > 0) || !a->sm.clock_tensor_mhz.set ||
+        strcmp(p->load_class, "tensor"))
+        return 0;
+    gc_predict_opts_t q = {a->sm.clock_tensor_mhz.v};
+    int rc = gc_predict(a, k, &q, p, err);
+    p->clock_source = "sm.clock_tensor_mhz (sustained dense tensor load)";
+    return rc;
+}
+
 /* Predict one kernel of spec s: its description, the model's prediction and
  * its GPU time without the launch (into kp when not NULL). */
 static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_predict_opts_t *o,
@@ -185,6 +203,8 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
     int rc = gc_gemm_build(a, s, &k, info, err);
     if (!rc)
         rc = gc_predict(a, k, o, &p, err);
+    if (!rc && kp)
+        rc = sustained(a, k, o, &p, err);
     if (!rc) {
         *us = (p.cycles - p.breakdown[GC_R_LAUNCH]) / p.clock_mhz;
         if (kp) {
