@@ -53,7 +53,12 @@ int gc_gemm_align_bytes(const gc_gemm_args_t *g)
     double eb = gc_gemm_in_bytes(g->dtype), ob = gc_gemm_out_bytes(g->dtype);
     double lda = g->layout[0] == 't' ? g->m : g->k; /* row-major A (M x K) or its transpose */
     double ldb = g->layout[1] == 't' ? g->k : g->n;
-    int al = pow2_div(lda * eb), bl = pow2_div(ldb * eb), cl = pow2_div(g->n * ob);
+    /* a matrix with a dimension of 1 is a contiguous vector: its leading
+     * dimension is free and only the base (PyTorch's allocator: 512-byte
+     * blocks) counts */
+    int al = g->m == 1 || g->k == 1 ? 16 : pow2_div(lda * eb);
+    int bl = g->k == 1 || g->n == 1 ? 16 : pow2_div(ldb * eb);
+    int cl = g->m == 1 || g->n == 1 ? 16 : pow2_div(g->n * ob);
     int r = al < bl ? al : bl;
     return r < cl ? r : cl;
 }
