@@ -44,6 +44,8 @@ void gc_arch_destroy(gc_arch_t *a)
 {
     if (!a)
         return;
+    if (a->view_free)
+        a->view_free(a->view);
     gc_arena_destroy(a->arena);
     free(a);
 }

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/export/accelsim.h"
 #include "../arch/arch.h"
-#include "../model/export/simcheck.h"
+#include "../model/export/export.h"
 #include "cli.h"
 
 #define CMD "gpucal export"
@@ -43,33 +42,30 @@ void gc_usage_export(FILE *fp)
                 "         gpucal export --check sim/a100/gpgpusim.config sim/a100/trace.config\n");
 }
 
+/* --check FILE...: the validator of the first exporter that has one */
 static int cmd_check(int argc, char **argv)
 {
     if (argc < 2)
         return gc_cli_usage_error(CMD, "--check needs at least one config file");
-    gc_simcheck_t *sc = gc_simcheck_create();
+    const gc_exporter_t *const *xs;
+    size_t nx = gc_exporter_list(&xs), i = 0;
+    while (i < nx && !xs[i]->check_files)
+        i++;
     gc_err_t e;
     gc_err_clear(&e);
-    if (!sc) {
-        gc_err_set(&e, GC_ENOMEM, "out of memory");
+    size_t n_opts = 0;
+    if (i == nx) {
+        gc_err_set(&e, GC_EUSAGE, "no exporter has a validator");
         return gc_cli_fail(&e);
     }
-    int rc = 0;
-    for (int i = 1; i < argc && !rc; i++)
-        rc = gc_simcheck_file(sc, argv[i], &e);
-    if (!rc)
-        rc = gc_simcheck_done(sc, &e);
-    int st = 0;
-    if (rc)
-        st = gc_cli_fail(&e);
-    else
-        printf("ok: %d file%s, %zu options\n", argc - 1, argc > 2 ? "s" : "",
-               gc_simcheck_count(sc));
-    gc_simcheck_destroy(sc);
-    return st;
+    if (xs[i]->check_files(argv + 1, (size_t)(argc - 1), &n_opts, &e))
+        return gc_cli_fail(&e);
+    printf("ok: %d file%s, %zu options\n", argc - 1, argc > 2 ? "s" : "", n_opts);
+    return 0;
 }
 
-static int cmd_accelsim(int argc, char **argv)
+/* NAME --arch A -o DIR [--force] [--clock K] [--form F]: one export */
+static int cmd_write(const gc_exporter_t *x, int argc, char **argv)
 {
     static const struct option opts[] = {{"arch", required_argument, NULL, 'a'},
                                          {"out", required_argument, NULL, 'o'},
@@ -79,7 +75,7 @@ static int cmd_accelsim(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *arch = NULL, *out = NULL;
-    gc_accelsim_opts_t o = {0};
+    gc_export_opts_t o = {0};
     int force = 0, c;
     opterr = 0;
     optind = 0;
@@ -118,28 +114,20 @@ static int cmd_accelsim(int argc, char **argv)
     if (optind < argc)
         return gc_cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
     if (!arch)
-        return gc_cli_usage_error(CMD, "accel-sim needs --arch NAME|FILE");
+        return gc_cli_usage_error(CMD, "%s needs --arch NAME|FILE", x->name);
     if (!out)
-        return gc_cli_usage_error(CMD, "accel-sim needs -o DIR");
+        return gc_cli_usage_error(CMD, "%s needs -o DIR", x->name);
     gc_err_t e;
     gc_err_clear(&e);
     gc_arch_t *a = NULL;
     if (gc_arch_open(&a, arch, &e) != 0)
         return gc_cli_fail(&e);
-    gc_accelsim_info_t info;
+    gc_export_info_t info;
     int st = 0;
-    if (gc_accelsim_export(a, &o, out, force, &info, &e) != 0) {
+    if (gc_export_write(x, a, &o, out, force, &info, &e) != 0)
         st = gc_cli_fail(&e);
-    } else {
-        printf("wrote %s/gpgpusim.config and %s/trace.config for %s: %d options, %d from the "
-               "arch, %d fixed constants; tensor unit from %s\n",
-               out, out, a->name, info.n_options, info.n_arch, info.n_const, info.form);
-        if (info.fallbacks[0])
-            printf("values the arch lacks, filled by the documented rules of model/export/export.md: %s "
-                   "(each is "
-                   "marked in the files)\n",
-                   info.fallbacks);
-    }
+    else
+        x->summary(&info, out, a->name, stdout);
     gc_arch_destroy(a);
     return st;
 }
@@ -154,8 +142,9 @@ int gc_cmd_export(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--check"))
         return cmd_check(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "accel-sim"))
-        return cmd_accelsim(argc - 1, argv + 1);
+    const gc_exporter_t *x = gc_exporter_find(argv[1]);
+    if (x)
+        return cmd_write(x, argc - 1, argv + 1);
     if (!strcmp(argv[1], "keys")) {
         if (argc > 2 && gc_cli_is_help(argv[2])) {
             gc_usage_export(stdout);
@@ -163,7 +152,7 @@ int gc_cmd_export(int argc, char **argv)
         }
         if (argc > 2)
             return gc_cli_usage_error(CMD, "keys takes no arguments");
-        gc_accelsim_doc(stdout);
+        gc_exporter_find("accel-sim")->doc(stdout);
         return 0;
     }
     return gc_cli_usage_error(CMD, "unknown mode '%s' (accel-sim, --check or keys)", argv[1]);

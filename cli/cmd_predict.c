@@ -9,6 +9,7 @@
 #include "../arch/arch.h"
 #include "../model/predict/gemm.h"
 #include "../model/predict/kernel.h"
+#include "../model/predict/machine.h"
 #include "../model/predict/ops.h"
 #include "../model/predict/predict.h"
 #include "../model/predict/stream.h"
@@ -224,8 +225,10 @@ static int predict_file(int argc, char **argv)
     gc_err_clear(&err);
     gc_kernel_t *k = NULL;
     gc_arch_t *arch = NULL;
-    if (gc_kernel_load(&k, argv[a.first], &err) || gc_arch_open(&arch, a.arch, &err)) {
+    if (gc_kernel_load(&k, argv[a.first], &err) || gc_arch_open(&arch, a.arch, &err) ||
+        gc_machine_attach(arch, &err)) {
         gc_kernel_destroy(k);
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
     }
     gc_predict_opts_t o = {a.clock};
@@ -258,8 +261,10 @@ static int predict_gemm(int argc, char **argv)
     gc_err_t err;
     gc_err_clear(&err);
     gc_arch_t *arch = NULL;
-    if (gc_arch_open(&arch, a.arch, &err))
+    if (gc_arch_open(&arch, a.arch, &err) || gc_machine_attach(arch, &err)) {
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
+    }
     gc_predict_opts_t o = {a.clock};
     gc_gemm_args_t ga = {a.m, a.n, a.k, a.batch ? a.batch : 1, dt, "nn"};
     if (a.layout)
@@ -303,8 +308,10 @@ static int predict_stream(int argc, char **argv)
     gc_err_t err;
     gc_err_clear(&err);
     gc_arch_t *arch = NULL;
-    if (gc_arch_open(&arch, a.arch, &err))
+    if (gc_arch_open(&arch, a.arch, &err) || gc_machine_attach(arch, &err)) {
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
+    }
     gc_predict_opts_t o = {a.clock};
     gc_stream_result_t s;
     int st;

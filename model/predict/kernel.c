@@ -316,11 +316,109 @@ static int check_shape(const char *s)
     return gc_tensor_shape(s, NULL, NULL, NULL);
 }
 
-static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path)
+/* An op's text key kid (shape, a, c, operands, name, cache) from v. */
+static int op_key_text(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const char *p)
 {
-    int rc = need_map(L, n, path, "an op: {op: CLASS, count: N, ...}");
-    if (rc)
-        return rc;
+    int rc = 0;
+    switch (kid) {
+    case K_SHAPE:
+        rc = get_str(L, v, p, NULL, &op->shape);
+        if (!rc && check_shape(op->shape))
+            rc = fail(L, v, GC_EINPUT, p, "'%.40s' is not well formed (expected mMnNkK, "
+                      "e.g. m16n8k16)", v->str);
+        break;
+    case K_A:
+        rc = get_str(L, v, p, atypes, &op->a);
+        break;
+    case K_C:
+        rc = get_str(L, v, p, ctypes, &op->c);
+        break;
+    case K_OPERANDS:
+        rc = get_str(L, v, p, operands, &op->operands);
+        break;
+    case K_NAME:
+        rc = get_str(L, v, p, NULL, &op->name);
+        for (const char *c = op->name; !rc && *c; c++)
+            if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '.' ||
+                  *c == '_'))
+                rc = fail(L, v, GC_EINPUT, p,
+                          "'%.40s' is not an instruction name (lower case, e.g. ffma, "
+                          "imad, mufu.ex2)",
+                          v->str);
+        break;
+    case K_CACHE: {
+        const char *c;
+        rc = get_str(L, v, p, caches, &c);
+        if (!rc)
+            op->l1 = !strcmp(c, "l1");
+        break;
+    }
+    }
+    return rc;
+}
+
+/* An op's key kid from v: numbers and flags here, text in op_key_text. */
+static int op_key(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const char *p)
+{
+    int rc = 0;
+    double x = 0;
+    switch (kid) {
+    case K_COUNT:
+        rc = get_num(L, v, p, 0, 1e9, 0, "instructions per warp per iteration", &op->count);
+        break;
+    case K_CHAINS:
+        rc = get_num(L, v, p, 1, 1e9, 0, "independent chains", &op->chains);
+        break;
+    case K_NUM:
+        rc = get_num(L, v, p, 1, 4, 1, "matrices", &op->num);
+        if (!rc && op->num == 3)
+            rc = fail(L, v, GC_EINPUT, p, "ldmatrix loads 1, 2 or 4 matrices, not 3");
+        break;
+    case K_TRANS: {
+        int t;
+        rc = get_bool(L, v, p, &t);
+        break;
+    }
+    case K_WIDTH:
+        rc = get_num(L, v, p, 1, 16, 1, "bytes per thread", &op->width);
+        if (!rc && op->width != 1 && op->width != 2 && op->width != 4 && op->width != 8 &&
+            op->width != 16)
+            rc = fail(L, v, GC_EINPUT, p, "an access is 1, 2, 4, 8 or 16 bytes, not %s",
+                      v->str);
+        break;
+    case K_ACTIVE:
+        rc = get_num(L, v, p, 1, 32, 1, "threads", &op->active);
+        break;
+    case K_WAYS:
+        rc = get_num(L, v, p, 1, 32, 0, "ways", &op->ways);
+        break;
+    case K_SECTORS:
+        rc = get_num(L, v, p, 1, 512, 0, "32-byte sectors per warp instruction", &op->sectors);
+        break;
+    case K_LINES:
+        rc = get_num(L, v, p, 1, 128, 0, "128-byte lines per warp instruction", &op->lines);
+        break;
+    case K_BYTES:
+        rc = get_num(L, v, p, 1, 1 << 20, 0, "bytes per instruction", &x);
+        op->bytes = x;
+        break;
+    case K_L1HIT:
+        rc = get_num(L, v, p, 0, 1, 0, "fraction of sectors", &op->l1_hit);
+        break;
+    case K_BCAST:
+        rc = get_bool(L, v, p, &op->broadcast);
+        break;
+    default:
+        return op_key_text(L, op, kid, v, p);
+    }
+    return rc;
+}
+
+/* The op entry n: its class checked, a new op of it appended to ph (*op,
+ * *on its `op` node). */
+static int op_create(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path,
+                     const gc_ynode_t **onp, gc_kop_t **opp)
+{
     const gc_ynode_t *on = gc_ymap_get(n, "op");
     if (!on)
         return fail(L, n, GC_EINPUT, path,
@@ -348,111 +446,16 @@ static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char
         op->inst = gc_kernel_str(L->k, on->str);
     if (cls == GC_OP_CP_ASYNC)
         op->l1 = 0; /* 16-byte cp.async is .cg: L2 only */
-    op->count = -1;
-    for (size_t i = 0; i < n->n; i++) {
-        const char *key = gc_ymap_key(n, i);
-        const gc_ynode_t *kn = gc_ymap_keynode(n, i), *v = gc_ymap_val(n, i);
-        if (!strcmp(key, "op"))
-            continue;
-        char p[256];
-        snprintf(p, sizeof(p), "%s.%s", path, key);
-        int kid = -1;
-        for (int j = 0; j < K_N; j++)
-            if (!strcmp(opkeys[j].key, key))
-                kid = j;
-        if (kid < 0) {
-            warn_unknown(L, kn, path, key, "an op");
-            continue;
-        }
-        if (!(opkeys[kid].classes & B(cls))) {
-            gc_warn_at(L->file, kn->line, kn->col,
-                       "%s: key '%s' does not apply to op '%s' and is ignored", path, key,
-                       on->str);
-            continue;
-        }
-        double x = 0;
-        switch (kid) {
-        case K_COUNT:
-            rc = get_num(L, v, p, 0, 1e9, 0, "instructions per warp per iteration", &op->count);
-            break;
-        case K_CHAINS:
-            rc = get_num(L, v, p, 1, 1e9, 0, "independent chains", &op->chains);
-            break;
-        case K_SHAPE:
-            rc = get_str(L, v, p, NULL, &op->shape);
-            if (!rc && check_shape(op->shape))
-                rc = fail(L, v, GC_EINPUT, p, "'%.40s' is not well formed (expected mMnNkK, "
-                          "e.g. m16n8k16)", v->str);
-            break;
-        case K_A:
-            rc = get_str(L, v, p, atypes, &op->a);
-            break;
-        case K_C:
-            rc = get_str(L, v, p, ctypes, &op->c);
-            break;
-        case K_OPERANDS:
-            rc = get_str(L, v, p, operands, &op->operands);
-            break;
-        case K_NAME:
-            rc = get_str(L, v, p, NULL, &op->name);
-            for (const char *c = op->name; !rc && *c; c++)
-                if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '.' ||
-                      *c == '_'))
-                    rc = fail(L, v, GC_EINPUT, p,
-                              "'%.40s' is not an instruction name (lower case, e.g. ffma, "
-                              "imad, mufu.ex2)",
-                              v->str);
-            break;
-        case K_NUM:
-            rc = get_num(L, v, p, 1, 4, 1, "matrices", &op->num);
-            if (!rc && op->num == 3)
-                rc = fail(L, v, GC_EINPUT, p, "ldmatrix loads 1, 2 or 4 matrices, not 3");
-            break;
-        case K_TRANS: {
-            int t;
-            rc = get_bool(L, v, p, &t);
-            break;
-        }
-        case K_WIDTH:
-            rc = get_num(L, v, p, 1, 16, 1, "bytes per thread", &op->width);
-            if (!rc && op->width != 1 && op->width != 2 && op->width != 4 && op->width != 8 &&
-                op->width != 16)
-                rc = fail(L, v, GC_EINPUT, p, "an access is 1, 2, 4, 8 or 16 bytes, not %s",
-                          v->str);
-            break;
-        case K_ACTIVE:
-            rc = get_num(L, v, p, 1, 32, 1, "threads", &op->active);
-            break;
-        case K_WAYS:
-            rc = get_num(L, v, p, 1, 32, 0, "ways", &op->ways);
-            break;
-        case K_SECTORS:
-            rc = get_num(L, v, p, 1, 512, 0, "32-byte sectors per warp instruction", &op->sectors);
-            break;
-        case K_LINES:
-            rc = get_num(L, v, p, 1, 128, 0, "128-byte lines per warp instruction", &op->lines);
-            break;
-        case K_CACHE: {
-            const char *c;
-            rc = get_str(L, v, p, caches, &c);
-            if (!rc)
-                op->l1 = !strcmp(c, "l1");
-            break;
-        }
-        case K_BYTES:
-            rc = get_num(L, v, p, 1, 1 << 20, 0, "bytes per instruction", &x);
-            op->bytes = x;
-            break;
-        case K_L1HIT:
-            rc = get_num(L, v, p, 0, 1, 0, "fraction of sectors", &op->l1_hit);
-            break;
-        case K_BCAST:
-            rc = get_bool(L, v, p, &op->broadcast);
-            break;
-        }
-        if (rc)
-            return rc;
-    }
+    *onp = on;
+    *opp = op;
+    return 0;
+}
+
+/* The keys op's class needs, and the checks across its keys. */
+static int op_check(loader_t *L, const gc_ynode_t *n, const char *path, const gc_ynode_t *on,
+                    const gc_kop_t *op)
+{
+    gc_opclass_t cls = op->cls;
     for (int j = 0; j < K_N; j++)
         if ((opkeys[j].required & B(cls)) && !gc_ymap_get(n, opkeys[j].key))
             return fail(L, n, GC_EINPUT, path, "op '%s' needs '%s'%s", on->str, opkeys[j].key,
@@ -472,6 +475,41 @@ static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char
                     "sectors (%g) cannot hold the %g bytes the warp accesses (32 bytes each)",
                     op->sectors, op->active * op->width);
     return 0;
+}
+
+static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path)
+{
+    int rc = need_map(L, n, path, "an op: {op: CLASS, count: N, ...}");
+    const gc_ynode_t *on = NULL;
+    gc_kop_t *op = NULL;
+    if (rc || (rc = op_create(L, ph, n, path, &on, &op)))
+        return rc;
+    op->count = -1;
+    for (size_t i = 0; i < n->n; i++) {
+        const char *key = gc_ymap_key(n, i);
+        const gc_ynode_t *kn = gc_ymap_keynode(n, i), *v = gc_ymap_val(n, i);
+        if (!strcmp(key, "op"))
+            continue;
+        char p[256];
+        snprintf(p, sizeof(p), "%s.%s", path, key);
+        int kid = -1;
+        for (int j = 0; j < K_N; j++)
+            if (!strcmp(opkeys[j].key, key))
+                kid = j;
+        if (kid < 0) {
+            warn_unknown(L, kn, path, key, "an op");
+            continue;
+        }
+        if (!(opkeys[kid].classes & B(op->cls))) {
+            gc_warn_at(L->file, kn->line, kn->col,
+                       "%s: key '%s' does not apply to op '%s' and is ignored", path, key,
+                       on->str);
+            continue;
+        }
+        if ((rc = op_key(L, op, kid, v, p)))
+            return rc;
+    }
+    return op_check(L, n, path, on, op);
 }
 
 static int load_phase(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path,

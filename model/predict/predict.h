@@ -22,7 +22,10 @@
  *  5. cycles = sum over waves of trips x round, plus the launch;
  *     time = cycles / the sustained clock of the kernel's load class.
  *
- * All functions are reentrant; gc_predict allocates nothing.
+ * The arch is read through its machine (machine.h), resolved once: attach
+ * it at load (gc_machine_attach) and a prediction only reads it. All
+ * functions are reentrant; gc_predict_on allocates nothing (gc_predict on
+ * an arch with no machine attached resolves one for the call).
  */
 #ifndef GC_PREDICT_H
 #define GC_PREDICT_H
@@ -33,6 +36,7 @@
 #include "../../arch/arch.h"
 #include "derive.h"
 #include "kernel.h"
+#include "machine.h"
 
 /* Sharpness of the soft maximum that combines resources in a round (an
  * integer: predict.c raises to it by multiplication). */
@@ -90,6 +94,10 @@ const char *gc_predict_resource(int r);
  * fit on one SM, parameters the arch cannot supply. */
 int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,
                gc_prediction_t *p, gc_err_t *err);
+
+/* Predict k on a resolved machine (what gc_predict does with a's). */
+int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_opts_t *o,
+                  gc_prediction_t *p, gc_err_t *err);
 
 /* Human text (several lines) / one JSON object (stable keys, documented in
  * model/kernels/README.md). extra: NULL, or a JSON member list to add
