@@ -287,6 +287,22 @@ static int try_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_s
     return 0;
 }
 
+/* Pipeline stages of s that fit one block's shared memory: the library
+ * ships each tile with as many stages as the arch holds (CUTLASS names the
+ * count: _32x6 on sm80, _32x3 on sm86), at least 2; 0 when not even 2 fit. */
+static int fit_stages(const gc_arch_t *a, const gc_gemm_spec_t *s)
+{
+    if (!a->sm.shared_block_max_kib.set)
+        return s->stages;
+    double eb = s->fam == GC_GEMM_FAM_FFMA ? 4 : gc_gemm_in_bytes(s->dt);
+    double per = (double)(s->bm + s->bn) * s->bk * eb;
+    double cap = a->sm.shared_block_max_kib.v * 1024 - 1024;
+    int st = s->stages;
+    while (st > 2 && st * per > cap)
+        st--;
+    return st * per <= cap ? st : 0;
+}
+
 /* every tile of family f in both orientations of C (wgmma slabs along M or
  * N, as cuBLAS runs C^T = B^T A^T), unsplit and split to fill the SMs */
 static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f,
@@ -303,6 +319,8 @@ static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fa
                 continue;
             gc_gemm_spec_t s = {f, m, n, g->k, g->batch, g->dtype, t[i].bm, t[i].bn,
                                 kstep(f, g->dtype), t[i].stages, t[i].warps, 1, align};
+            if (!(s.stages = fit_stages(a, &s)))
+                continue;
             double tiles = ceil((double)m / s.bm) * ceil((double)n / s.bn) * g->batch;
             int split = gc_gemm_split_fill(tiles, sms, g->k, s.bk, 4);
             int rc = try_spec(a, g, &s, o, st);
