@@ -127,12 +127,39 @@ static void epilogue(bld_t *b, const gc_gemm_spec_t *s, double W)
     add(b, &b->k->epilogue, GC_OP_BAR, 1);
 }
 
+/* The wgmma N the arch file has a form for: want itself, else the largest N
+ * below it, else the smallest above it (the description then counts
+ * fractional instructions of that form: a tile of N = 8 as half an N = 16
+ * instruction). want when the arch has no wgmma form of the types at all
+ * (gc_predict then names the missing form). */
+static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
+{
+    const char *at = ab_type(dt), *ct = dt == GC_GEMM_I8 ? "s32" : "f32";
+    int below = 0, above = 0;
+    for (size_t i = 0; i < a->n_tensor; i++) {
+        const gc_tensor_t *t = &a->tensor[i];
+        int m, n, k;
+        if (!t->inst || strcmp(t->inst, "wgmma") || !t->a || !t->c || strcmp(t->c, ct) ||
+            !(strcmp(t->a, at) == 0 || (dt == GC_GEMM_BF16 && !strcmp(t->a, "f16"))) ||
+            gc_tensor_shape(t->shape, &m, &n, &k) || k != ik)
+            continue;
+        if (n == want)
+            return want;
+        if (n < want && n > below)
+            below = n;
+        if (n > want && (!above || n < above))
+            above = n;
+    }
+    return below ? below : above ? above : want;
+}
+
 /* Hopper warp-specialised wgmma (CUTLASS sm90 TMA warpspecialized; cuBLAS's
  * nvjet and sm90_xmma kernels: 384 threads = 1 producer + 2 consumer
  * warpgroups, 168 registers, as the profiler shows every one of them). The
  * consumers split the tile along M when it has two m64 slabs or more, else
  * along N. One TMA load of A and of B per stage; clusters of 2 share B. */
-static void build_wgmma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
+static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
+                        gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
     double eb = gc_gemm_in_bytes(s->dt), W = 12;
@@ -142,6 +169,7 @@ static void build_wgmma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *inf
         n_inst = s->bn;
     if (n_inst > 256)
         n_inst = 256;
+    n_inst = wgmma_n(a, s->dt, ik, n_inst);
     double T = (s->bm / 64.0) * ((double)s->bn / n_inst) * (s->bk / ik); /* wgmma per k step */
     char shape[32];
     snprintf(shape, sizeof(shape), "m64n%dk%d", n_inst, ik);
@@ -308,7 +336,7 @@ int gc_gemm_build(const gc_arch_t *a, const gc_gemm_spec_t *s, gc_kernel_t **out
         footprint(a, s, b.k);
     }
     switch (s->fam) {
-    case GC_GEMM_FAM_WGMMA: build_wgmma(&b, s, info); break;
+    case GC_GEMM_FAM_WGMMA: build_wgmma(&b, a, s, info); break;
     case GC_GEMM_FAM_MMA:
     case GC_GEMM_FAM_MMA_LDG: build_mma(&b, s, info); break;
     case GC_GEMM_FAM_FFMA: build_ffma(&b, s, info); break;

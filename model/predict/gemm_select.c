@@ -30,6 +30,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int gc_gemm_layout(const char *s)
@@ -180,23 +181,23 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
 
 /* ---- predicting specs ---- */
 
-/* The clock a kernel holds when the call repeats for seconds: a kernel of
- * the tensor load class at the clock gpucal's clock bench measured under
- * sustained dense tensor load (sm.clock_tensor_mhz, traces/<gpu>/clock.csv),
- * not the clock of a short bench of its instruction form (a utilisation-
- * scaled variant was tried on the train rows and did worse); other kernels
- * as gc_predict times them. An explicit --clock wins. */
-static int sustained(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,
-                     gc_prediction_t *p, gc_err_t *err)
+/* The clock a kernel holds when the call repeats for seconds: a tensor-core
+ * kernel (its main loop issues mma / wgmma: gc_predict's tensor load class)
+ * at the clock gpucal's clock bench measured under sustained dense tensor
+ * load (sm.clock_tensor_mhz, traces/<gpu>/clock.csv), not the clock of a
+ * short bench of its instruction form (a variant scaled by the tensor
+ * utilisation did worse on the train rows); other kernels as gc_predict
+ * times them. An explicit --clock wins. */
+static gc_predict_opts_t clock_for(const gc_arch_t *a, gc_gemm_family_t f,
+                                   const gc_predict_opts_t *o)
 {
-    if ((o && o->clock_mhz > 0) || !a->sm.clock_tensor_mhz.set ||
-        strcmp(p->load_class, "tensor"))
-        return 0;
-    gc_predict_opts_t q = {a->sm.clock_tensor_mhz.v};
-    int rc = gc_predict(a, k, &q, p, err);
-    p->clock_source = "sm.clock_tensor_mhz (sustained dense tensor load)";
-    return rc;
+    gc_predict_opts_t q = {o ? o->clock_mhz : 0};
+    if (q.clock_mhz <= 0 && f <= GC_GEMM_FAM_MMA_LDG && a->sm.clock_tensor_mhz.set)
+        q.clock_mhz = a->sm.clock_tensor_mhz.v;
+    return q;
 }
+
+static const char *const sustained_src = "sm.clock_tensor_mhz (sustained dense tensor load)";
 
 /* Predict one kernel of spec s: its description, the model's prediction and
  * its GPU time without the launch (into kp when not NULL). */
@@ -205,11 +206,12 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
 {
     gc_kernel_t *k = NULL;
     gc_prediction_t p;
+    gc_predict_opts_t q = clock_for(a, s->fam, o);
     int rc = gc_gemm_build(a, s, &k, info, err);
     if (!rc)
-        rc = gc_predict(a, k, o, &p, err);
-    if (!rc && kp)
-        rc = sustained(a, k, o, &p, err);
+        rc = gc_predict(a, k, &q, &p, err);
+    if (!rc && q.clock_mhz > 0 && !(o && o->clock_mhz > 0))
+        p.clock_source = sustained_src;
     if (!rc) {
         *us = (p.cycles - p.breakdown[GC_R_LAUNCH]) / p.clock_mhz;
         if (kp) {
@@ -245,34 +247,61 @@ static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
     return r;
 }
 
-/* GPU time of main kernel s plus its reduction */
-static int eval_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
-                     const gc_predict_opts_t *o, double *us, gc_err_t *err)
+static void kname(gc_gemm_kpred_t *kp, const char *role, const gc_gemm_spec_t *s)
 {
-    double t = 0, u = 0;
-    int rc = predict_spec(a, s, o, NULL, NULL, &t, err);
+    snprintf(kp->role, sizeof(kp->role), "%s", role);
+    if (s->fam <= GC_GEMM_FAM_FFMA)
+        snprintf(kp->name, sizeof(kp->name), "%s_%s_%dx%dx%d%s", gc_gemm_family_name(s->fam),
+                 gc_gemm_dtype_name(s->dt), s->bm, s->bn, s->bk, s->split > 1 ? "_splitK" : "");
+    else
+        snprintf(kp->name, sizeof(kp->name), "%s_%s", gc_gemm_family_name(s->fam),
+                 gc_gemm_dtype_name(s->dt));
+}
+
+/* Main kernel s and its reduction predicted into kp[0], kp[1]; *us their
+ * GPU time. */
+static int eval_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
+                     const gc_predict_opts_t *o, gc_gemm_kpred_t kp[2], gc_gemm_result_t *info,
+                     double *us, gc_err_t *err)
+{
+    double t = 0;
+    int rc = predict_spec(a, s, o, &kp[0], info, &t, err);
+    kname(&kp[0], "main", s);
     if (!rc && has_reduce(s)) {
-        gc_gemm_spec_t r = reduce_spec(g, s->split);
-        rc = predict_spec(a, &r, o, NULL, NULL, &u, err);
+        if (kp[1].grid[2] != s->split) { /* the reduction depends on the split only */
+            double u;
+            gc_gemm_spec_t r = reduce_spec(g, s->split);
+            rc = predict_spec(a, &r, o, &kp[1], NULL, &u, err);
+            kname(&kp[1], "reduce", &r);
+            kp[1].grid[2] = s->split; /* cache tag; set back to the batch below */
+        }
+        t += kp[1].kernel_us;
     }
-    *us = t + u;
+    *us = t;
     return rc;
 }
 
 typedef struct search {
     gc_gemm_spec_t best;
     double best_us;
+    gc_gemm_kpred_t kp[2];  /* the best's main kernel and reduction */
+    char inst[64];
     int n, found;
     gc_err_t first;
+    gc_gemm_kpred_t cur[2]; /* scratch of the candidate being tried */
 } search_t;
 
+/* Predict candidate s; keep it when fastest. 0, or GC_ENOMEM (a candidate
+ * the arch cannot run is skipped, its error kept for when none can). */
 static int try_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
                     const gc_predict_opts_t *o, search_t *st)
 {
     double us;
     gc_err_t e;
     gc_err_clear(&e);
-    int rc = eval_spec(a, g, s, o, &us, &e);
+    gc_gemm_result_t info;
+    info.inst[0] = 0;
+    int rc = eval_spec(a, g, s, o, st->cur, &info, &us, &e);
     if (rc) {
         if (!st->first.code)
             st->first = e;
@@ -282,6 +311,9 @@ static int try_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_s
     if (!st->found || us < st->best_us) {
         st->best = *s;
         st->best_us = us;
+        st->kp[0] = st->cur[0];
+        st->kp[1] = st->cur[1];
+        snprintf(st->inst, sizeof(st->inst), "%s", info.inst);
         st->found = 1;
     }
     return 0;
@@ -303,35 +335,122 @@ static int fit_stages(const gc_arch_t *a, const gc_gemm_spec_t *s)
     return st * per <= cap ? st : 0;
 }
 
+#define CANDS_MAX 64
+#define GEMM_FULL 2 /* unsplit and split candidates each predicted in full after screening */
+
+static int try_all(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *c, int n,
+                   const gc_predict_opts_t *o, search_t *st)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = try_spec(a, g, &c[i], o, st);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+
+/* Work of one block of s: multiply-adds and operand bytes it streams, and
+ * the waves its grid takes at one block per SM. */
+static double cta_mac(const gc_gemm_spec_t *s)
+{
+    double kk = ceil(ceil((double)s->k / s->split) / s->bk) * s->bk;
+    return (double)s->bm * s->bn * kk;
+}
+
+static double cta_bytes(const gc_gemm_spec_t *s)
+{
+    double kk = ceil(ceil((double)s->k / s->split) / s->bk) * s->bk;
+    return (double)(s->bm + s->bn) * kk * gc_gemm_in_bytes(s->dt);
+}
+
+static double cta_waves(const gc_gemm_spec_t *s, double sms)
+{
+    return ceil(ceil((double)s->m / s->bm) * ceil((double)s->n / s->bn) * s->batch * s->split /
+                sms);
+}
+
 /* every tile of family f in both orientations of C (wgmma slabs along M or
  * N, as cuBLAS runs C^T = B^T A^T), unsplit and split to fill the SMs */
-static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f,
-                         int align, const gc_predict_opts_t *o, search_t *st)
+static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f, int align,
+                       gc_gemm_spec_t *out)
 {
-    int nt;
+    int nt, n = 0;
     const tile_t *t = tiles_of(f, &nt);
     double sms = a->sm.count.set ? a->sm.count.v : 1;
     int orients = f == GC_GEMM_FAM_WGMMA && g->m != g->n ? 2 : 1;
     for (int or = 0; or < orients; or++) {
-        long m = or ? g->n : g->m, n = or ? g->m : g->n;
-        for (int i = 0; i < nt; i++) {
-            if (!tile_fits(&t[i], m, n))
+        long m = or ? g->n : g->m, n_ = or ? g->m : g->n;
+        for (int i = 0; i < nt && n + 2 <= CANDS_MAX; i++) {
+            if (!tile_fits(&t[i], m, n_))
                 continue;
-            gc_gemm_spec_t s = {f, m, n, g->k, g->batch, g->dtype, t[i].bm, t[i].bn,
+            gc_gemm_spec_t s = {f, m, n_, g->k, g->batch, g->dtype, t[i].bm, t[i].bn,
                                 kstep(f, g->dtype), t[i].stages, t[i].warps, 1, align};
             if (!(s.stages = fit_stages(a, &s)))
                 continue;
-            double tiles = ceil((double)m / s.bm) * ceil((double)n / s.bn) * g->batch;
-            int split = gc_gemm_split_fill(tiles, sms, g->k, s.bk, 4);
-            int rc = try_spec(a, g, &s, o, st);
-            if (!rc && split > 1) {
-                s.split = split;
-                rc = try_spec(a, g, &s, o, st);
-            }
-            if (rc)
-                return rc;
+            out[n++] = s;
+            double tiles = ceil((double)m / s.bm) * ceil((double)n_ / s.bn) * g->batch;
+            s.split = gc_gemm_split_fill(tiles, sms, g->k, s.bk, 4);
+            if (s.split > 1)
+                out[n++] = s;
         }
     }
+    return n;
+}
+
+/* Screening (so that a call costs a few predictions, not dozens): the
+ * largest unsplit tile is predicted in full, and its demands on the tensor
+ * (or FFMA) pipes and on the L2 give the cycles per multiply-add and per
+ * operand byte of the family; every candidate is scored with them (waves x
+ * the larger of its block's two demands, plus the split partials' round
+ * trip) and the best few are predicted in full. */
+static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f,
+                         int align, const gc_predict_opts_t *o, search_t *st)
+{
+    gc_gemm_spec_t c[CANDS_MAX];
+    int n = list_family(a, g, f, align, c), ref = -1;
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    for (int i = 0; i < n; i++)
+        if (c[i].split == 1 && (ref < 0 || c[i].bm * c[i].bn > c[ref].bm * c[ref].bn))
+            ref = i;
+    if (ref < 0 || n <= 2 * GEMM_FULL)
+        return try_all(a, g, c, n, o, st);
+    int before = st->n, rc = try_spec(a, g, &c[ref], o, st);
+    if (rc || st->n == before)
+        return rc ? rc : try_all(a, g, c, n, o, st);
+    const gc_prediction_t *p = &st->cur[0].pred; /* the reference's, until the next try */
+    int pipe = f == GC_GEMM_FAM_FFMA ? GC_R_ALU : GC_R_TENSOR;
+    double w = cta_waves(&c[ref], sms);
+    double per_mac = p->busy[pipe] / (w * cta_mac(&c[ref]));
+    double per_byte = p->busy[GC_R_L2] / (w * cta_bytes(&c[ref]));
+    double score[CANDS_MAX];
+    for (int i = 0; i < n; i++) {
+        if (i == ref) {
+            score[i] = -1; /* predicted already */
+            continue;
+        }
+        double cs = fmax(cta_mac(&c[i]) * per_mac, cta_bytes(&c[i]) * per_byte);
+        double part = c[i].split > 1 ? 8.0 * c[i].m * c[i].n * c[i].batch * c[i].split : 0;
+        score[i] = cta_waves(&c[i], sms) * cs + part * per_byte / sms;
+    }
+    /* the best scores in full: GEMM_FULL unsplit (the reference one of them)
+     * and the best split one that the arch can run (a form it lacks skips
+     * the candidate) */
+    for (int split = 0; split < 2; split++)
+        for (int got = split ? GEMM_FULL - 1 : 1; got < GEMM_FULL;) { /* ref counts */
+            int best = -1;
+            for (int i = 0; i < n; i++)
+                if (score[i] >= 0 && (c[i].split > 1) == split &&
+                    (best < 0 || score[i] < score[best]))
+                    best = i;
+            if (best < 0)
+                break;
+            score[best] = -1;
+            int before = st->n, rc = try_spec(a, g, &c[best], o, st);
+            if (rc)
+                return rc;
+            got += st->n > before;
+        }
     return 0;
 }
 
@@ -361,45 +480,31 @@ static int has_memset(const gc_arch_t *a, const gc_gemm_spec_t *s)
     return tiles > 2 * sms || (s->split > 1 && s->dt == GC_GEMM_TF32);
 }
 
-static void kname(gc_gemm_kpred_t *kp, const char *role, const gc_gemm_spec_t *s)
-{
-    snprintf(kp->role, sizeof(kp->role), "%s", role);
-    if (s->fam <= GC_GEMM_FAM_FFMA)
-        snprintf(kp->name, sizeof(kp->name), "%s_%s_%dx%dx%d%s", gc_gemm_family_name(s->fam),
-                 gc_gemm_dtype_name(s->dt), s->bm, s->bn, s->bk, s->split > 1 ? "_splitK" : "");
-    else
-        snprintf(kp->name, sizeof(kp->name), "%s_%s", gc_gemm_family_name(s->fam),
-                 gc_gemm_dtype_name(s->dt));
-}
 
-/* predict the kernels of the chosen spec into r */
-static int assemble(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
-                    const gc_predict_opts_t *o, gc_gemm_result_t *r, gc_err_t *err)
+/* the kernels of the chosen candidate into r: a workspace memset when the
+ * library clears one, the main kernel and its reduction as predicted */
+static int assemble(const gc_arch_t *a, const search_t *st, const gc_predict_opts_t *o,
+                    gc_gemm_result_t *r, gc_err_t *err)
 {
-    gc_gemm_result_t info;
-    memset(&info, 0, sizeof(info));
+    const gc_gemm_spec_t *s = &st->best;
     double us;
-    int rc = 0;
     if (has_memset(a, s)) {
         gc_gemm_spec_t z = *s;
         z.fam = GC_GEMM_FAM_MEMSET;
         gc_gemm_kpred_t *kp = &r->kern[r->n_kernels++];
-        rc = predict_spec(a, &z, o, kp, NULL, &us, err);
+        int rc = predict_spec(a, &z, o, kp, NULL, &us, err);
+        if (rc)
+            return rc;
         kname(kp, "memset", &z);
     }
-    gc_gemm_kpred_t *km = &r->kern[r->n_kernels++];
-    if (!rc)
-        rc = predict_spec(a, s, o, km, &info, &us, err);
-    kname(km, "main", s);
-    if (!rc && has_reduce(s)) {
-        gc_gemm_spec_t z = reduce_spec(g, s->split);
-        gc_gemm_kpred_t *kp = &r->kern[r->n_kernels++];
-        rc = predict_spec(a, &z, o, kp, NULL, &us, err);
-        kname(kp, "reduce", &z);
+    int im = r->n_kernels;
+    r->kern[r->n_kernels++] = st->kp[0];
+    if (has_reduce(s)) {
+        r->kern[r->n_kernels] = st->kp[1];
+        r->kern[r->n_kernels++].grid[2] = s->batch;
     }
-    if (rc)
-        return rc;
-    snprintf(r->inst, sizeof(r->inst), "%s", info.inst);
+    const gc_gemm_kpred_t *km = &r->kern[im];
+    snprintf(r->inst, sizeof(r->inst), "%s", st->inst);
     r->pred = km->pred;
     r->path = gc_gemm_family_name(s->fam);
     r->fam = s->fam;
@@ -455,7 +560,7 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g,
     snprintf(r->layout, sizeof(r->layout), "%s", g->layout);
     r->align = c.align;
     snprintf(r->why, sizeof(r->why), "%s", c.why);
-    if ((rc = assemble(a, g, &st.best, o, r, err)))
+    if ((rc = assemble(a, &st, o, r, err)))
         return rc;
     r->candidates = st.n;
     r->tflops = 2.0 * g->m * g->n * g->k * g->batch / (r->time_us * 1e6);
