@@ -86,7 +86,8 @@ typedef struct gc_gemm_result {
     char inst[64];         /* instruction form, e.g. "wgmma m64n256k16 f16.f32 ss" */
     const char *path;      /* "wgmma+tma", "mma+cp.async", "mma+ldg", "ffma" */
     int tile_m, tile_n, tile_k, stages, warps;
-    int candidates;        /* tile shapes compared */
+    int candidates;        /* tile shapes (and splits) compared */
+    int predicted;         /* of them, predicted in full (the rest screened out) */
     double tflops;         /* 2*M*N*K*batch / time */
     /* the call (gc_gemm_predict_call) */
     long batch;

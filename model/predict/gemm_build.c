@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const fam_names[] = {"wgmma+tma", "mma+cp.async", "mma+ldg", "ffma",
-                                        "gemv", "splitk-reduce", "memset"};
+static const char *const fam_names[] = {"wgmma+tma", "mma+cp.async",  "mma+ldg", "ffma",
+                                        "gemv",      "splitk-reduce", "memset"};
 
 const char *gc_gemm_family_name(gc_gemm_family_t f)
 {
@@ -101,8 +101,8 @@ static void footprint(const gc_arch_t *a, const gc_gemm_spec_t *s, gc_kernel_t *
     double one = ab <= L2 ? ab : fmax(ab, fmin(waves * per_wave, tiles * tile_in * steps));
     k->read_bytes = one * s->batch;
     k->reuse_bytes = 1; /* every re-read is counted in read_bytes */
-    k->write_bytes = (double)s->m * s->n * s->batch *
-                     (s->split > 1 ? 4.0 * s->split : gc_gemm_out_bytes(s->dt));
+    k->write_bytes =
+        (double)s->m * s->n * s->batch * (s->split > 1 ? 4.0 * s->split : gc_gemm_out_bytes(s->dt));
 }
 
 /* grid of tiles: x along N, y along M, z = split x batch */
@@ -321,8 +321,8 @@ int gc_gemm_build(const gc_arch_t *a, const gc_gemm_spec_t *s, gc_kernel_t **out
     if (!info)
         info = &scratch;
     char name[96];
-    snprintf(name, sizeof(name), "%s %ldx%ldx%ld %s", gc_gemm_family_name(s->fam), s->m, s->n,
-             s->k, gc_gemm_dtype_name(s->dt));
+    snprintf(name, sizeof(name), "%s %ldx%ldx%ld %s", gc_gemm_family_name(s->fam), s->m, s->n, s->k,
+             gc_gemm_dtype_name(s->dt));
     bld_t b = {gc_kernel_create(name), 1};
     if (!b.k)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
@@ -336,13 +336,25 @@ int gc_gemm_build(const gc_arch_t *a, const gc_gemm_spec_t *s, gc_kernel_t **out
         footprint(a, s, b.k);
     }
     switch (s->fam) {
-    case GC_GEMM_FAM_WGMMA: build_wgmma(&b, a, s, info); break;
+    case GC_GEMM_FAM_WGMMA:
+        build_wgmma(&b, a, s, info);
+        break;
     case GC_GEMM_FAM_MMA:
-    case GC_GEMM_FAM_MMA_LDG: build_mma(&b, s, info); break;
-    case GC_GEMM_FAM_FFMA: build_ffma(&b, s, info); break;
-    case GC_GEMM_FAM_GEMV: build_gemv(&b, s, info); break;
-    case GC_GEMM_FAM_REDUCE: build_reduce(&b, s); break;
-    default: build_memset(&b); break;
+    case GC_GEMM_FAM_MMA_LDG:
+        build_mma(&b, s, info);
+        break;
+    case GC_GEMM_FAM_FFMA:
+        build_ffma(&b, s, info);
+        break;
+    case GC_GEMM_FAM_GEMV:
+        build_gemv(&b, s, info);
+        break;
+    case GC_GEMM_FAM_REDUCE:
+        build_reduce(&b, s);
+        break;
+    default:
+        build_memset(&b);
+        break;
     }
     if (!b.ok) {
         gc_kernel_destroy(b.k);

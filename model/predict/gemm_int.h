@@ -9,13 +9,13 @@
 /* One kernel as the library launches it: family, tile, split and loads. */
 typedef struct gc_gemm_spec {
     gc_gemm_family_t fam;
-    long m, n, k, batch;  /* the call's problem (torch's M, N, K; batch of strided GEMMs) */
+    long m, n, k, batch; /* the call's problem (torch's M, N, K; batch of strided GEMMs) */
     gc_gemm_dtype_t dt;
-    int bm, bn, bk;       /* block tile: rows of C, columns of C, k step */
-    int stages, warps;    /* pipeline depth; warps per block */
-    int split;            /* K slices (grid z), 1 = none; > 1 writes f32 partials */
-    int align;            /* bytes per global load of A and B: 16 (TMA / cp.async.16), 8, 4
-                           * (cp.async), 2, 1 (ld.global, register staged) */
+    int bm, bn, bk;    /* block tile: rows of C, columns of C, k step */
+    int stages, warps; /* pipeline depth; warps per block */
+    int split;         /* K slices (grid z), 1 = none; > 1 writes f32 partials */
+    int align;         /* bytes per global load of A and B: 16 (TMA / cp.async.16), 8, 4
+                        * (cp.async), 2, 1 (ld.global, register staged) */
 } gc_gemm_spec_t;
 
 /* Element bytes of A and B, and of C, for a dtype. */

@@ -35,9 +35,8 @@
 
 int gc_gemm_layout(const char *s)
 {
-    return s && strlen(s) == 2 && (s[0] == 'n' || s[0] == 't') && (s[1] == 'n' || s[1] == 't')
-               ? 0
-               : -1;
+    return s && strlen(s) == 2 && (s[0] == 'n' || s[0] == 't') && (s[1] == 'n' || s[1] == 't') ? 0
+                                                                                               : -1;
 }
 
 /* largest power of two <= 16 dividing v */
@@ -90,23 +89,26 @@ static const tile_t t_wgmma[] = {
 };
 /* mma.sync: CUTLASS's sm80 / sm75 tensorop tiles (observed names) */
 static const tile_t t_mma[] = {
-    {64, 64, 4, 6}, {128, 128, 4, 4}, {256, 64, 4, 3}, {64, 256, 4, 3},
-    {128, 256, 8, 3}, {256, 128, 8, 3},
+    {64, 64, 4, 6},  {128, 128, 4, 4}, {256, 64, 4, 3},
+    {64, 256, 4, 3}, {128, 256, 8, 3}, {256, 128, 8, 3},
 };
 /* SIMT: CUTLASS sgemm / cuBLAS sm80_xmma ffma tiles (observed names) */
 static const tile_t t_ffma[] = {
-    {32, 32, 2, 3},   {32, 64, 2, 3},  {64, 32, 2, 3},   {64, 64, 4, 3},  {128, 64, 4, 3},
-    {64, 128, 4, 3},  {128, 128, 4, 3}, {256, 128, 8, 3}, {128, 256, 8, 3},
+    {32, 32, 2, 3},  {32, 64, 2, 3},   {64, 32, 2, 3},   {64, 64, 4, 3},   {128, 64, 4, 3},
+    {64, 128, 4, 3}, {128, 128, 4, 3}, {256, 128, 8, 3}, {128, 256, 8, 3},
 };
 
 static const tile_t *tiles_of(gc_gemm_family_t f, int *n)
 {
 #define TN(t) (*n = (int)(sizeof(t) / sizeof(t[0])), t)
     switch (f) {
-    case GC_GEMM_FAM_WGMMA: return TN(t_wgmma);
+    case GC_GEMM_FAM_WGMMA:
+        return TN(t_wgmma);
     case GC_GEMM_FAM_MMA:
-    case GC_GEMM_FAM_MMA_LDG: return TN(t_mma);
-    default: return TN(t_ffma);
+    case GC_GEMM_FAM_MMA_LDG:
+        return TN(t_mma);
+    default:
+        return TN(t_ffma);
     }
 #undef TN
 }
@@ -115,9 +117,7 @@ static const tile_t *tiles_of(gc_gemm_family_t f, int *n)
 static int kstep(gc_gemm_family_t f, gc_gemm_dtype_t dt)
 {
     double eb = gc_gemm_in_bytes(dt);
-    return f == GC_GEMM_FAM_FFMA      ? 8
-           : f == GC_GEMM_FAM_MMA_LDG ? (int)(64 / eb)
-                                      : (int)(128 / eb);
+    return f == GC_GEMM_FAM_FFMA ? 8 : f == GC_GEMM_FAM_MMA_LDG ? (int)(64 / eb) : (int)(128 / eb);
 }
 
 /* A tile is worth comparing when it does not overhang the problem by more
@@ -155,7 +155,8 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
         return 0;
     }
     if (dt == GC_GEMM_F8E4M3 && al < 16)
-        return gc_err_set(err, GC_EINPUT, "gemm f8e4m3: the leading dimensions must be "
+        return gc_err_set(err, GC_EINPUT,
+                          "gemm f8e4m3: the leading dimensions must be "
                           "multiples of 16 bytes (cuBLAS FP8 requirement); got %d-byte alignment",
                           al);
     if (cc >= 90 && al == 16) {
@@ -174,8 +175,10 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
         return 0;
     }
     c->fam[c->n_fam++] = GC_GEMM_FAM_MMA_LDG;
-    snprintf(c->why, sizeof(c->why), "%d-byte alignment%s: mma.sync, %d-byte loads staged in "
-             "registers", al, cc >= 80 ? " (cp.async needs 4)" : "", al);
+    snprintf(c->why, sizeof(c->why),
+             "%d-byte alignment%s: mma.sync, %d-byte loads staged in "
+             "registers",
+             al, cc >= 80 ? " (cp.async needs 4)" : "", al);
     return 0;
 }
 
@@ -242,8 +245,8 @@ static int has_reduce(const gc_gemm_spec_t *s)
 
 static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
 {
-    gc_gemm_spec_t r = {GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype,
-                        0, 0, 0, 1, 16, split, 4};
+    gc_gemm_spec_t r = {
+        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4};
     return r;
 }
 
@@ -284,9 +287,10 @@ static int eval_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_
 typedef struct search {
     gc_gemm_spec_t best;
     double best_us;
-    gc_gemm_kpred_t kp[2];  /* the best's main kernel and reduction */
+    gc_gemm_kpred_t kp[2]; /* the best's main kernel and reduction */
     char inst[64];
     int n, found;
+    int listed; /* candidates screened */
     gc_err_t first;
     gc_gemm_kpred_t cur[2]; /* scratch of the candidate being tried */
 } search_t;
@@ -349,7 +353,6 @@ static int try_all(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_sp
     return 0;
 }
 
-
 /* Work of one block of s: multiply-adds and operand bytes it streams, and
  * the waves its grid takes at one block per SM. */
 static double cta_mac(const gc_gemm_spec_t *s)
@@ -379,13 +382,16 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
     const tile_t *t = tiles_of(f, &nt);
     double sms = a->sm.count.set ? a->sm.count.v : 1;
     int orients = f == GC_GEMM_FAM_WGMMA && g->m != g->n ? 2 : 1;
-    for (int or = 0; or < orients; or++) {
+    for (int or = 0; or < orients; or ++) {
         long m = or ? g->n : g->m, n_ = or ? g->m : g->n;
         for (int i = 0; i < nt && n + 2 <= CANDS_MAX; i++) {
             if (!tile_fits(&t[i], m, n_))
                 continue;
-            gc_gemm_spec_t s = {f, m, n_, g->k, g->batch, g->dtype, t[i].bm, t[i].bn,
-                                kstep(f, g->dtype), t[i].stages, t[i].warps, 1, align};
+            gc_gemm_spec_t s = {f,           m,          n_,
+                                g->k,        g->batch,   g->dtype,
+                                t[i].bm,     t[i].bn,    kstep(f, g->dtype),
+                                t[i].stages, t[i].warps, 1,
+                                align};
             if (!(s.stages = fit_stages(a, &s)))
                 continue;
             out[n++] = s;
@@ -404,11 +410,12 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
  * operand byte of the family; every candidate is scored with them (waves x
  * the larger of its block's two demands, plus the split partials' round
  * trip) and the best few are predicted in full. */
-static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f,
-                         int align, const gc_predict_opts_t *o, search_t *st)
+static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f, int align,
+                         const gc_predict_opts_t *o, search_t *st)
 {
     gc_gemm_spec_t c[CANDS_MAX];
     int n = list_family(a, g, f, align, c), ref = -1;
+    st->listed += n;
     double sms = a->sm.count.set ? a->sm.count.v : 1;
     for (int i = 0; i < n; i++)
         if (c[i].split == 1 && (ref < 0 || c[i].bm * c[i].bn > c[ref].bm * c[ref].bn))
@@ -459,8 +466,10 @@ static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fa
 static int check_args(const gc_gemm_args_t *g, gc_err_t *err)
 {
     if (g->m < 1 || g->n < 1 || g->k < 1 || g->batch < 1)
-        return gc_err_set(err, GC_EUSAGE, "gemm: --m, --n, --k and --batch must be >= 1 "
-                          "(got %ld, %ld, %ld, %ld)", g->m, g->n, g->k, g->batch);
+        return gc_err_set(err, GC_EUSAGE,
+                          "gemm: --m, --n, --k and --batch must be >= 1 "
+                          "(got %ld, %ld, %ld, %ld)",
+                          g->m, g->n, g->k, g->batch);
     if (gc_gemm_layout(g->layout))
         return gc_err_set(err, GC_EUSAGE, "gemm: unknown --layout '%s' (nn, nt, tn or tt)",
                           g->layout);
@@ -479,7 +488,6 @@ static int has_memset(const gc_arch_t *a, const gc_gemm_spec_t *s)
     double tiles = ceil((double)s->m / s->bm) * ceil((double)s->n / s->bn) * s->split * s->batch;
     return tiles > 2 * sms || (s->split > 1 && s->dt == GC_GEMM_TF32);
 }
-
 
 /* the kernels of the chosen candidate into r: a workspace memset when the
  * library clears one, the main kernel and its reduction as predicted */
@@ -522,8 +530,8 @@ static int assemble(const gc_arch_t *a, const search_t *st, const gc_predict_opt
     return 0;
 }
 
-int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g,
-                         const gc_predict_opts_t *o, gc_gemm_result_t *r, gc_err_t *err)
+int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_predict_opts_t *o,
+                         gc_gemm_result_t *r, gc_err_t *err)
 {
     memset(r, 0, sizeof(*r));
     int rc = check_args(g, err);
@@ -537,8 +545,8 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g,
     gc_err_clear(&st.first);
     for (int i = 0; i < c.n_fam && !rc; i++) {
         if (c.fam[i] == GC_GEMM_FAM_GEMV) {
-            gc_gemm_spec_t s = {GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype,
-                                32, 1, 64, 1, 16, 1, 4};
+            gc_gemm_spec_t s = {
+                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4};
             rc = try_spec(a, g, &s, o, &st);
         } else {
             rc = search_family(a, g, c.fam[i], c.align, o, &st);
@@ -562,7 +570,8 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g,
     snprintf(r->why, sizeof(r->why), "%s", c.why);
     if ((rc = assemble(a, &st, o, r, err)))
         return rc;
-    r->candidates = st.n;
+    r->candidates = st.listed > st.n ? st.listed : st.n;
+    r->predicted = st.n;
     r->tflops = 2.0 * g->m * g->n * g->k * g->batch / (r->time_us * 1e6);
     snprintf(r->pred.kernel, sizeof(r->pred.kernel), "gemm %ldx%ldx%ld %s", g->m, g->n, g->k,
              gc_gemm_dtype_name(g->dtype));
