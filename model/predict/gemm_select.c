@@ -202,6 +202,25 @@ static gc_predict_opts_t clock_for(const gc_arch_t *a, gc_gemm_family_t f,
 
 static const char *const sustained_src = "sm.clock_tensor_mhz (sustained dense tensor load)";
 
+static double qv(const gc_qty_t *q)
+{
+    return q->set && q->v > 0 ? q->v : 0;
+}
+
+/* Cycles at a kernel's two ends that no overlap hides (the model's rounds
+ * are the steady state): its first operands come from DRAM (the L2 when
+ * the producer just wrote them: the reduction), through TMA when the
+ * family loads with it, and its last stores must reach the L2 before it
+ * ends. Arch values: memory.dram / l2 latency_cyc, memory.tma.latency_extra_cyc. */
+static double ends_cyc(const gc_arch_t *a, gc_gemm_family_t f)
+{
+    double l2 = qv(&a->memory.l2.latency_cyc), dram = qv(&a->memory.dram.latency_cyc);
+    double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : dram;
+    if (f == GC_GEMM_FAM_WGMMA)
+        first += qv(&a->memory.tma.latency_extra_cyc);
+    return first + l2;
+}
+
 /* Predict one kernel of spec s: its description, the model's prediction and
  * its GPU time without the launch (into kp when not NULL). */
 static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_predict_opts_t *o,
@@ -216,7 +235,7 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
     if (!rc && q.clock_mhz > 0 && !(o && o->clock_mhz > 0))
         p.clock_source = sustained_src;
     if (!rc) {
-        *us = (p.cycles - p.breakdown[GC_R_LAUNCH]) / p.clock_mhz;
+        *us = (p.cycles - p.breakdown[GC_R_LAUNCH] + ends_cyc(a, s->fam)) / p.clock_mhz;
         if (kp) {
             memset(kp, 0, sizeof(*kp));
             kp->fam = s->fam;
