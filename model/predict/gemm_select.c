@@ -80,12 +80,16 @@ typedef struct tile {
     int bm, bn, warps, stages;
 } tile_t;
 
-/* wgmma: 64-row slabs; at most 32768 accumulators (2 consumer warpgroups x
- * 128 threads x 128 f32 registers: the register file's share of a thread) */
+/* wgmma: 64-row slabs; at most 40960 f32 accumulators a block: 2 consumer
+ * warpgroups x 128 threads x 160, what the 232 registers CUTLASS gives a
+ * consumer thread (setmaxnreg; producer 40: sm90 warpspecialized
+ * cooperative kernels) hold beside fragments and addresses. Observed
+ * nvjet tiles include 192x192 and 320x128. */
 static const tile_t t_wgmma[] = {
     {64, 8, 12, 8},    {64, 16, 12, 8},   {64, 32, 12, 8},   {64, 64, 12, 8},
     {64, 128, 12, 8},  {128, 16, 12, 7},  {128, 32, 12, 7},  {128, 64, 12, 6},
     {128, 128, 12, 6}, {128, 256, 12, 4}, {256, 128, 12, 4}, {64, 256, 12, 4},
+    {192, 192, 12, 3}, {320, 128, 12, 3}, {128, 320, 12, 3},
 };
 /* mma.sync: CUTLASS's sm80 / sm75 tensorop tiles (observed names) */
 static const tile_t t_mma[] = {
