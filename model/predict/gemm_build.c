@@ -211,12 +211,17 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
     double tile_in = (double)(s->bm + s->bn) * s->bk * eb, w = s->align;
     double copies = tile_in / w / (32 * W);
     double steps = k->loop.trips, pro = fmin(s->stages - 1.0, steps);
-    if (s->fam == GC_GEMM_FAM_MMA) {
-        add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies * (steps - pro) / steps, w);
-        add_mem(b, &k->prologue, GC_OP_CP_ASYNC, copies * pro, w);
-    } else {
-        add_mem(b, &k->loop, GC_OP_LDG, copies, w)->l1 = 0;
-        add_mem(b, &k->loop, GC_OP_STS, copies, w);
+    /* the copies in flight over the stages: cp.async (.cg when 16 bytes:
+     * L2 only; .ca otherwise); the register-staged loads are issued one k
+     * step ahead of their use, so they are described as an asynchronous
+     * copy through the L1 (.ca) plus the st.shared that lands them */
+    gc_kop_t *cp = add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies * (steps - pro) / steps, w);
+    cp->l1 = w < 16;
+    cp = add_mem(b, &k->prologue, GC_OP_CP_ASYNC, copies * pro, w);
+    cp->l1 = w < 16;
+    if (s->fam == GC_GEMM_FAM_MMA_LDG) {
+        add_mem(b, &k->loop, GC_OP_STS, copies * (steps - pro) / steps, w);
+        add_mem(b, &k->prologue, GC_OP_STS, copies * pro, w);
     }
     add(b, &k->loop, GC_OP_BAR, 1);
     add_alu(b, &k->loop, "imad", 16 + copies * 2, 0);

@@ -415,6 +415,8 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
                                 t[i].bm,     t[i].bn,    kstep(f, g->dtype),
                                 t[i].stages, t[i].warps, 1,
                                 align};
+            if (f == GC_GEMM_FAM_MMA_LDG)
+                s.stages = 2; /* registers hold the next k step (CUTLASS MmaPipelined) */
             if (!(s.stages = fit_stages(a, &s)))
                 continue;
             out[n++] = s;
