@@ -408,7 +408,7 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
     for (int or = 0; or < orients; or ++) {
         long m = or ? g->n : g->m, n_ = or ? g->m : g->n;
         for (int i = 0; i < nt && n + 2 <= CANDS_MAX; i++) {
-            if (!tile_fits(&t[i], m, n_))
+            if (i > 0 && !tile_fits(&t[i], m, n_)) /* the smallest tile always runs */
                 continue;
             gc_gemm_spec_t s = {f,           m,          n_,
                                 g->k,        g->batch,   g->dtype,
