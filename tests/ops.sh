@@ -75,6 +75,10 @@ run $G describe rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100
 expect_out 'grid: \[1, 528, 1\]' "reduce_kernel: 528 CTAs per output on 132 SMs"
 expect_out 'block: \[512, 1, 1\]' "reduce_kernel: 512 lanes along the row"
 expect_out 'op: ldg, width: 16, count: 1}' "reduce_kernel: a load has a full warp of lanes (the default), not 512"
+run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100
+expect_out '^  memset ' "split rows: the semaphores are zeroed by a memset first"
+run $G predict rowsum --rows 4096 --cols 4096 --dtype f32 --arch hopper-h100
+grep -q '^  memset ' "$out" && fail "no split row: no memset"
 run $G describe rowsum --rows 1 --cols 16777216 --dtype f32 --arch ampere-a100
 expect_out 'grid: \[1, 432, 1\]' "reduce_kernel: 432 CTAs per output on 108 SMs"
 # cunn_SoftMaxForwardReg, 4096 bf16 columns: ILP 4, 30 registers in PyTorch

@@ -405,12 +405,38 @@ static void reduce_config(const gc_arch_t *a, double R, double C, int sz, rcfg_t
     c->grid_y = c->ctas;
 }
 
+/* When blocks split a row, gpu_reduce_kernel first zeroes the semaphores
+ * (one int per output block column) with cudaMemsetAsync (pytorch aten/src/
+ * ATen/native/cuda/Reduce.cuh, gpu_reduce_kernel: semaphore_size() =
+ * sizeof(int) x grid().x), which the profiler shows as [gpu_memset] before
+ * reduce_kernel: one block storing those bytes. */
+static int reduce_memset(double grid_x, gc_ops_plan_t *p, gc_err_t *err)
+{
+    kb_t b;
+    kb_start(&b, "memset (reduce semaphores)", "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
+                                                "(gpu_reduce_kernel: cudaMemsetAsync)");
+    gc_kernel_t *k = b.k;
+    if (!k)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    double words = grid_x;
+    k->grid[0] = 1;
+    k->block[0] = (long)fmin(1024, ceil(words / 32) * 32);
+    k->regs = 16;
+    k->loop.trips = ceil(words / 1024);
+    gc_kop_t *st = kb_stg(&b, &k->loop, 4, 1);
+    st->active = fmin(32, words);
+    k->write_bytes = 4 * words;
+    return ops_push(p, &b, "memset", err);
+}
+
 int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
 {
     int sz = ops_dsize(g->dtype);
     double R = (double)g->rows, C = (double)g->cols;
     rcfg_t c;
     reduce_config(a, R, C, sz, &c);
+    if (c.ctas > 1 && reduce_memset(c.grid_x, p, err))
+        return -1;
     kb_t b;
     kb_start(&b, "reduce_kernel<512,1> sum", "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
                                              "(setReduceConfig, reduce_kernel)");
