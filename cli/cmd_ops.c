@@ -196,7 +196,7 @@ static double launch_us(const gc_prediction_t *p)
 }
 
 static void print_text(const opargs_t *o, const gc_ops_plan_t *plan, const gc_prediction_t *p,
-                       double tot, double ktot)
+                       const double *ends, double tot, double ktot)
 {
     printf("%s on %s: %.2f us (%d kernel%s; %.2f us on the GPU without launches)\n", o->g.op,
            p[0].arch, tot, plan->n, plan->n > 1 ? "s" : "", ktot);
@@ -205,14 +205,15 @@ static void print_text(const opargs_t *o, const gc_ops_plan_t *plan, const gc_pr
         printf("  %-9s %s: grid [%ld, %ld, %ld] x block [%ld, %ld, %ld], %.2f us (%.2f us "
                "without the launch), %s-bound, %d blocks/SM\n",
                plan->role[i], k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0],
-               k->block[1], k->block[2], p[i].time_us, p[i].time_us - launch_us(&p[i]),
-               gc_predict_resource(p[i].bound), p[i].blocks_per_sm);
+               k->block[1], k->block[2], p[i].time_us + ends[i],
+               p[i].time_us + ends[i] - launch_us(&p[i]), gc_predict_resource(p[i].bound),
+               p[i].blocks_per_sm);
     }
     printf("  total: %.2f us\n", tot);
 }
 
 static void print_json(const opargs_t *o, const gc_ops_plan_t *plan, const gc_prediction_t *p,
-                       double tot, double ktot)
+                       const double *ends, double tot, double ktot)
 {
     printf("{\"schema\": \"gpucal-ops/1\", \"op\": \"%s\", \"arch\": \"%s\", \"kernels\": [\n",
            o->g.op, p[0].arch);
@@ -220,10 +221,11 @@ static void print_json(const opargs_t *o, const gc_ops_plan_t *plan, const gc_pr
         const gc_kernel_t *k = plan->k[i];
         printf("{\"role\": \"%s\", \"name\": \"%s\", \"grid\": [%ld, %ld, %ld], "
                "\"block\": [%ld, %ld, %ld], \"registers\": %.0f, \"time_us\": %.4f, "
-               "\"kernel_us\": %.4f, \"launch_us\": %.4f, \"prediction\": ",
+               "\"kernel_us\": %.4f, \"launch_us\": %.4f, \"ends_us\": %.4f, "
+               "\"prediction\": ",
                plan->role[i], k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0],
-               k->block[1], k->block[2], k->regs, p[i].time_us,
-               p[i].time_us - launch_us(&p[i]), launch_us(&p[i]));
+               k->block[1], k->block[2], k->regs, p[i].time_us + ends[i],
+               p[i].time_us + ends[i] - launch_us(&p[i]), launch_us(&p[i]), ends[i]);
         gc_predict_print_json(&p[i], NULL, stdout);
         printf("}%s\n", i + 1 < plan->n ? "," : "");
     }
@@ -240,6 +242,7 @@ int gc_ops_cmd_predict(int argc, char **argv)
     if (rc)
         return rc < 0 ? 0 : rc;
     gc_prediction_t p[GC_OPS_KERNELS_MAX];
+    double ends[GC_OPS_KERNELS_MAX]; /* the kernel's two ends, us (gc_ops_ends_cyc) */
     gc_predict_opts_t po = {o.clock};
     double tot = 0, ktot = 0;
     gc_err_t err;
@@ -249,15 +252,16 @@ int gc_ops_cmd_predict(int argc, char **argv)
         if (gc_predict(arch, plan.k[i], &po, &p[i], &err))
             st = gc_cli_fail(&err);
         else {
-            tot += p[i].time_us;
-            ktot += p[i].time_us - launch_us(&p[i]);
+            ends[i] = p[i].clock_mhz > 0 ? gc_ops_ends_cyc(arch, plan.k[i]) / p[i].clock_mhz : 0;
+            tot += p[i].time_us + ends[i];
+            ktot += p[i].time_us + ends[i] - launch_us(&p[i]);
         }
     }
     if (!st) {
         if (!strcmp(o.format, "json"))
-            print_json(&o, &plan, p, tot, ktot);
+            print_json(&o, &plan, p, ends, tot, ktot);
         else
-            print_text(&o, &plan, p, tot, ktot);
+            print_text(&o, &plan, p, ends, tot, ktot);
         st = fflush(stdout) == 0 ? 0 : 1;
     }
     gc_ops_plan_free(&plan);

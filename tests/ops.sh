@@ -31,7 +31,9 @@ echo "$calls" | while read -r call; do
         awk -v d="$T" 'BEGIN { f = d "/k1.yaml"; n = 1 }
             /^---$/ { n++; f = d "/k" n ".yaml"; next } { print > f }' "$out"
         i=1
-        for t in $(grep -o '"registers": [0-9]*, "time_us": [0-9.]*' "$T/direct.json" | cut -d' ' -f4); do
+        # the direct call adds the kernel's two ends (ends_us) to the predictor's time
+        for t in $(grep -o '"time_us": [0-9.]*, "kernel_us": [0-9.]*, "launch_us": [0-9.]*, "ends_us": [0-9.]*' \
+            "$T/direct.json" | awk '{ printf "%.4f\n", $2 - $8 }' | tr -d ,); do
             run $G predict "$T/k$i.yaml" --arch $arch --format json
             expect_rc 0 "predict the described kernel $i of $call on $arch"
             got=$(grep -o '"time_us": [0-9.e+-]*' "$out" | head -1 | cut -d' ' -f2)
@@ -79,6 +81,11 @@ run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100
 expect_out '^  memset ' "split rows: the semaphores are zeroed by a memset first"
 run $G predict rowsum --rows 4096 --cols 4096 --dtype f32 --arch hopper-h100
 grep -q '^  memset ' "$out" && fail "no split row: no memset"
+# the two ends: the memset only drains its stores to the L2 (l2 latency),
+# the reduction also waits for its first loads from DRAM (dram latency)
+run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100 --format json
+grep -o '"ends_us": [0-9.]*' "$out" | cut -d' ' -f2 | paste -sd' ' - |
+    awk '{ exit !($1 > 0 && $2 > $1) }' || fail "ends_us: memset (L2 only) below the reduction (DRAM + L2)"
 run $G describe rowsum --rows 1 --cols 16777216 --dtype f32 --arch ampere-a100
 expect_out 'grid: \[1, 432, 1\]' "reduce_kernel: 432 CTAs per output on 108 SMs"
 # cunn_SoftMaxForwardReg, 4096 bf16 columns: ILP 4, 30 registers in PyTorch

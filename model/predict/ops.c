@@ -95,6 +95,18 @@ int ops_push(gc_ops_plan_t *plan, kb_t *b, const char *role, gc_err_t *err)
     return 0;
 }
 
+static double qpos(const gc_qty_t *q)
+{
+    return q->set && q->v > 0 ? q->v : 0;
+}
+
+double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k)
+{
+    double first = k->read_bytes > 0 ? qpos(&a->memory.dram.latency_cyc) : 0;
+    double last = k->write_bytes > 0 ? qpos(&a->memory.l2.latency_cyc) : 0;
+    return first + last;
+}
+
 typedef int (*build_fn)(const gc_arch_t *, const gc_ops_args_t *, gc_ops_plan_t *, gc_err_t *);
 
 /* Each operator: its name, the options it needs (in the order a message
