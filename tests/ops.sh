@@ -81,6 +81,12 @@ run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100
 expect_out '^  memset ' "split rows: the semaphores are zeroed by a memset first"
 run $G predict rowsum --rows 4096 --cols 4096 --dtype f32 --arch hopper-h100
 grep -q '^  memset ' "$out" && fail "no split row: no memset"
+# layernorm's second pass finds its row in the L1 only while the rows
+# resident on an SM fit: 2 rows of 256 KiB on the H100's 240 KiB L1 -> 240 / 512
+run $G describe layernorm --rows 256 --cols 65536 --dtype f32 --arch hopper-h100
+expect_out 'l1_hit: 0.46875, count: 1' "layernorm: long rows re-read from the L2 beyond the L1"
+run $G describe layernorm --rows 4096 --cols 768 --dtype f16 --arch hopper-h100
+expect_out 'l1_hit: 1, count: 1' "layernorm: short rows re-read from the L1"
 # the two ends: the memset only drains its stores to the L2 (l2 latency),
 # the reduction also waits for its first loads from DRAM (dram latency)
 run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100 --format json

@@ -286,7 +286,8 @@ int ops_softmax(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc
  * the row in 4-element vectors (Welford update per element: a division by
  * the count and three FMAs), reduces (mean, m2, count) over the warp by
  * shuffles and over the 4 warps through shared memory; the second loop
- * reads the row again (from the L1: the block's own row), gamma and beta
+ * reads the row again (from the L1 while the rows of the blocks resident
+ * on an SM fit in it, memory.l1.size_kib; else from the L2), gamma and beta
  * (shared by every block, so in the L1 after the first), writes y. Mean and
  * rstd are written per row. Both loops run ceil(cols / 512) trips per
  * thread and are one iteration here. */
@@ -316,7 +317,13 @@ int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     x->active = active;
     gc_kop_t *x2 = kb_ldg(&b, L, w, 1, 0);
     x2->active = active;
-    x2->l1_hit = 1;
+    /* rows resident on an SM at once: up to 2048 / 128 blocks, at most the
+     * SM's share of the grid; the second pass finds its row in the L1 only
+     * while those rows fit */
+    double live = fmin(floor(ops_sm_threads(a) / 128), ceil(R / ops_sms(a)));
+    double l1 = a->memory.l1.size_kib.set ? a->memory.l1.size_kib.v * 1024 : 0;
+    double rows_bytes = live * C * sz;
+    x2->l1_hit = l1 > 0 ? fmin(1, l1 / rows_bytes) : 1;
     double per_sm = fmax(1, R / ops_sms(a)); /* rows an SM runs: gamma, beta from its L1 */
     gc_kop_t *gb = kb_ldg(&b, L, w, 2, 0);
     gb->active = active;
