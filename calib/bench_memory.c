@@ -371,184 +371,291 @@ done:
     return rc;
 }
 
-int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+/* One array-size regime of the fine P-chase: the accesses of the arrays with
+ * lo < array_bytes <= hi, clustered on their own (calib/README.md). */
+typedef struct regime {
+    const char *name; /* "hit" or "miss" */
+    double lo, hi;    /* array sizes, bytes */
+    size_t n;         /* accesses */
+    double *x;        /* their latencies, cycles */
+    size_t *row;      /* their table rows */
+    int *lab;         /* their clusters (-1: the tail) */
+    gc_kmeans_t km;   /* k = 0: fewer than 2 accesses */
+    char arrays[160]; /* the array sizes, listed */
+    const char *method;
+} regime_t;
+
+/* rg->arrays: the distinct array sizes of rg's rows, ascending, "10 MiB,
+ * 48 MiB" (at most 16; the rest are counted as "..."). */
+static void regime_arrays(const gc_table_t *t, int ca, regime_t *rg)
 {
-    int ca = gc_table_col(t, "array_bytes"), cy = gc_table_col(t, "latency_cyc");
-    size_t n = t->nrows;
-    if (n < 2) {
-        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %zu access%s", n,
-                           n == 1 ? "" : "es");
-        return 0;
+    double sizes[16];
+    size_t nsz = 0, more = 0, at = 0;
+    for (size_t i = 0; i < rg->n; i++) {
+        double s = gc_table_num(t, ca, rg->row[i]);
+        size_t q = 0;
+        while (q < nsz && sizes[q] != s)
+            q++;
+        if (q == nsz && nsz < 16)
+            sizes[nsz++] = s;
+        else if (q == nsz)
+            more = 1;
     }
-    int *lab = malloc(n * sizeof(*lab));
-    if (!lab)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    gc_kmeans_opts_t ko;
-    gc_kmeans_defaults(&ko);
-    ko.min_spread = 1; /* latencies are whole cycles */
-    gc_kmeans_t km;
-    double median_run = 0;
-    size_t runs = 0;
-    int rc = gc_kmeans_fit(t->num[cy], n, &ko, &km, lab, err);
-    if (rc) {
-        free(lab);
-        if (rc == GC_ENODATA) {
-            gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %s", err->msg);
-            gc_err_clear(err);
-            return 0;
-        }
-        return rc;
+    qsort(sizes, nsz, sizeof(*sizes), cmp_double);
+    rg->arrays[0] = 0;
+    for (size_t q = 0; q < nsz + more; q++) {
+        char b[32];
+        int w = snprintf(rg->arrays + at, sizeof(rg->arrays) - at, "%s%s", at ? ", " : "",
+                         q < nsz ? gc_calib_bytes(sizes[q], b, sizeof(b)) : "...");
+        if (w > 0 && (size_t)w < sizeof(rg->arrays) - at)
+            at += (size_t)w;
     }
-    gc_l2_t *l2 = &c->a->memory.l2;
+}
+
+/* rg->method: how k was chosen (silhouette by k, the tail), for the notes */
+static void regime_method(gc_calib_ctx_t *c, const gc_kmeans_opts_t *ko, regime_t *rg)
+{
+    const gc_kmeans_t *km = &rg->km;
     char sil[160] = "";
-    size_t at = 0;
-    for (int k = 2; k <= ko.kmax; k++) {
-        int w = km.silhouette[k] >= -1 && km.silhouette[k] > -1
+    size_t at = 0, nout = km->n_low + km->n_high;
+    for (int k = 2; k <= ko->kmax; k++) {
+        int w = km->silhouette[k] > -1
                     ? snprintf(sil + at, sizeof(sil) - at, "%s%d: %.2f%s", at ? ", " : "", k,
-                               km.silhouette[k], km.admissible[k] ? "" : " (not separated)")
+                               km->silhouette[k], km->admissible[k] ? "" : " (not separated)")
                     : 0;
         if (w > 0 && (size_t)w < sizeof(sil) - at)
             at += (size_t)w;
     }
-    size_t nout = km.n_low + km.n_high;
-    const char *method = gc_calib_str(
+    rg->method = gc_calib_str(
         c,
-        "k = %d: the largest separated partition (k = 1..%d; silhouette by k: "
-        "%s); %zu of %zu accesses (%.2f %%) outside every cluster left out as the long tail "
-        "(%zu above, %zu below)",
-        km.k, ko.kmax, sil[0] ? sil : "none", nout, n, 100.0 * (double)nout / (double)n, km.n_high,
-        km.n_low);
+        "%s regime (arrays %s): k = %d, the largest separated partition (k = 1..%d; "
+        "silhouette by k: %s); %zu of %zu accesses (%.2f %%) outside every cluster left out "
+        "as the long tail (%zu above, %zu below)",
+        rg->name, rg->arrays, km->k, ko->kmax, sil[0] ? sil : "none", nout, rg->n,
+        rg->n ? 100.0 * (double)nout / (double)rg->n : 0.0, km->n_high, km->n_low);
+}
+
+/* Gather and cluster the accesses of regime rg (rg->lo, rg->hi set by the
+ * caller). rg->km.k stays 0 with fewer than 2 accesses or none left after the
+ * tail. Returns 0, or GC_ENOMEM / GC_EINPUT from the k-means. */
+static int regime_fit(gc_calib_ctx_t *c, const gc_table_t *t, const gc_kmeans_opts_t *ko,
+                      regime_t *rg, gc_err_t *err)
+{
+    int ca = gc_table_col(t, "array_bytes"), cy = gc_table_col(t, "latency_cyc");
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        double a = gc_table_num(t, ca, r);
+        n += a > rg->lo && a <= rg->hi;
+    }
+    rg->x = malloc((n ? n : 1) * sizeof(*rg->x));
+    rg->row = malloc((n ? n : 1) * sizeof(*rg->row));
+    rg->lab = malloc((n ? n : 1) * sizeof(*rg->lab));
+    if (!rg->x || !rg->row || !rg->lab)
+        return gc_err_set(err, GC_ENOMEM, "out of memory (fine P-chase, %zu accesses)", n);
+    for (size_t r = 0; r < t->nrows; r++) {
+        double a = gc_table_num(t, ca, r);
+        if (a > rg->lo && a <= rg->hi) {
+            rg->x[rg->n] = gc_table_num(t, cy, r);
+            rg->row[rg->n++] = r;
+        }
+    }
+    regime_arrays(t, ca, rg);
+    memset(&rg->km, 0, sizeof(rg->km));
+    if (rg->n < 2)
+        return 0;
+    int rc = gc_kmeans_fit(rg->x, rg->n, ko, &rg->km, rg->lab, err);
+    if (rc == GC_ENODATA) {
+        gc_err_clear(err);
+        memset(&rg->km, 0, sizeof(rg->km));
+        return 0;
+    }
+    if (rc == 0)
+        regime_method(c, ko, rg);
+    return rc;
+}
+
+static void regime_free(regime_t *rg)
+{
+    free(rg->x);
+    free(rg->row);
+    free(rg->lab);
+}
+
+/* The misses among the clusters of the miss regime mk: a cluster whose
+ * median lies inside the band of a hit cluster (its median -+ gap robust sd,
+ * where that partition's hits fall) is those hits seen again in arrays beyond
+ * the L2; the others above the near hit are misses. Their indices go to
+ * miss[] ascending; returns how many; *again counts the hits seen again. */
+static int miss_clusters(const gc_kmeans_t *hk, const gc_kmeans_t *mk, double gap, int *miss,
+                         int *again)
+{
+    int nm = 0;
+    *again = 0;
+    for (int j = 0; j < mk->k; j++) {
+        double m = mk->c[j].median;
+        int hit = 0;
+        for (int h = 0; h < hk->k; h++)
+            hit |= fabs(m - hk->c[h].median) <= gap * hk->c[h].rspread;
+        if (hit)
+            ++*again;
+        else if (m > hk->c[0].median)
+            miss[nm++] = j;
+    }
+    return nm;
+}
+
+/* One cluster j of regime rg as key q, named `what` (near hit, ...). */
+static void fine_put(gc_calib_ctx_t *c, gc_qty_t *q, const char *file, const regime_t *rg, int j,
+                     const char *what, const char *method)
+{
+    const gc_kmeans_cluster_t *cl = &rg->km.c[j];
+    gc_calib_put(c, q, cl->centre, cl->lo, cl->hi,
+                 gc_calib_str(c, "%s: k-means cluster %d of %d of the %s regime (%s), arrays %s",
+                              file, j + 1, rg->km.k, rg->name, what, rg->arrays),
+                 gc_calib_str(c, "spread %.3g cycles, %.2f %% of the %s-regime accesses%s%s",
+                              cl->spread, 100 * cl->share, rg->name, method ? "; " : "",
+                              method ? method : ""));
+}
+
+/* The hit regime's clusters (1 or 2, checked by the caller): near and far
+ * hit, partitions, near_share and the near/far map. */
+static int fine_hits(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, const regime_t *hit,
+                     double *median_run, size_t *runs, gc_err_t *err)
+{
+    gc_l2_t *l2 = &c->a->memory.l2;
+    const gc_kmeans_t *km = &hit->km;
+    char b[32];
+    fine_put(c, &l2->near_hit_cyc, file, hit, 0, "near hit", hit->method);
+    if (km->k == 2)
+        fine_put(c, &l2->far_hit_cyc, file, hit, 1, "far hit", NULL);
+    gc_calib_put_count(c, &l2->partitions, km->k,
+                       gc_calib_str(c,
+                                    "%s: k-means clusters of the arrays of at most half the L2 "
+                                    "(%s): one per partition",
+                                    file, gc_calib_bytes(hit->hi, b, sizeof(b))),
+                       NULL);
+    if (km->k < 2) {
+        if (c->o->near_map)
+            gc_calib_leave_out(c, file, 0, "no near/far map written: the L2 shows one partition");
+        return 0;
+    }
+    double m = (double)(km->c[0].n + km->c[1].n);
+    double p = (double)km->c[0].n / m, h = 1.96 * sqrt(p * (1 - p) / m);
+    gc_calib_put(c, &l2->near_share, p, p - h > 0 ? p - h : 0, p + h < 1 ? p + h : 1,
+                 gc_calib_str(c,
+                              "%s: near-hit accesses / all hits in arrays of at most "
+                              "half the L2 (%.0f accesses; normal interval)",
+                              file, m),
+                 NULL);
+    int *lab = malloc((t->nrows ? t->nrows : 1) * sizeof(*lab));
+    if (!lab)
+        return gc_err_set(err, GC_ENOMEM, "out of memory (near map)");
+    for (size_t r = 0; r < t->nrows; r++)
+        lab[r] = -1;
+    for (size_t i = 0; i < hit->n; i++)
+        lab[hit->row[i]] = hit->lab[i];
+    int rc = write_map(c, t, lab, 0, 1, hit->hi, median_run, runs, err);
+    free(lab);
+    return rc;
+}
+
+/* The miss regime's clusters beyond the hits: one miss latency per partition
+ * (the hit clusters), lowest first: near miss, far miss. Slower clusters
+ * beyond those (DRAM page or TLB misses) are named in the note as tail. */
+static void fine_misses(gc_calib_ctx_t *c, const char *file, const regime_t *hit,
+                        const regime_t *miss, double gap)
+{
+    gc_l2_t *l2 = &c->a->memory.l2;
+    char b[32];
+    if (!miss->km.k) {
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near_miss_cyc, far_miss_cyc left out: no array larger "
+                           "than the L2 (%s) to cluster misses in (measure one)",
+                           gc_calib_bytes(miss->lo, b, sizeof(b)));
+        return;
+    }
+    int idx[GC_KMEANS_KMAX], again, want = hit->km.k;
+    int nm = miss_clusters(&hit->km, &miss->km, gap, idx, &again);
+    if (nm < want) {
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near_miss_cyc, far_miss_cyc left out: %d cluster%s of the "
+                           "arrays beyond the L2 (%s) outside the hit bands, %d expected (one "
+                           "miss latency per partition)",
+                           nm, nm == 1 ? "" : "s", miss->arrays, want);
+        return;
+    }
+    double slow = 0;
+    for (int j = want; j < nm; j++)
+        slow += miss->km.c[idx[j]].share;
+    const char *how = gc_calib_str(
+        c, "%s; %d of its clusters in a hit band (hit-regime median -+ %g robust sd): hits; "
+           "the %d lowest of the others: misses%s",
+        miss->method, again, gap, want,
+        nm > want ? gc_calib_str(c, "; %d slower cluster%s (%.2f %% of the accesses, from %.0f "
+                                    "cycles: slower than both miss paths, e.g. DRAM page or TLB "
+                                    "misses) counted with the tail",
+                                 nm - want, nm - want == 1 ? "" : "s", 100 * slow,
+                                 miss->km.c[idx[want]].min)
+                  : "");
+    fine_put(c, &l2->near_miss_cyc, file, miss, idx[0], "near miss", how);
+    if (want < 2) {
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2.far_miss_cyc left out: the L2 shows one partition");
+        return;
+    }
+    const gc_kmeans_cluster_t *nh = &hit->km.c[0], *fh = &hit->km.c[1];
+    const gc_kmeans_cluster_t *nmc = &miss->km.c[idx[0]], *fm = &miss->km.c[idx[1]];
+    fine_put(c, &l2->far_miss_cyc, file, miss, idx[1], "far miss",
+             gc_calib_str(c, "far - near: %.0f cycles on misses, %.0f on hits", fm->centre -
+                          nmc->centre, fh->centre - nh->centre));
+}
+
+int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    char b[32];
+    if (t->nrows < 2) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %zu access%s",
+                           t->nrows, t->nrows == 1 ? "" : "es");
+        return 0;
+    }
     if (!(c->l2_bytes > 0)) {
         gc_calib_leave_out(c, file, 0,
                            "memory.l2 near/far latencies left out: no l2_bytes "
                            "header to tell the hit regime (arrays up to half the L2) from misses");
+        return 0;
+    }
+    gc_kmeans_opts_t ko;
+    gc_kmeans_defaults(&ko);
+    ko.min_spread = 1; /* latencies are whole cycles */
+    regime_t hit = {.name = "hit", .lo = 0, .hi = c->l2_bytes / 2};
+    regime_t miss = {.name = "miss", .lo = c->l2_bytes, .hi = INFINITY};
+    double median_run = 0;
+    size_t runs = 0;
+    int rc = regime_fit(c, t, &ko, &hit, err);
+    if (!rc)
+        rc = regime_fit(c, t, &ko, &miss, err);
+    if (rc)
+        goto done;
+    if (!hit.km.k || hit.km.k > 2) {
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2 near/far latencies left out: %d k-means clusters in the "
+                           "arrays of at most half the L2 (%s; expected a near and a far hit)",
+                           hit.km.k, gc_calib_bytes(hit.hi, b, sizeof(b)));
         goto info;
     }
-    double hit_max = c->l2_bytes / 2;
-    size_t hits[GC_KMEANS_KMAX] = {0}, hit_rows = 0;
-    for (size_t r = 0; r < n; r++)
-        if (gc_table_num(t, ca, r) <= hit_max && lab[r] >= 0) {
-            hits[lab[r]]++;
-            hit_rows++;
-        }
-    char b[32];
-    if (!hit_rows) {
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near/far latencies left out: no array of at "
-                           "most half the L2 (%s): hits cannot be told from misses",
-                           gc_calib_bytes(hit_max, b, sizeof(b)));
-        goto info;
-    }
-    int hit_cl[GC_KMEANS_KMAX], miss_cl[GC_KMEANS_KMAX], nh = 0, nm = 0;
-    for (int j = 0; j < km.k; j++) {
-        if ((double)hits[j] >= 0.01 * (double)hit_rows)
-            hit_cl[nh++] = j;
-        else
-            miss_cl[nm++] = j;
-    }
-    /* the array sizes each cluster appears in (>= 1 % of that size's accesses) */
-    double sizes[64];
-    size_t nsz = 0;
-    for (size_t r = 0; r < n && nsz < 64; r++) {
-        double s = gc_table_num(t, ca, r);
-        size_t q = 0;
-        while (q < nsz && sizes[q] != s)
-            q++;
-        if (q == nsz)
-            sizes[nsz++] = s;
-    }
-    qsort(sizes, nsz, sizeof(*sizes), cmp_double);
-    size_t per[64][GC_KMEANS_KMAX], tot[64];
-    memset(per, 0, sizeof(per));
-    memset(tot, 0, sizeof(tot));
-    for (size_t r = 0; r < n; r++) {
-        double s = gc_table_num(t, ca, r);
-        size_t q = 0;
-        while (q < nsz && sizes[q] != s)
-            q++;
-        if (q < nsz && lab[r] >= 0) {
-            per[q][lab[r]]++;
-            tot[q]++;
-        }
-    }
-    if (nh == 0 || nh > 2 || nm > 2) {
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near/far latencies left out: %d cluster%s in "
-                           "the hit regime and %d outside it (expected 1-2 and at most 2)",
-                           nh, nh == 1 ? "" : "s", nm);
-        goto info;
-    }
-    static const char *const names[] = {"near hit", "far hit", "near miss", "far miss"};
-    gc_qty_t *q[4] = {&l2->near_hit_cyc, &l2->far_hit_cyc, &l2->near_miss_cyc, &l2->far_miss_cyc};
-    int which[4] = {hit_cl[0], nh == 2 ? hit_cl[1] : -1, nm == 2 ? miss_cl[0] : -1,
-                    nm == 2 ? miss_cl[1] : -1};
-    for (int l = 0; l < 4; l++) {
-        int j = which[l];
-        if (j < 0)
-            continue;
-        char arrays[256] = "";
-        size_t aat = 0;
-        for (size_t s = 0; s < nsz; s++)
-            if (tot[s] && (double)per[s][j] >= 0.01 * (double)tot[s]) {
-                int w = snprintf(arrays + aat, sizeof(arrays) - aat, "%s%s", aat ? ", " : "",
-                                 gc_calib_bytes(sizes[s], b, sizeof(b)));
-                if (w > 0 && (size_t)w < sizeof(arrays) - aat)
-                    aat += (size_t)w;
-            }
-        const gc_kmeans_cluster_t *cl = &km.c[j];
-        gc_calib_put(c, q[l], cl->centre, cl->lo, cl->hi,
-                     gc_calib_str(c, "%s: k-means cluster %d of %d (%s), arrays %s", file, j + 1,
-                                  km.k, names[l], arrays),
-                     l == 0 ? method
-                            : gc_calib_str(c, "spread %.3g cycles, %.2f %% of the accesses",
-                                           cl->spread, 100 * cl->share));
-        if (l == 0 && km.k)
-            q[0]->note = gc_calib_str(c, "spread %.3g cycles, %.2f %% of the accesses; %s",
-                                      cl->spread, 100 * cl->share, method);
-    }
-    if (nh == 1 && nm == 1)
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
-                           "miss cluster (%.1f cycles): near and far misses not separable",
-                           km.c[miss_cl[0]].centre);
-    else if (nm == 1)
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
-                           "miss cluster (%.1f cycles): near and far misses not separable",
-                           km.c[miss_cl[0]].centre);
-    else if (nm == 0)
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near_miss_cyc, far_miss_cyc left out: no "
-                           "cluster outside the hit regime (measure an array larger than the "
-                           "L2)");
-    gc_calib_put_count(c, &l2->partitions, nh,
-                       gc_calib_str(c,
-                                    "%s: k-means clusters present in arrays of at most half "
-                                    "the L2 (%s): one per partition",
-                                    file, gc_calib_bytes(hit_max, b, sizeof(b))),
-                       NULL);
-    if (nh == 2) {
-        double m = (double)(hits[hit_cl[0]] + hits[hit_cl[1]]);
-        double p = (double)hits[hit_cl[0]] / m, h = 1.96 * sqrt(p * (1 - p) / m);
-        gc_calib_put(c, &l2->near_share, p, p - h > 0 ? p - h : 0, p + h < 1 ? p + h : 1,
-                     gc_calib_str(c,
-                                  "%s: near-hit accesses / all hits in arrays of at most "
-                                  "half the L2 (%.0f accesses; normal interval)",
-                                  file, m),
-                     NULL);
-        if ((rc = write_map(c, t, lab, hit_cl[0], hit_cl[1], hit_max, &median_run, &runs, err)) !=
-            0)
-            goto done;
-    } else if (c->o->near_map) {
-        gc_calib_leave_out(c, file, 0, "no near/far map written: the L2 shows one partition");
-    }
+    if ((rc = fine_hits(c, t, file, &hit, &median_run, &runs, err)) != 0)
+        goto done;
+    fine_misses(c, file, &hit, &miss, ko.gap);
 info:
     gc_calib_info(
-        c, "%s: %zu accesses, k = %d, %zu tail outliers%s%s", file, n, km.k, nout,
+        c, "%s: %zu accesses, k = %d (hit regime) and %d (miss regime), %zu tail outliers%s%s",
+        file, t->nrows, hit.km.k, miss.km.k,
+        hit.km.n_low + hit.km.n_high + miss.km.n_low + miss.km.n_high,
         runs ? gc_calib_str(c, "; near/far runs: %zu, median %.0f bytes", runs, median_run) : "",
         c->o->near_map && runs ? gc_calib_str(c, " (map: %s)", c->o->near_map) : "");
 done:
-    free(lab);
+    regime_free(&hit);
+    regime_free(&miss);
     return rc;
 }
 

@@ -420,7 +420,7 @@ static void judge_tail(const psum_t *p, const double *kept, size_t m, int k, con
  * input order, -1 for the tail. */
 static void final_stats(gc_kmeans_t *res, const psum_t *p, const double *kept, size_t m, int k,
                         const size_t *start, const unsigned char *out, size_t n,
-                        const sample_t *s, const size_t *pos, int *labels)
+                        const sample_t *s, const size_t *pos, int *labels, double min_spread)
 {
     res->k = k;
     res->n_in = m;
@@ -434,6 +434,10 @@ static void final_stats(gc_kmeans_t *res, const psum_t *p, const double *kept, s
         cl->n = b - a;
         cl->centre = range_mean(p, a, b);
         cl->spread = range_sd(p, a, b, cl->centre);
+        cl->median = range_median(kept, a, b);
+        cl->rspread = 1.4826 * range_mad(kept, a, b, cl->median);
+        if (cl->rspread < min_spread)
+            cl->rspread = min_spread;
         double h = t975(cl->n - 1) * cl->spread / sqrt((double)cl->n);
         cl->lo = cl->centre - h;
         cl->hi = cl->centre + h;
@@ -503,8 +507,8 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
         goto done;
     }
 
-    double c[GC_KMEANS_KMAX];
-    size_t start[GC_KMEANS_KMAX];
+    double c[GC_KMEANS_KMAX] = {0};
+    size_t start[GC_KMEANS_KMAX] = {0};
     size_t m = 0;
     int k = 1;
     for (int round = 0; round < o->max_rounds; round++) {
@@ -539,7 +543,7 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
     }
 
     /* final statistics */
-    final_stats(res, &p, kept, m, k, start, out, n, s, pos, labels);
+    final_stats(res, &p, kept, m, k, start, out, n, s, pos, labels, o->min_spread);
 done:
     psum_fini(&p);
     free(s);

@@ -50,6 +50,8 @@ typedef struct gc_kmeans_opts {
 typedef struct gc_kmeans_cluster {
     double centre;   /* mean of the members, data units */
     double spread;   /* standard deviation of the members, data units */
+    double median;   /* median of the members, data units */
+    double rspread;  /* robust spread 1.4826 * MAD of the members (at least min_spread) */
     double lo, hi;   /* 95 % interval of the centre: centre -+ t * spread / sqrt(n) */
     double min, max; /* smallest and largest member */
     double share;    /* members / samples kept (inliers), 0..1 */

@@ -4,10 +4,29 @@ cells row by row (data rows in file order, same column): a value "moves"
 when |a - b| > 1 % of max(|a|, |b|) (cells both 0 never move). Prints the
 share that moves, per (bench, column) the count, the 25 largest moves, and
 the headline figures of both runs (bw: best global read, write, copy, L2
-16-byte bytes/clk; clock: memory and tensor clock). Usage:
+16-byte bytes/clk; clock: memory and tensor clock).
+
+Two shares are printed. STABILITY counts every numeric cell. STABILITY
+(measured results) is the metric of issue 14: it leaves out the cells that
+are not measured results, (1) the raw per-access samples of the fine P-chase
+(pchase_fine latency_cyc: one access each, a distribution that calib
+clusters; single samples move by chance, the clusters do not) and (2) the
+sizing columns iters, reps and clock_mhz of every bench (how long a row ran
+and at what clock: the harness sizes rows to about 1 s, so iteration counts
+follow the clock and are not results). Usage:
 python3 compare_runs.py DIR1 DIR2. Exit 0 (a report), 2 on bad usage."""
 import os
 import sys
+
+# cells that are not measured results (see the header): raw per-access
+# samples, by (bench, column), and sizing columns of any bench
+RAW_SAMPLES = {("pchase_fine", "latency_cyc")}
+SIZING = {"iters", "reps", "clock_mhz"}
+
+
+def is_result(bench, col):
+    """True when (bench, col) holds a measured result."""
+    return (bench, col) not in RAW_SAMPLES and col not in SIZING
 
 
 def rows(path):
@@ -62,6 +81,7 @@ def main():
         return 2
     d1, d2 = sys.argv[1], sys.argv[2]
     total, moved, per, big = 0, 0, {}, []
+    total_r, moved_r = 0, 0  # measured results only
     for fn in sorted(os.listdir(d1)):
         if not fn.endswith(".csv") or not os.path.exists(os.path.join(d2, fn)):
             continue
@@ -74,15 +94,23 @@ def main():
                 x, y = num(a), num(b)
                 if x is None or y is None or (x == 0 and y == 0):
                     continue
+                col = c1[j] if j < len(c1) else "?"
+                res = is_result(fn[:-4], col)
                 total += 1
+                total_r += res
                 rel = abs(x - y) / max(abs(x), abs(y))
                 if rel > 0.01:
                     moved += 1
-                    k = (fn[:-4], c1[j] if j < len(c1) else "?")
+                    moved_r += res
+                    k = (fn[:-4], col)
                     per[k] = per.get(k, 0) + 1
                     big.append((rel, fn[:-4], c1[j] if j < len(c1) else "?", ",".join(ra[:4]), x, y))
     print("STABILITY %d of %d numeric values move by > 1 %% (%.3f %%)"
           % (moved, total, 100.0 * moved / total if total else 0))
+    print("STABILITY (measured results) %d of %d values move by > 1 %% (%.3f %%); "
+          "not counted: pchase_fine latency_cyc (raw per-access samples), %s (sizing)"
+          % (moved_r, total_r, 100.0 * moved_r / total_r if total_r else 0,
+             ", ".join(sorted(SIZING))))
     for k, v in sorted(per.items(), key=lambda kv: -kv[1]):
         print("  %-14s %-18s %d" % (k[0], k[1], v))
     big.sort(reverse=True)
