@@ -32,7 +32,9 @@ void gc_usage_export(FILE *fp)
                 "                    (the sustained clocks sm.clock_tensor_mhz, clock_memory_mhz)\n"
                 "  --form FORM       tensor form for the tensor unit, as `gpucal arch show`\n"
                 "                    labels it (default: mma m16n8k16 f16.f32, else m16n8k8)\n\n"
-                "--check    Validate config files as the simulator would read them together:\n"
+                "--check    Validate config files as the simulator would read them together,\n"
+                "           one config set at a time (the files of one folder, and of one\n"
+                "           prefix there: refs/X.gpgpusim.config with refs/X.trace.config):\n"
                 "           known option names, values present and well formed, no placeholders,\n"
                 "           sector caches with 128-byte lines, IPOLY indexing only with 16/32/64\n"
                 "           channels, 13 pipeline widths, positive latency/initiation pairs that\n"
@@ -42,26 +44,85 @@ void gc_usage_export(FILE *fp)
                 "         gpucal export --check sim/a100/gpgpusim.config sim/a100/trace.config\n");
 }
 
-/* --check FILE...: the validator of the first exporter that has one */
+/* The config set a file belongs to: its folder and the name before
+ * "gpgpusim.config" / "trace.config" (sim/a100/, refs/SM86_RTX3070.); any
+ * other file name: its folder. The simulator reads one set per run. */
+static void set_key(const char *path, char *key, size_t n)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t bl = strlen(base), keep = bl;
+    static const char *const tails[] = {"gpgpusim.config", "trace.config"};
+    int named = 0;
+    for (int t = 0; t < 2 && !named; t++) {
+        size_t tl = strlen(tails[t]);
+        if (bl >= tl && !strcmp(base + bl - tl, tails[t]))
+            keep = bl - tl, named = 1;
+    }
+    if (!named)
+        keep = 0;
+    snprintf(key, n, "%.*s%.*s", (int)(base - path), path, (int)keep, base);
+}
+
+/* Check the files of one set together with exporter x's validator; print
+ * its ok line (label: the set when there are several). */
+static int check_set(const gc_exporter_t *x, char **files, int nf, const char *label,
+                     gc_err_t *e)
+{
+    size_t n_opts = 0;
+    int rc = x->check_files(files, (size_t)nf, &n_opts, e);
+    if (!rc)
+        printf("ok: %s%s%d file%s, %zu options\n", label ? label : "", label ? ": " : "", nf,
+               nf > 1 ? "s" : "", n_opts);
+    return rc;
+}
+
+/* --check FILE...: the validator of the first exporter that has one; the
+ * files grouped into config sets (set_key), each set checked on its own,
+ * in the order of first appearance. */
 static int cmd_check(int argc, char **argv)
 {
     if (argc < 2)
         return gc_cli_usage_error(CMD, "--check needs at least one config file");
     const gc_exporter_t *const *xs;
-    size_t nx = gc_exporter_list(&xs), i = 0;
-    while (i < nx && !xs[i]->check_files)
-        i++;
+    size_t nx = gc_exporter_list(&xs), x = 0;
+    while (x < nx && !xs[x]->check_files)
+        x++;
     gc_err_t e;
     gc_err_clear(&e);
-    size_t n_opts = 0;
-    if (i == nx) {
+    if (x == nx) {
         gc_err_set(&e, GC_EUSAGE, "no exporter has a validator");
         return gc_cli_fail(&e);
     }
-    if (xs[i]->check_files(argv + 1, (size_t)(argc - 1), &n_opts, &e))
-        return gc_cli_fail(&e);
-    printf("ok: %d file%s, %zu options\n", argc - 1, argc > 2 ? "s" : "", n_opts);
-    return 0;
+    int n = argc - 1;
+    char(*key)[4096] = calloc((size_t)n, sizeof(*key));
+    char **set = calloc((size_t)n, sizeof(*set));
+    unsigned char *done = calloc((size_t)n, 1);
+    int rc = !key || !set || !done ? gc_err_set(&e, GC_ENOMEM, "out of memory") : 0;
+    for (int i = 0; !rc && i < n; i++)
+        set_key(argv[i + 1], key[i], sizeof(key[i]));
+    int nsets = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(key[i], key[j]) != 0;
+        nsets += first;
+    }
+    for (int i = 0; !rc && i < n; i++) {
+        if (done[i])
+            continue;
+        int nf = 0;
+        for (int j = i; j < n; j++)
+            if (!done[j] && !strcmp(key[i], key[j])) {
+                set[nf++] = argv[j + 1];
+                done[j] = 1;
+            }
+        rc = check_set(xs[x], set, nf, nsets > 1 ? (key[i][0] ? key[i] : "./") : NULL, &e);
+    }
+    free(key);
+    free(set);
+    free(done);
+    return rc ? gc_cli_fail(&e) : 0;
 }
 
 /* NAME --arch A -o DIR [--force] [--clock K] [--form F]: one export */

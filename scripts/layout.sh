@@ -17,7 +17,7 @@ allowed() {
     arch) echo "arch util" ;;
     calib) echo "calib arch traces util" ;;
     model/predict | model/export | model/compare | model/emulate) echo "$1 arch util" ;;
-    plot) echo "plot arch traces util" ;;
+    plot) echo "plot model/predict arch traces measure util" ;;  # draws predictions and the measured forms
     *) echo "*" ;;
     esac
 }

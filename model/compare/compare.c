@@ -254,6 +254,57 @@ static void write_md(FILE *fp, const table_t *t, const gc_arch_t *const *archs, 
             archs[0]->name);
 }
 
+static void json_str(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(fp, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(fp, "\\u%04x", ch);
+        else
+            fputc(ch, fp);
+    }
+    fputc('"', fp);
+}
+
+/* {"schema": "gpucal-compare/1", "archs": [...], "rows": [{"quantity",
+ * "unit", "values": [v|null per arch], "ratios": [v / first|null per arch
+ * after the first]}]}: a missing value is null, never 0. */
+static void write_json(FILE *fp, const table_t *t, const gc_arch_t *const *archs, int n)
+{
+    fputs("{\n  \"schema\": \"gpucal-compare/1\",\n  \"archs\": [", fp);
+    for (int a = 0; a < n; a++) {
+        fputs(a ? ", " : "", fp);
+        json_str(fp, archs[a]->name);
+    }
+    fputs("],\n  \"rows\": [", fp);
+    for (size_t i = 0; i < t->n; i++) {
+        const row_t *r = &t->rows[i];
+        fputs(i ? ",\n    {\"quantity\": " : "\n    {\"quantity\": ", fp);
+        json_str(fp, r->key);
+        fputs(", \"unit\": ", fp);
+        json_str(fp, r->unit);
+        fputs(", \"values\": [", fp);
+        for (int a = 0; a < n; a++) {
+            char b[48];
+            fprintf(fp, "%s%s", a ? ", " : "",
+                    r->q[a] ? gc_num_format(b, sizeof(b), r->q[a]->v, r->is_int) : "null");
+        }
+        fputs("], \"ratios\": [", fp);
+        for (int a = 1; a < n; a++) {
+            fputs(a > 1 ? ", " : "", fp);
+            if (r->q[a] && r->q[0] && r->q[0]->v != 0)
+                fprintf(fp, "%.6g", r->q[a]->v / r->q[0]->v);
+            else
+                fputs("null", fp);
+        }
+        fputs("]}", fp);
+    }
+    fprintf(fp, "%s]\n}\n", t->n ? "\n  " : "");
+}
+
 int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_fmt_t fmt,
                      const char *const *match, gc_err_t *err)
 {
@@ -264,6 +315,8 @@ int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
     else if (fmt == GC_COMPARE_CSV)
         write_csv(fp, &t, archs, n);
+    else if (fmt == GC_COMPARE_JSON)
+        write_json(fp, &t, archs, n);
     else
         write_md(fp, &t, archs, n);
     if (!rc && ferror(fp))

@@ -2,6 +2,7 @@
  * them (see derive.h; the rules are listed in model/kernels/README.md,
  * "Parameters the model derives"). Runs once per machine (machine.c). */
 #include "derive.h"
+#include "../../util/suggest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -152,6 +153,17 @@ static const struct alu_default {
     {"sel", 0.5, 0, 4},  {"mov", 0.5, 0, 4},   {"imnmx", 0.5, 0, 4}, {"popc", 0, 16, 6},
     {"mufu", 0, 16, 20}, {"i2f", 0, 16, 6},    {"f2i", 0, 16, 6},    {"f2f", 0, 16, 6},
 };
+
+size_t gc_derive_alu_names(const char **out, size_t max)
+{
+    static const char *const fp64[] = {"dfma", "dadd", "dmul"};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof(alu_defaults) / sizeof(alu_defaults[0]) && n < max; i++)
+        out[n++] = alu_defaults[i].prefix;
+    for (size_t i = 0; i < 3 && n < max; i++)
+        out[n++] = fp64[i];
+    return n;
+}
 
 /* 1 if name is prefix followed by its end or a '.' */
 static int has_prefix(const char *name, const char *prefix)

@@ -77,6 +77,11 @@ typedef struct gc_malu {
 /* Number of default CUDA-core pipes (the programming guide's table). */
 #define GC_ALU_DEFAULTS 24
 
+/* The CUDA-core instruction names gpucal has a default pipe for (any arch
+ * file may add more in its alu list), in table order, into out (at most
+ * max); returns how many. */
+size_t gc_derive_alu_names(const char **out, size_t max);
+
 /* The machine: memory and SM figures the model uses, each from the arch or
  * derived, and every tensor form and CUDA-core op resolved. Made once per
  * arch (machine.h); a prediction only reads it. */

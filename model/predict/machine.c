@@ -3,6 +3,7 @@
  * prediction makes per op (a tensor form through a hash index, a CUDA-core
  * op by name). */
 #include "machine.h"
+#include "../../util/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,12 +258,18 @@ int gc_machine_alu(const gc_machine_t *m, const gc_kop_t *op, const char *file, 
         u = &m->defaults[di];
     else if (!u && gc_derive_alu_fp64(op->name))
         u = &m->fp64;
-    if (!u || !u->ok)
+    if (!u || !u->ok) {
+        const char *names[96];
+        size_t nn = gc_derive_alu_names(names, 64);
+        for (size_t i = 0; i < m->n_alus && nn < 96; i++)
+            names[nn++] = m->alus[i].name;
+        char hint[96];
         return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
                          "the arch %s has no alu entry for '%s' and gpucal knows no default "
-                         "for it (use a SASS name such as ffma, hfma2, imad, iadd3, lop3, "
-                         "mufu.ex2, dfma)",
-                         m->name, op->name);
+                         "for it%s (model/kernels/README.md lists the names)",
+                         m->name, op->name,
+                         gc_suggest_hint(op->name, names, nn, hint, sizeof(hint)));
+    }
     for (int i = 0; i < u->nd; i++)
         gc_derived_add(dl, NULL, op->name, u->d[i].field, u->d[i].value, u->d[i].how);
     *out = u->pipe;

@@ -667,6 +667,8 @@ static int prepare(const gc_machine_t *m, const gc_kernel_t *k, plan_t pl[3], ct
         return rc;
     double wpb = (double)gc_kernel_warps(k);
     p->blocks_per_sm = B;
+    p->regs = k->regs > 0 ? k->regs : 32;
+    p->regs_estimated = k->regs_estimated;
     p->warps_per_sm = (int)(B * wpb);
     p->blocks = gc_kernel_blocks(k);
     double l2rd, l2wr, drd, dwr;
@@ -706,9 +708,9 @@ int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_
     p->clock_source = src;
     p->load_class = cls;
     p->time_us = cyc / c.clock_mhz;
-    /* the bound: the largest demand (a memory stream nobody waits for can bind
-     * while it holds a small share of the stack) */
-    p->bound = largest(p->busy);
+    /* the bound: the resource that holds the largest share of the stall stack,
+     * so the word printed above the stack names its dominant entry */
+    p->bound = gc_predict_dominant(p);
     for (int r = 0; r < GC_R_LATENCY; r++)
         p->util[r] = cyc > 0 ? p->busy[r] / cyc : 0;
     return 0;
@@ -735,12 +737,26 @@ int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t
 
 /* ---- output ---- */
 
+int gc_predict_dominant(const gc_prediction_t *p)
+{
+    int b = 0;
+    for (int r = 1; r < GC_R_N; r++)
+        if (p->breakdown[r] > p->breakdown[b])
+            b = r;
+    return b;
+}
+
 void gc_predict_print_text(const gc_prediction_t *p, FILE *fp)
 {
     fprintf(fp, "%s on %s: %.1f us (%.0f cycles at %.0f MHz, %s), %s-bound\n", p->kernel, p->arch,
             p->time_us, p->cycles, p->clock_mhz, p->clock_source, gc_predict_resource(p->bound));
     fprintf(fp, "  occupancy: %d blocks/SM (%d warps), limited by %s; %.0f blocks = %.2f waves\n",
             p->blocks_per_sm, p->warps_per_sm, p->occupancy_limit, p->blocks, p->waves);
+    if (p->regs_estimated)
+        fprintf(fp,
+                "  registers: %.0f per thread, estimated (launch.registers not given: 32 plus "
+                "the tensor accumulators)\n",
+                p->regs);
     fprintf(fp, "  traffic: %.3g MB through L2, %.3g MB to/from DRAM", p->l2_bytes / 1e6,
             p->dram_bytes / 1e6);
     if (p->tensor_fma > 0)
@@ -755,6 +771,10 @@ void gc_predict_print_text(const gc_prediction_t *p, FILE *fp)
             fprintf(fp, "   (busy %.0f%%)", 100 * p->util[r]);
         fputc('\n', fp);
     }
+}
+
+void gc_predict_print_derived(const gc_prediction_t *p, FILE *fp)
+{
     if (p->derived.n) {
         fprintf(fp, "  derived (the arch file lacks them):\n");
         for (int i = 0; i < p->derived.n; i++) {
@@ -826,6 +846,9 @@ void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp
             "\"limited_by\": ",
             p->blocks_per_sm, p->warps_per_sm);
     json_str(fp, p->occupancy_limit);
+    fprintf(fp, ", \"registers_per_thread\": ");
+    json_num(fp, p->regs);
+    fprintf(fp, ", \"registers_estimated\": %s", p->regs_estimated ? "true" : "false");
     fprintf(fp, "},\n  \"waves\": {\"blocks\": ");
     json_num(fp, p->blocks);
     fprintf(fp, ", \"waves\": ");
