@@ -371,9 +371,197 @@ done:
     return rc;
 }
 
+/* The fine-grained chase being calibrated: its clusters and where they
+ * appear. */
+typedef struct fine {
+    gc_calib_ctx_t *c;
+    const gc_table_t *t;
+    const char *file;
+    size_t n;             /* accesses */
+    const int *lab;       /* each access's cluster, -1 in the tail */
+    const gc_kmeans_t *km;
+    double hit_max;       /* arrays up to this size hit in the L2 */
+    size_t hits[GC_KMEANS_KMAX], hit_rows;
+    int hit_cl[GC_KMEANS_KMAX], miss_cl[GC_KMEANS_KMAX], nh, nm;
+    double sizes[64];     /* the array sizes, ascending */
+    size_t nsz;
+    size_t per[64][GC_KMEANS_KMAX], tot[64]; /* accesses per size and cluster */
+} fine_t;
+
+/* How the partition was chosen: silhouettes by k and the tail. */
+static const char *fine_method(gc_calib_ctx_t *c, const gc_kmeans_t *km,
+                               const gc_kmeans_opts_t *ko, size_t n)
+{
+    char sil[160] = "";
+    size_t at = 0;
+    for (int k = 2; k <= ko->kmax; k++) {
+        int w = km->silhouette[k] >= -1 && km->silhouette[k] > -1
+                    ? snprintf(sil + at, sizeof(sil) - at, "%s%d: %.2f%s", at ? ", " : "", k,
+                               km->silhouette[k], km->admissible[k] ? "" : " (not separated)")
+                    : 0;
+        if (w > 0 && (size_t)w < sizeof(sil) - at)
+            at += (size_t)w;
+    }
+    size_t nout = km->n_low + km->n_high;
+    return gc_calib_str(
+        c,
+        "k = %d: the largest separated partition (k = 1..%d; silhouette by k: "
+        "%s); %zu of %zu accesses (%.2f %%) outside every cluster left out as the long tail "
+        "(%zu above, %zu below)",
+        km->k, ko->kmax, sil[0] ? sil : "none", nout, n, 100.0 * (double)nout / (double)n,
+        km->n_high, km->n_low);
+}
+
+/* Clusters of the hit regime (>= 1 % of its accesses) and the others; the
+ * array sizes and each cluster's accesses per size. */
+static void fine_regimes(fine_t *F)
+{
+    int ca = gc_table_col(F->t, "array_bytes");
+    for (int j = 0; j < F->km->k; j++) {
+        if ((double)F->hits[j] >= 0.01 * (double)F->hit_rows)
+            F->hit_cl[F->nh++] = j;
+        else
+            F->miss_cl[F->nm++] = j;
+    }
+    for (size_t r = 0; r < F->n && F->nsz < 64; r++) {
+        double s = gc_table_num(F->t, ca, r);
+        size_t q = 0;
+        while (q < F->nsz && F->sizes[q] != s)
+            q++;
+        if (q == F->nsz)
+            F->sizes[F->nsz++] = s;
+    }
+    qsort(F->sizes, F->nsz, sizeof(*F->sizes), cmp_double);
+    for (size_t r = 0; r < F->n; r++) {
+        double s = gc_table_num(F->t, ca, r);
+        size_t q = 0;
+        while (q < F->nsz && F->sizes[q] != s)
+            q++;
+        if (q < F->nsz && F->lab[r] >= 0) {
+            F->per[q][F->lab[r]]++;
+            F->tot[q]++;
+        }
+    }
+}
+
+/* The four latencies (near/far hit/miss) from their clusters. */
+static void fine_levels(fine_t *F, const char *method)
+{
+    gc_calib_ctx_t *c = F->c;
+    gc_l2_t *l2 = &c->a->memory.l2;
+    static const char *const names[] = {"near hit", "far hit", "near miss", "far miss"};
+    gc_qty_t *q[4] = {&l2->near_hit_cyc, &l2->far_hit_cyc, &l2->near_miss_cyc, &l2->far_miss_cyc};
+    int which[4] = {F->hit_cl[0], F->nh == 2 ? F->hit_cl[1] : -1,
+                    F->nm == 2 ? F->miss_cl[0] : -1, F->nm == 2 ? F->miss_cl[1] : -1};
+    char b[32];
+    for (int l = 0; l < 4; l++) {
+        int j = which[l];
+        if (j < 0)
+            continue;
+        char arrays[256] = "";
+        size_t aat = 0;
+        for (size_t s = 0; s < F->nsz; s++)
+            if (F->tot[s] && (double)F->per[s][j] >= 0.01 * (double)F->tot[s]) {
+                int w = snprintf(arrays + aat, sizeof(arrays) - aat, "%s%s", aat ? ", " : "",
+                                 gc_calib_bytes(F->sizes[s], b, sizeof(b)));
+                if (w > 0 && (size_t)w < sizeof(arrays) - aat)
+                    aat += (size_t)w;
+            }
+        const gc_kmeans_cluster_t *cl = &F->km->c[j];
+        gc_calib_put(c, q[l], cl->centre, cl->lo, cl->hi,
+                     gc_calib_str(c, "%s: k-means cluster %d of %d (%s), arrays %s", F->file,
+                                  j + 1, F->km->k, names[l], arrays),
+                     l == 0 ? method
+                            : gc_calib_str(c, "spread %.3g cycles, %.2f %% of the accesses",
+                                           cl->spread, 100 * cl->share));
+        if (l == 0 && F->km->k)
+            q[0]->note = gc_calib_str(c, "spread %.3g cycles, %.2f %% of the accesses; %s",
+                                      cl->spread, 100 * cl->share, method);
+    }
+}
+
+/* Why misses are left out, the partition count, the near share and the
+ * near/far map. */
+static int fine_partitions(fine_t *F, double *median_run, size_t *runs, gc_err_t *err)
+{
+    gc_calib_ctx_t *c = F->c;
+    gc_l2_t *l2 = &c->a->memory.l2;
+    if (F->nm == 1)
+        gc_calib_leave_out(c, F->file, 0,
+                           "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
+                           "miss cluster (%.1f cycles): near and far misses not separable",
+                           F->km->c[F->miss_cl[0]].centre);
+    else if (F->nm == 0)
+        gc_calib_leave_out(c, F->file, 0,
+                           "memory.l2 near_miss_cyc, far_miss_cyc left out: no "
+                           "cluster outside the hit regime (measure an array larger than the "
+                           "L2)");
+    char b[32];
+    gc_calib_put_count(c, &l2->partitions, F->nh,
+                       gc_calib_str(c,
+                                    "%s: k-means clusters present in arrays of at most half "
+                                    "the L2 (%s): one per partition",
+                                    F->file, gc_calib_bytes(F->hit_max, b, sizeof(b))),
+                       NULL);
+    if (F->nh == 2) {
+        double m = (double)(F->hits[F->hit_cl[0]] + F->hits[F->hit_cl[1]]);
+        double p = (double)F->hits[F->hit_cl[0]] / m, h = 1.96 * sqrt(p * (1 - p) / m);
+        gc_calib_put(c, &l2->near_share, p, p - h > 0 ? p - h : 0, p + h < 1 ? p + h : 1,
+                     gc_calib_str(c,
+                                  "%s: near-hit accesses / all hits in arrays of at most "
+                                  "half the L2 (%.0f accesses; normal interval)",
+                                  F->file, m),
+                     NULL);
+        return write_map(c, F->t, F->lab, F->hit_cl[0], F->hit_cl[1], F->hit_max, median_run,
+                         runs, err);
+    }
+    if (c->o->near_map)
+        gc_calib_leave_out(c, F->file, 0, "no near/far map written: the L2 shows one partition");
+    return 0;
+}
+
+/* The L2 part of the fine chase once clustered: which regime each cluster
+ * is in, the latencies, the partitions (or why they are left out). */
+static int fine_l2(fine_t *F, const char *method, double *median_run, size_t *runs,
+                   gc_err_t *err)
+{
+    gc_calib_ctx_t *c = F->c;
+    int ca = gc_table_col(F->t, "array_bytes");
+    if (!(c->l2_bytes > 0)) {
+        gc_calib_leave_out(c, F->file, 0,
+                           "memory.l2 near/far latencies left out: no l2_bytes "
+                           "header to tell the hit regime (arrays up to half the L2) from misses");
+        return 0;
+    }
+    F->hit_max = c->l2_bytes / 2;
+    for (size_t r = 0; r < F->n; r++)
+        if (gc_table_num(F->t, ca, r) <= F->hit_max && F->lab[r] >= 0) {
+            F->hits[F->lab[r]]++;
+            F->hit_rows++;
+        }
+    char b[32];
+    if (!F->hit_rows) {
+        gc_calib_leave_out(c, F->file, 0,
+                           "memory.l2 near/far latencies left out: no array of at "
+                           "most half the L2 (%s): hits cannot be told from misses",
+                           gc_calib_bytes(F->hit_max, b, sizeof(b)));
+        return 0;
+    }
+    fine_regimes(F);
+    if (F->nh == 0 || F->nh > 2 || F->nm > 2) {
+        gc_calib_leave_out(c, F->file, 0,
+                           "memory.l2 near/far latencies left out: %d cluster%s in "
+                           "the hit regime and %d outside it (expected 1-2 and at most 2)",
+                           F->nh, F->nh == 1 ? "" : "s", F->nm);
+        return 0;
+    }
+    fine_levels(F, method);
+    return fine_partitions(F, median_run, runs, err);
+}
+
 int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
-    int ca = gc_table_col(t, "array_bytes"), cy = gc_table_col(t, "latency_cyc");
+    int cy = gc_table_col(t, "latency_cyc");
     size_t n = t->nrows;
     if (n < 2) {
         gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %zu access%s", n,
@@ -381,8 +569,12 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
         return 0;
     }
     int *lab = malloc(n * sizeof(*lab));
-    if (!lab)
+    fine_t *F = calloc(1, sizeof(*F));
+    if (!lab || !F) {
+        free(lab);
+        free(F);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
     gc_kmeans_opts_t ko;
     gc_kmeans_defaults(&ko);
     ko.min_spread = 1; /* latencies are whole cycles */
@@ -390,165 +582,25 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
     double median_run = 0;
     size_t runs = 0;
     int rc = gc_kmeans_fit(t->num[cy], n, &ko, &km, lab, err);
-    if (rc) {
-        free(lab);
-        if (rc == GC_ENODATA) {
-            gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %s", err->msg);
-            gc_err_clear(err);
-            return 0;
-        }
-        return rc;
+    if (rc == GC_ENODATA) {
+        gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %s", err->msg);
+        gc_err_clear(err);
+        rc = 0;
+    } else if (!rc) {
+        *F = (fine_t){.c = c, .t = t, .file = file, .n = n, .lab = lab, .km = &km};
+        const char *method = fine_method(c, &km, &ko, n);
+        rc = fine_l2(F, method, &median_run, &runs, err);
+        if (!rc)
+            gc_calib_info(c, "%s: %zu accesses, k = %d, %zu tail outliers%s%s", file, n, km.k,
+                          km.n_low + km.n_high,
+                          runs ? gc_calib_str(c, "; near/far runs: %zu, median %.0f bytes", runs,
+                                              median_run)
+                               : "",
+                          c->o->near_map && runs ? gc_calib_str(c, " (map: %s)", c->o->near_map)
+                                                 : "");
     }
-    gc_l2_t *l2 = &c->a->memory.l2;
-    char sil[160] = "";
-    size_t at = 0;
-    for (int k = 2; k <= ko.kmax; k++) {
-        int w = km.silhouette[k] >= -1 && km.silhouette[k] > -1
-                    ? snprintf(sil + at, sizeof(sil) - at, "%s%d: %.2f%s", at ? ", " : "", k,
-                               km.silhouette[k], km.admissible[k] ? "" : " (not separated)")
-                    : 0;
-        if (w > 0 && (size_t)w < sizeof(sil) - at)
-            at += (size_t)w;
-    }
-    size_t nout = km.n_low + km.n_high;
-    const char *method = gc_calib_str(
-        c,
-        "k = %d: the largest separated partition (k = 1..%d; silhouette by k: "
-        "%s); %zu of %zu accesses (%.2f %%) outside every cluster left out as the long tail "
-        "(%zu above, %zu below)",
-        km.k, ko.kmax, sil[0] ? sil : "none", nout, n, 100.0 * (double)nout / (double)n, km.n_high,
-        km.n_low);
-    if (!(c->l2_bytes > 0)) {
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near/far latencies left out: no l2_bytes "
-                           "header to tell the hit regime (arrays up to half the L2) from misses");
-        goto info;
-    }
-    double hit_max = c->l2_bytes / 2;
-    size_t hits[GC_KMEANS_KMAX] = {0}, hit_rows = 0;
-    for (size_t r = 0; r < n; r++)
-        if (gc_table_num(t, ca, r) <= hit_max && lab[r] >= 0) {
-            hits[lab[r]]++;
-            hit_rows++;
-        }
-    char b[32];
-    if (!hit_rows) {
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near/far latencies left out: no array of at "
-                           "most half the L2 (%s): hits cannot be told from misses",
-                           gc_calib_bytes(hit_max, b, sizeof(b)));
-        goto info;
-    }
-    int hit_cl[GC_KMEANS_KMAX], miss_cl[GC_KMEANS_KMAX], nh = 0, nm = 0;
-    for (int j = 0; j < km.k; j++) {
-        if ((double)hits[j] >= 0.01 * (double)hit_rows)
-            hit_cl[nh++] = j;
-        else
-            miss_cl[nm++] = j;
-    }
-    /* the array sizes each cluster appears in (>= 1 % of that size's accesses) */
-    double sizes[64];
-    size_t nsz = 0;
-    for (size_t r = 0; r < n && nsz < 64; r++) {
-        double s = gc_table_num(t, ca, r);
-        size_t q = 0;
-        while (q < nsz && sizes[q] != s)
-            q++;
-        if (q == nsz)
-            sizes[nsz++] = s;
-    }
-    qsort(sizes, nsz, sizeof(*sizes), cmp_double);
-    size_t per[64][GC_KMEANS_KMAX], tot[64];
-    memset(per, 0, sizeof(per));
-    memset(tot, 0, sizeof(tot));
-    for (size_t r = 0; r < n; r++) {
-        double s = gc_table_num(t, ca, r);
-        size_t q = 0;
-        while (q < nsz && sizes[q] != s)
-            q++;
-        if (q < nsz && lab[r] >= 0) {
-            per[q][lab[r]]++;
-            tot[q]++;
-        }
-    }
-    if (nh == 0 || nh > 2 || nm > 2) {
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near/far latencies left out: %d cluster%s in "
-                           "the hit regime and %d outside it (expected 1-2 and at most 2)",
-                           nh, nh == 1 ? "" : "s", nm);
-        goto info;
-    }
-    static const char *const names[] = {"near hit", "far hit", "near miss", "far miss"};
-    gc_qty_t *q[4] = {&l2->near_hit_cyc, &l2->far_hit_cyc, &l2->near_miss_cyc, &l2->far_miss_cyc};
-    int which[4] = {hit_cl[0], nh == 2 ? hit_cl[1] : -1, nm == 2 ? miss_cl[0] : -1,
-                    nm == 2 ? miss_cl[1] : -1};
-    for (int l = 0; l < 4; l++) {
-        int j = which[l];
-        if (j < 0)
-            continue;
-        char arrays[256] = "";
-        size_t aat = 0;
-        for (size_t s = 0; s < nsz; s++)
-            if (tot[s] && (double)per[s][j] >= 0.01 * (double)tot[s]) {
-                int w = snprintf(arrays + aat, sizeof(arrays) - aat, "%s%s", aat ? ", " : "",
-                                 gc_calib_bytes(sizes[s], b, sizeof(b)));
-                if (w > 0 && (size_t)w < sizeof(arrays) - aat)
-                    aat += (size_t)w;
-            }
-        const gc_kmeans_cluster_t *cl = &km.c[j];
-        gc_calib_put(c, q[l], cl->centre, cl->lo, cl->hi,
-                     gc_calib_str(c, "%s: k-means cluster %d of %d (%s), arrays %s", file, j + 1,
-                                  km.k, names[l], arrays),
-                     l == 0 ? method
-                            : gc_calib_str(c, "spread %.3g cycles, %.2f %% of the accesses",
-                                           cl->spread, 100 * cl->share));
-        if (l == 0 && km.k)
-            q[0]->note = gc_calib_str(c, "spread %.3g cycles, %.2f %% of the accesses; %s",
-                                      cl->spread, 100 * cl->share, method);
-    }
-    if (nh == 1 && nm == 1)
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
-                           "miss cluster (%.1f cycles): near and far misses not separable",
-                           km.c[miss_cl[0]].centre);
-    else if (nm == 1)
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near_miss_cyc, far_miss_cyc left out: one "
-                           "miss cluster (%.1f cycles): near and far misses not separable",
-                           km.c[miss_cl[0]].centre);
-    else if (nm == 0)
-        gc_calib_leave_out(c, file, 0,
-                           "memory.l2 near_miss_cyc, far_miss_cyc left out: no "
-                           "cluster outside the hit regime (measure an array larger than the "
-                           "L2)");
-    gc_calib_put_count(c, &l2->partitions, nh,
-                       gc_calib_str(c,
-                                    "%s: k-means clusters present in arrays of at most half "
-                                    "the L2 (%s): one per partition",
-                                    file, gc_calib_bytes(hit_max, b, sizeof(b))),
-                       NULL);
-    if (nh == 2) {
-        double m = (double)(hits[hit_cl[0]] + hits[hit_cl[1]]);
-        double p = (double)hits[hit_cl[0]] / m, h = 1.96 * sqrt(p * (1 - p) / m);
-        gc_calib_put(c, &l2->near_share, p, p - h > 0 ? p - h : 0, p + h < 1 ? p + h : 1,
-                     gc_calib_str(c,
-                                  "%s: near-hit accesses / all hits in arrays of at most "
-                                  "half the L2 (%.0f accesses; normal interval)",
-                                  file, m),
-                     NULL);
-        if ((rc = write_map(c, t, lab, hit_cl[0], hit_cl[1], hit_max, &median_run, &runs, err)) !=
-            0)
-            goto done;
-    } else if (c->o->near_map) {
-        gc_calib_leave_out(c, file, 0, "no near/far map written: the L2 shows one partition");
-    }
-info:
-    gc_calib_info(
-        c, "%s: %zu accesses, k = %d, %zu tail outliers%s%s", file, n, km.k, nout,
-        runs ? gc_calib_str(c, "; near/far runs: %zu, median %.0f bytes", runs, median_run) : "",
-        c->o->near_map && runs ? gc_calib_str(c, " (map: %s)", c->o->near_map) : "");
-done:
     free(lab);
+    free(F);
     return rc;
 }
 
