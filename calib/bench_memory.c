@@ -146,6 +146,48 @@ static void pchase_l1(gc_calib_ctx_t *c, const char *file, const curve_t *cv)
 }
 
 /* L2 and DRAM from the l2 (else global, after its L1 plateau) path */
+/* The L2's partition size (and far latency) from the near plateau (and
+ * the far one, when nl2 == 2) of curve cv. */
+static void pchase_partition(gc_calib_ctx_t *c, const char *file, const curve_t *cv,
+                             const gc_plateau_t *near, size_t from, size_t nl2)
+{
+    gc_l2_t *l2 = &c->a->memory.l2;
+    if (nl2 == 2) {
+        const gc_plateau_t *far = &cv->pl[from + 1];
+        put_level(c, &l2->latency_far_cyc, file, cv, far);
+        double last = cv->p[near->last].x, first = cv->p[far->first].x;
+        char a[32];
+        gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
+                     gc_calib_str(c,
+                                  "%s:%ld: the first size on the far L2 plateau (%s "
+                                  "path); the near plateau ends at %s",
+                                  file, cv->p[far->first].line, cv->path,
+                                  gc_calib_bytes(last, a, sizeof(a))),
+                     NULL);
+    } else if (near->last + 1 < cv->n &&
+               cv->p[near->last + 1].x < PARTITION_MAX * c->l2_bytes) {
+        /* no far plateau, but the latency leaves the near one well before
+         * the L2 is full: the far partition begins there */
+        double last = cv->p[near->last].x, first = cv->p[near->last + 1].x;
+        char a[32];
+        gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
+                     gc_calib_str(c,
+                                  "%s:%ld: the first size off the near L2 plateau (%s "
+                                  "path), which ends at %s",
+                                  file, cv->p[near->last + 1].line, cv->path,
+                                  gc_calib_bytes(last, a, sizeof(a))),
+                     gc_calib_str(c,
+                                  "no far plateau: the latency climbs from here to "
+                                  "the L2 size (%s)",
+                                  gc_calib_bytes(c->l2_bytes, a, sizeof(a))));
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2.latency_far_cyc left out: no far plateau on the %s "
+                           "path (the latency climbs steadily between the partition and "
+                           "the L2 size)",
+                           cv->path);
+    }
+}
+
 static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, size_t from)
 {
     gc_l2_t *l2 = &c->a->memory.l2;
@@ -185,40 +227,7 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
         c->l2_lo = near->lo;
         c->l2_hi = near->hi;
         c->l2_src = gc_arch_str(c->a, file);
-        if (nl2 == 2) {
-            const gc_plateau_t *far = &cv->pl[from + 1];
-            put_level(c, &l2->latency_far_cyc, file, cv, far);
-            double last = cv->p[near->last].x, first = cv->p[far->first].x;
-            char a[32];
-            gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
-                         gc_calib_str(c,
-                                      "%s:%ld: the first size on the far L2 plateau (%s "
-                                      "path); the near plateau ends at %s",
-                                      file, cv->p[far->first].line, cv->path,
-                                      gc_calib_bytes(last, a, sizeof(a))),
-                         NULL);
-        } else if (near->last + 1 < cv->n &&
-                   cv->p[near->last + 1].x < PARTITION_MAX * c->l2_bytes) {
-            /* no far plateau, but the latency leaves the near one well before
-             * the L2 is full: the far partition begins there */
-            double last = cv->p[near->last].x, first = cv->p[near->last + 1].x;
-            char a[32];
-            gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
-                         gc_calib_str(c,
-                                      "%s:%ld: the first size off the near L2 plateau (%s "
-                                      "path), which ends at %s",
-                                      file, cv->p[near->last + 1].line, cv->path,
-                                      gc_calib_bytes(last, a, sizeof(a))),
-                         gc_calib_str(c,
-                                      "no far plateau: the latency climbs from here to "
-                                      "the L2 size (%s)",
-                                      gc_calib_bytes(c->l2_bytes, a, sizeof(a))));
-            gc_calib_leave_out(c, file, 0,
-                               "memory.l2.latency_far_cyc left out: no far plateau on the %s "
-                               "path (the latency climbs steadily between the partition and "
-                               "the L2 size)",
-                               cv->path);
-        }
+        pchase_partition(c, file, cv, near, from, nl2);
         /* the L2 capacity ends the last L2 plateau when that one reaches near
          * the L2 size (else the header's l2_bytes stands) */
         const gc_plateau_t *top = &cv->pl[from + nl2 - 1];
