@@ -4,6 +4,7 @@
 #include "numeric_probe.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -974,23 +975,51 @@ static void mask_list(char *buf, size_t n, unsigned mask, const char *const *nam
         }
 }
 
-int gc_nfind_rows(const gc_nform_t *f, const gc_nfind_t *fd, gc_nrow_t *rows, int max)
+/* The rows being written (at most max; nr counts all). */
+typedef struct rowset {
+    gc_nrow_t *rows;
+    int nr, max;
+} rowset_t;
+
+/* Append a row key = printf(fmt, ...), detail empty. */
+static void row(rowset_t *R, const char *key, const char *fmt, ...) GC_PRINTF(3, 4);
+static void row(rowset_t *R, const char *key, const char *fmt, ...)
 {
-    int nr = 0;
-#define ROW(K, ...)                                                                            \
-    do {                                                                                       \
-        if (nr < max) {                                                                        \
-            snprintf(rows[nr].key, sizeof(rows[nr].key), "%s", K);                             \
-            snprintf(rows[nr].value, sizeof(rows[nr].value), __VA_ARGS__);                     \
-            rows[nr].detail[0] = '\0';                                                         \
-        }                                                                                      \
-        nr++;                                                                                  \
-    } while (0)
-#define DETAIL(...)                                                                            \
-    do {                                                                                       \
-        if (nr - 1 < max)                                                                      \
-            snprintf(rows[nr - 1].detail, sizeof(rows[nr - 1].detail), __VA_ARGS__);           \
-    } while (0)
+    if (R->nr < R->max) {
+        gc_nrow_t *w = &R->rows[R->nr];
+        snprintf(w->key, sizeof(w->key), "%s", key);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->value, sizeof(w->value), fmt, ap);
+        va_end(ap);
+        w->detail[0] = '\0';
+    }
+    R->nr++;
+}
+
+/* The detail of the last row. */
+static void detail(rowset_t *R, const char *fmt, ...) GC_PRINTF(2, 3);
+static void detail(rowset_t *R, const char *fmt, ...)
+{
+    if (R->nr - 1 < R->max) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(R->rows[R->nr - 1].detail, sizeof(R->rows[R->nr - 1].detail), fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* The detail "consistent=<the names of mask's bits>" (none without a fit). */
+static void consistent(rowset_t *R, int fit, unsigned mask, const char *const *names, int n)
+{
+    char list[96];
+    mask_list(list, sizeof(list), mask, names, n);
+    detail(R, "consistent=%s", fit ? list : "none");
+}
+
+/* The rows of the fitted hypothesis: products, rounding, alignment, ... */
+static void rows_fit(rowset_t *R, const gc_nform_t *f, const gc_nfind_t *fd)
+{
     static const char *const rn[] = {"rz", "rn", "rd", "ru"};
     static const char *const zf[] = {"zero", "floor"};
     static const char *const cm[] = {"first", "last-rn", "last-rz"};
@@ -998,63 +1027,66 @@ int gc_nfind_rows(const gc_nform_t *f, const gc_nfind_t *fd, gc_nrow_t *rows, in
     static const char *const ae[] = {"lead", "sum"};
     static const char *const tf[] = {"false", "true"};
     static const char *const il[] = {"0", "1", "2", "4"};
-    char list[96];
     int fit = fd->fit_n > 0;
     const gc_nhyp_t *b = &fd->best;
-#define CONSISTENT(mask, names, n)                                                             \
-    do {                                                                                       \
-        mask_list(list, sizeof(list), (unsigned)(mask), names, n);                             \
-        DETAIL("consistent=%s", fit ? list : "none");                                          \
-    } while (0)
-    ROW("products_exact", "%s", fd->products_exact < 0 ? "-" : fd->products_exact ? "true" : "false");
-    DETAIL("exact-probes-%d/%d", fd->exact_ok, fd->exact_n);
-    ROW("fit", "%d", fd->fit_n);
-    DETAIL("cases=%ld mismatches=%ld", fd->fit_cases, fit ? 0L : fd->fit_miss);
-    ROW("rounding", "%s", rname(b->rnd));
-    CONSISTENT(fd->rnd_mask, rn, 4);
-    ROW("align_bits", "%d", b->align_bits);
-    DETAIL("consistent=%d..%d", fd->align_min, fd->align_max);
-    ROW("align_exp", "%s", ae[b->raw]);
-    CONSISTENT(fd->raw_mask, ae, 2);
-    ROW("acc_bits", "%d", b->acc_bits);
-    DETAIL("consistent=%d..%d", fit ? fd->acc_mask_lo : 0, fd->acc_mask_hi);
-    ROW("group", "%d", b->group);
-    CONSISTENT(fd->group_mask, gn, 6);
-    ROW("interleave", "%d", b->interleave);
-    CONSISTENT(fd->il_mask, il, 4);
-    ROW("trunc", "%s", zf[b->trunc_floor]);
-    CONSISTENT(fd->floor_mask, zf, 2);
-    ROW("c_order", "%s", b->c_last ? "last" : "first");
-    CONSISTENT(fd->cmode_mask, cm, 3);
+    row(R, "products_exact", "%s", fd->products_exact < 0 ? "-" : fd->products_exact ? "true" : "false");
+    detail(R, "exact-probes-%d/%d", fd->exact_ok, fd->exact_n);
+    row(R, "fit", "%d", fd->fit_n);
+    detail(R, "cases=%ld mismatches=%ld", fd->fit_cases, fit ? 0L : fd->fit_miss);
+    row(R, "rounding", "%s", rname(b->rnd));
+    consistent(R, fit, fd->rnd_mask, rn, 4);
+    row(R, "align_bits", "%d", b->align_bits);
+    detail(R, "consistent=%d..%d", fd->align_min, fd->align_max);
+    row(R, "align_exp", "%s", ae[b->raw]);
+    consistent(R, fit, fd->raw_mask, ae, 2);
+    row(R, "acc_bits", "%d", b->acc_bits);
+    detail(R, "consistent=%d..%d", fit ? fd->acc_mask_lo : 0, fd->acc_mask_hi);
+    row(R, "group", "%d", b->group);
+    consistent(R, fit, fd->group_mask, gn, 6);
+    row(R, "interleave", "%d", b->interleave);
+    consistent(R, fit, fd->il_mask, il, 4);
+    row(R, "trunc", "%s", zf[b->trunc_floor]);
+    consistent(R, fit, fd->floor_mask, zf, 2);
+    row(R, "c_order", "%s", b->c_last ? "last" : "first");
+    consistent(R, fit, fd->cmode_mask, cm, 3);
     if (b->c_last) {
-        ROW("c_rounding", "%s", rname(b->c_rnd));
-        DETAIL("an-ieee-addition-after-the-products");
+        row(R, "c_rounding", "%s", rname(b->c_rnd));
+        detail(R, "an-ieee-addition-after-the-products");
     }
     if (f->c == GC_NF_F16) {
-        ROW("out_rounding", "%s", rname(b->out_rnd));
-        CONSISTENT(fd->outrnd_mask, rn, 4);
-        ROW("out_direct", "%s", tf[b->direct]);
-        CONSISTENT(fd->direct_mask, tf, 2);
+        row(R, "out_rounding", "%s", rname(b->out_rnd));
+        consistent(R, fit, fd->outrnd_mask, rn, 4);
+        row(R, "out_direct", "%s", tf[b->direct]);
+        consistent(R, fit, fd->direct_mask, tf, 2);
     }
-    ROW("subnormals", "%s",
+}
+
+/* The rows of the special values: subnormals, NaN, overflow, zero sign, tf32. */
+static void rows_special(rowset_t *R, const gc_nform_t *f, const gc_nfind_t *fd)
+{
+    row(R, "subnormals", "%s",
         fd->sub_in == 0 && fd->sub_out == 0 ? "flush" : fd->sub_in == 1 && fd->sub_out == 1 ? "keep" : "-");
-    DETAIL("inputs=%s results=%s", fd->sub_in < 0 ? "?" : fd->sub_in ? "kept" : "flushed",
+    detail(R, "inputs=%s results=%s", fd->sub_in < 0 ? "?" : fd->sub_in ? "kept" : "flushed",
            fd->sub_out < 0 ? "?" : fd->sub_out ? "kept" : "flushed");
     if (fd->nan_n) {
-        ROW("nan", "%x", (unsigned)fd->nan_bits);
-        DETAIL("nan-results=%d all-same=%d", fd->nan_n, fd->nan_same);
+        row(R, "nan", "%x", (unsigned)fd->nan_bits);
+        detail(R, "nan-results=%d all-same=%d", fd->nan_n, fd->nan_same);
     }
-    ROW("overflow", "%s", fd->overflow < 0 ? "-" : fd->overflow ? "inf" : "ieee");
-    DETAIL("largest-finite-plus-an-ulp-or-a-product-past-the-range");
-    ROW("zero_sign", "%s", !fd->zero_n ? "-" : fd->zero_pos == fd->zero_n ? "pos"
+    row(R, "overflow", "%s", fd->overflow < 0 ? "-" : fd->overflow ? "inf" : "ieee");
+    detail(R, "largest-finite-plus-an-ulp-or-a-product-past-the-range");
+    row(R, "zero_sign", "%s", !fd->zero_n ? "-" : fd->zero_pos == fd->zero_n ? "pos"
                            : fd->zero_sign == fd->zero_n ? "ieee" : "-");
-    DETAIL("positive-%d/%d ieee-%d/%d", fd->zero_pos, fd->zero_n, fd->zero_sign, fd->zero_n);
+    detail(R, "positive-%d/%d ieee-%d/%d", fd->zero_pos, fd->zero_n, fd->zero_sign, fd->zero_n);
     if (f->a == GC_NF_TF32) {
-        ROW("tf32_operands", "%s", fd->tf32_round < 0 ? "-" : fd->tf32_round ? "round" : "truncate");
-        DETAIL("1+2^-11+2^-20");
+        row(R, "tf32_operands", "%s", fd->tf32_round < 0 ? "-" : fd->tf32_round ? "round" : "truncate");
+        detail(R, "1+2^-11+2^-20");
     }
-#undef CONSISTENT
-#undef ROW
-#undef DETAIL
-    return nr < max ? nr : max;
+}
+
+int gc_nfind_rows(const gc_nform_t *f, const gc_nfind_t *fd, gc_nrow_t *rows, int max)
+{
+    rowset_t R = {rows, 0, max};
+    rows_fit(&R, f, fd);
+    rows_special(&R, f, fd);
+    return R.nr < max ? R.nr : max;
 }
