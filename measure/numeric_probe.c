@@ -133,16 +133,12 @@ static double tiny_prod(gc_nfmt_t fa, double x)
     return 0;
 }
 
-static void build(builder_t *bl)
+/* Probe family exact: one random product, c = 0 (build). */
+static void fam_exact(builder_t *bl)
 {
     const gc_nform_t *f = bl->f;
     int k = f->k;
-    gc_nfmt_t fa = f->a, fc = f->c;
-    int plist[3], np = 0;
-    plist[np++] = gc_nfmt_info(fc)->man_bits + 1;
-    if (fc == GC_NF_F16)
-        plist[np++] = 24;
-
+    gc_nfmt_t fa = f->a;
     /* exact: one random product, c = 0 */
     gc_nrng_t r;
     gc_nrng_init(&r, 0x5eed, 1, 0);
@@ -151,7 +147,13 @@ static void build(builder_t *bl)
         put_raw(bl, t % k, gc_ngen_wide(fa, &r), gc_ngen_wide(fa, &r));
         commit(bl);
     }
+}
 
+/* Probe family round: 1 + m*u plus products of 1, for every accumulator width (build). */
+static void fam_round(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
     /* round: 1 + m*u plus products of 1, exact with carries; for every
      * accumulator width from f16's 11 bits to f32's 24 */
     for (int P = 11; P <= 24; P++) {
@@ -169,9 +171,16 @@ static void build(builder_t *bl)
                     commit(bl);
                 }
     }
+}
 
-    /* align: big S, small 2^-(P-1+j) * S */
+/* Probe family align: a big S and a small 2^-(P-1+j) * S (build). */
+static void fam_align(builder_t *bl, const int *plist, int np)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a;
     double S = ldexp(1.0, big_exp(fa));
+    /* align: big S, small 2^-(P-1+j) * S */
     for (int pi = 0; pi < np; pi++) {
         int P = plist[pi];
         for (int j = 0; j <= 40; j++) {
@@ -205,7 +214,17 @@ static void build(builder_t *bl)
             }
         }
     }
+}
 
+/* Probe family pair: c = S, two products a half / a quarter ulp of S (build). */
+static void fam_pair(builder_t *bl, const int *plist_in, int np_in)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a;
+    double S = ldexp(1.0, big_exp(fa));
+    int plist[4], np = np_in;
+    memcpy(plist, plist_in, sizeof(*plist) * (size_t)np_in);
     /* pair: c = S, products i and j (i <= j) a half / a quarter ulp of S;
      * FP8 also at 14 bits, the accumulator width reported for FP8 */
     int fp8 = fa == GC_NF_E4M3 || fa == GC_NF_E5M2;
@@ -227,7 +246,15 @@ static void build(builder_t *bl)
                     commit(bl);
                 }
     }
+}
 
+/* Probe family order: X at i, -X at j, tiny at l (or in c) (build). */
+static void fam_order(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
+    double S = ldexp(1.0, big_exp(fa));
     /* order: X at i, -X at j, tiny at l (or in c, l = -1) */
     {
         double X = fa == GC_NF_E4M3 ? ldexp(1.0, 16) : S;
@@ -255,7 +282,15 @@ static void build(builder_t *bl)
             }
         }
     }
+}
 
+/* Probe family cjoin: cancellation with c (build). */
+static void fam_cjoin(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
+    double S = ldexp(1.0, big_exp(fa));
     /* cjoin: cancellation with c */
     {
         double X = S;
@@ -276,7 +311,15 @@ static void build(builder_t *bl)
             commit(bl);
         }
     }
+}
 
+/* Probe family sub: subnormal inputs and results (build). */
+static void fam_sub(builder_t *bl)
+{
+    gc_nrng_t r;
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
     /* sub: subnormal inputs and results */
     {
         double sa = gc_nfmt_min_sub(fa), na = gc_nfmt_min_normal(fa);
@@ -330,7 +373,65 @@ static void build(builder_t *bl)
             put_raw(bl, q, gc_nfmt_encode(fa, sa), gc_nfmt_encode(fa, 1.0));
         commit(bl);
     }
+}
 
+/* Probe family special: inf, NaN, overflow, signed zeros (build). */
+/* Special-value cases at the edge of the ranges: c = the largest C plus
+ * a half, one, two ulps; products beyond C's range; the largest products
+ * the A format makes. Cases numbered from variant v; returns the next. */
+static int special_range(builder_t *bl, int v, double cmax)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
+    int cex;
+    (void)frexp(cmax, &cex); /* cmax < 2^cex */
+    for (int t = 0; t < 3; t++) { /* c = max plus a half, one, two ulps */
+        int P = gc_nfmt_info(fc)->man_bits + 1;
+        double ulp = ldexp(1.0, cex - P);
+        begin(bl, GC_NP_SPECIAL, v, 0, t, -1, -1);
+        put_c(bl, cmax), put_p(bl, 0, ldexp(ulp, t - 1));
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v + 1, 0, t, -1, -1);
+        put_c(bl, -cmax), put_p(bl, 0, -ldexp(ulp, t - 1));
+        commit(bl);
+    }
+    v += 2;
+    { /* products beyond C's range */
+        double big = ldexp(1.0, cex);
+        begin(bl, GC_NP_SPECIAL, v, 0, 0, -1, -1);
+        put_p(bl, 0, big);
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v, 0, 1, -1, -1);
+        put_p(bl, 0, big), put_p(bl, 1, -big);
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v, 0, 2, -1, -1);
+        put_p(bl, 0, big), put_p(bl, 1, -big / 2);
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v, 0, 3, -1, -1);
+        put_p(bl, 0, big), put_c(bl, -cmax);
+        commit(bl);
+        v++;
+    }
+    { /* the largest products the A format makes */
+        double amax = gc_nfmt_max(fa);
+        begin(bl, GC_NP_SPECIAL, v, 0, 0, -1, -1);
+        put_raw(bl, 0, gc_nfmt_encode(fa, amax), gc_nfmt_encode(fa, amax));
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v, 0, 1, -1, -1);
+        for (int q = 0; q < k; q++)
+            put_raw(bl, q, gc_nfmt_encode(fa, amax), gc_nfmt_encode(fa, amax));
+        commit(bl);
+        v++;
+    }
+    return v;
+}
+
+static void fam_special(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
     /* special: inf, NaN, overflow, signed zeros */
     {
         const gc_nfmt_info_t *ia = gc_nfmt_info(fa);
@@ -367,46 +468,7 @@ static void build(builder_t *bl)
         begin(bl, GC_NP_SPECIAL, v++, 0, -1, -1, -1); /* c = other NaN */
         bl->cur.c = fc == GC_NF_F32 ? 0xff800001u : 0xfc01u;
         commit(bl);
-        int cex;
-        (void)frexp(cmax, &cex); /* cmax < 2^cex */
-        for (int t = 0; t < 3; t++) { /* c = max plus a half, one, two ulps */
-            int P = gc_nfmt_info(fc)->man_bits + 1;
-            double ulp = ldexp(1.0, cex - P);
-            begin(bl, GC_NP_SPECIAL, v, 0, t, -1, -1);
-            put_c(bl, cmax), put_p(bl, 0, ldexp(ulp, t - 1));
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v + 1, 0, t, -1, -1);
-            put_c(bl, -cmax), put_p(bl, 0, -ldexp(ulp, t - 1));
-            commit(bl);
-        }
-        v += 2;
-        { /* products beyond C's range */
-            double big = ldexp(1.0, cex);
-            begin(bl, GC_NP_SPECIAL, v, 0, 0, -1, -1);
-            put_p(bl, 0, big);
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v, 0, 1, -1, -1);
-            put_p(bl, 0, big), put_p(bl, 1, -big);
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v, 0, 2, -1, -1);
-            put_p(bl, 0, big), put_p(bl, 1, -big / 2);
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v, 0, 3, -1, -1);
-            put_p(bl, 0, big), put_c(bl, -cmax);
-            commit(bl);
-            v++;
-        }
-        { /* the largest products the A format makes */
-            double amax = gc_nfmt_max(fa);
-            begin(bl, GC_NP_SPECIAL, v, 0, 0, -1, -1);
-            put_raw(bl, 0, gc_nfmt_encode(fa, amax), gc_nfmt_encode(fa, amax));
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v, 0, 1, -1, -1);
-            for (int q = 0; q < k; q++)
-                put_raw(bl, q, gc_nfmt_encode(fa, amax), gc_nfmt_encode(fa, amax));
-            commit(bl);
-            v++;
-        }
+        v = special_range(bl, v, cmax);
         /* signed zeros: c sign x product signs */
         for (int cz = 0; cz < 2; cz++)
             for (int pz = 0; pz < 4; pz++) {
@@ -439,7 +501,15 @@ static void build(builder_t *bl)
         put_raw(bl, 0, nan, zero);
         commit(bl);
     }
+}
 
+/* Probe family tf32 operands with low bits set (build). */
+static void fam_tf32(builder_t *bl)
+{
+    gc_nrng_t r;
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a;
     /* tf32 operands with low bits set */
     if (fa == GC_NF_TF32) {
         static const uint32_t fixed[][2] = {
@@ -463,6 +533,28 @@ static void build(builder_t *bl)
             commit(bl);
         }
     }
+}
+
+/* Every probe case of form bl->f, family by family (the order is the
+ * cases' numbering). */
+static void build(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    gc_nfmt_t fc = f->c;
+    int plist[3], np = 0;
+    plist[np++] = gc_nfmt_info(fc)->man_bits + 1;
+    if (fc == GC_NF_F16)
+        plist[np++] = 24;
+
+    fam_exact(bl);
+    fam_round(bl);
+    fam_align(bl, plist, np);
+    fam_pair(bl, plist, np);
+    fam_order(bl);
+    fam_cjoin(bl);
+    fam_sub(bl);
+    fam_special(bl);
+    fam_tf32(bl);
 }
 
 /* Families added after the first H100 run, kept at the end of the list so
