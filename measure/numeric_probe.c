@@ -787,19 +787,29 @@ static int rand_case(const gc_nform_t *f, const uint32_t *a, const uint32_t *b, 
     return 1;
 }
 
-void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const gc_nset_t *rs,
-                        const uint32_t *rs_out, long rs_mmas, gc_nfind_t *fd)
+/* What the hypothesis search works on: the fit cases (ord: their order,
+ * failing ones moved to the front by count_miss) and the dimensions. */
+typedef struct search {
+    fitcase_t *fc;
+    long *ord;
+    long nfit;
+    int k, outP; /* the form's k; 11 for an f16 output (else 0) */
+    int groups[8], ngroups;
+} search_t;
+
+static const int accs[] = {24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12};
+static const int ils[] = {0, 1, 2, 4};
+enum { NACC = 13, NAL = 21 };
+
+/* The probe cases' own findings into fd (exactness, subnormals, NaN, ...),
+ * and those that test the summation into S's fit cases. */
+static void probe_cases(const gc_nform_t *f, const uint32_t *out, long n, search_t *S,
+                        gc_nfind_t *fd)
 {
-    memset(fd, 0, sizeof(*fd));
-    fd->products_exact = fd->sub_in = fd->sub_out = fd->overflow = fd->tf32_round = -1;
-    fd->align_min = fd->align_max = -1;
-    fd->nan_same = 1;
-    int k = f->k, outP = f->c == GC_NF_F16 ? 11 : 0;
-    int per = rs ? gc_nset_per_mma(rs) : 0;
-    long cap = n + (rs && rs_out ? rs_mmas * per : 0);
-    fitcase_t *fc = malloc(sizeof(*fc) * (size_t)(cap > 0 ? cap : 1));
-    long *ord = malloc(sizeof(*ord) * (size_t)(cap > 0 ? cap : 1));
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
     long nfit = 0;
+    int k = f->k, outP = S->outP;
     for (long i = 0; i < n; i++) {
         gc_nprobe_t pc;
         if (gc_nprobe_case(f, i, &pc))
@@ -867,44 +877,44 @@ void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const 
         default: break;
         }
     }
-    if (fd->exact_n)
-        fd->products_exact = fd->exact_ok == fd->exact_n;
-    if (rs && rs_out && fc && ord) {
-        uint32_t A[64 * GC_NPROBE_KMAX], B[GC_NPROBE_KMAX * 8], C[64 * 8], col[GC_NPROBE_KMAX];
-        for (long q = 0; q < rs_mmas; q++) {
-            if (gc_ngen_fill(f, rs->gen, rs->seed, q, A, B, C))
-                break;
-            for (int i = 0; i < per; i++) {
-                int r, c;
-                gc_nset_pos(rs, i, &r, &c);
-                for (int kk = 0; kk < k; kk++)
-                    col[kk] = B[kk * f->n + c];
-                if (rand_case(f, A + r * k, col, C[r * f->n + c], rs_out[q * per + i], &fc[nfit]))
-                    ord[nfit] = nfit, nfit++;
-            }
+    S->nfit = nfit;
+}
+
+/* The random set's outputs as more fit cases. */
+static void random_cases(const gc_nform_t *f, const gc_nset_t *rs, const uint32_t *rs_out,
+                         long rs_mmas, search_t *S)
+{
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
+    long nfit = S->nfit;
+    int k = f->k, per = gc_nset_per_mma(rs);
+    uint32_t A[64 * GC_NPROBE_KMAX], B[GC_NPROBE_KMAX * 8], C[64 * 8], col[GC_NPROBE_KMAX];
+    for (long q = 0; q < rs_mmas; q++) {
+        if (gc_ngen_fill(f, rs->gen, rs->seed, q, A, B, C))
+            break;
+        for (int i = 0; i < per; i++) {
+            int r, c;
+            gc_nset_pos(rs, i, &r, &c);
+            for (int kk = 0; kk < k; kk++)
+                col[kk] = B[kk * f->n + c];
+            if (rand_case(f, A + r * k, col, C[r * f->n + c], rs_out[q * per + i], &fc[nfit]))
+                ord[nfit] = nfit, nfit++;
         }
     }
-    fd->fit_cases = nfit;
+    S->nfit = nfit;
+}
 
-    /* the search: four joint dimensions (the window; rounding, cut and
-     * exponent; the steps; the f16 output), each set in turn to the value
-     * with the fewest misses (ties: the simplest), until nothing changes;
-     * then one value at a time around the result for the consistent sets */
-    static const int accs[] = {24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12};
-    static const int ils[] = {0, 1, 2, 4};
-    enum { NACC = 13, NAL = 21 };
-    int ngroups = 0, groups[8];
-    for (int g = k; g >= 1; g /= 2)
-        groups[ngroups++] = g;
-    gc_nhyp_t h;
-    memset(&h, 0, sizeof(h));
-    h.acc_bits = 24;
-    h.group = k;
-    h.c_rnd = 1;
-    h.out_rnd = 1;
-    long cur = nfit ? count_miss(&h, fc, ord, nfit, k, outP, nfit) : 0;
-    /* first: every hypothesis, simplest first, until one fits every case
-     * (a failing case moves to the front, so most die at once) */
+/* Every hypothesis, simplest first, until one fits every case (a failing
+ * case moves to the front, so most die at once): h and *cur = 0 then. */
+static void search_all(search_t *S, gc_nhyp_t *hp, long *curp)
+{
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
+    long nfit = S->nfit;
+    int k = S->k, outP = S->outP, ngroups = S->ngroups;
+    const int *groups = S->groups;
+    gc_nhyp_t h = *hp;
+    long cur = *curp;
     int found = cur == 0;
     for (int ai = 0; !found && ai < NACC; ai++)
         for (int al = 0; !found && al < NAL; al++)
@@ -933,7 +943,20 @@ void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const 
                             found = 1;
                         }
                     }
-    /* none fits: the best a descent over four joint dimensions finds */
+    *hp = h;
+    *curp = cur;
+}
+
+/* None fits: the best a descent over four joint dimensions finds. */
+static void search_descent(search_t *S, gc_nhyp_t *hp, long *curp)
+{
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
+    long nfit = S->nfit;
+    int k = S->k, outP = S->outP, ngroups = S->ngroups;
+    const int *groups = S->groups;
+    gc_nhyp_t h = *hp;
+    long cur = *curp;
     for (int pass = 0; pass < 6 && cur > 0; pass++) {
         long before = cur;
         for (int dd = 0; dd < 3 && cur > 0; dd++) {
@@ -973,68 +996,123 @@ void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const 
         if (cur == before)
             break;
     }
+    *hp = h;
+    *curp = cur;
+}
+
+/* The values of each dimension consistent with every case, one value at a
+ * time around the fitting hypothesis h; the window's two parts together. */
+static void consistent_sets(search_t *S, const gc_nhyp_t *hp, gc_nfind_t *fd)
+{
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
+    long nfit = S->nfit;
+    int k = S->k, outP = S->outP, ngroups = S->ngroups;
+    const int *groups = S->groups;
+    gc_nhyp_t h = *hp;
+    for (int ai = 0; ai < NACC; ai++)
+        for (int al = 0; al < NAL; al++) {
+            gc_nhyp_t t = h;
+            t.acc_bits = accs[ai];
+            t.align_bits = al;
+            if (count_miss(&t, fc, ord, nfit, k, outP, 0))
+                continue;
+            if (t.acc_bits == h.acc_bits) {
+                if (fd->align_min < 0)
+                    fd->align_min = al;
+                fd->align_max = al;
+            }
+            if (t.acc_bits < fd->acc_mask_lo)
+                fd->acc_mask_lo = t.acc_bits;
+            if (t.acc_bits > fd->acc_mask_hi)
+                fd->acc_mask_hi = t.acc_bits;
+        }
+    for (int v = 0; v < 4; v++) {
+        gc_nhyp_t t = h;
+        t.rnd = v;
+        fd->rnd_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+    }
+    for (int v = 0; v < 2; v++) {
+        gc_nhyp_t t = h;
+        t.trunc_floor = v;
+        fd->floor_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+        t = h;
+        t.raw = v;
+        fd->raw_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+        if (outP) {
+            t = h;
+            t.direct = v;
+            fd->direct_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+            t = h;
+            t.out_rnd = v;
+            fd->outrnd_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+        }
+    }
+    for (int gi = 0; gi < ngroups; gi++) {
+        gc_nhyp_t t = h;
+        t.group = groups[gi];
+        fd->group_mask |= (unsigned)!count_miss(&t, fc, ord, nfit, k, outP, 0) << gi;
+    }
+    for (int ii = 0; ii < 4; ii++) {
+        gc_nhyp_t t = h;
+        t.interleave = ils[ii];
+        fd->il_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << ii;
+    }
+    for (int cm = 0; cm < 3; cm++) {
+        gc_nhyp_t t = h;
+        t.c_last = cm > 0;
+        t.c_rnd = cm == 2 ? 0 : 1;
+        fd->cmode_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << cm;
+    }
+}
+
+void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const gc_nset_t *rs,
+                        const uint32_t *rs_out, long rs_mmas, gc_nfind_t *fd)
+{
+    memset(fd, 0, sizeof(*fd));
+    fd->products_exact = fd->sub_in = fd->sub_out = fd->overflow = fd->tf32_round = -1;
+    fd->align_min = fd->align_max = -1;
+    fd->nan_same = 1;
+    int k = f->k, outP = f->c == GC_NF_F16 ? 11 : 0;
+    int per = rs ? gc_nset_per_mma(rs) : 0;
+    long cap = n + (rs && rs_out ? rs_mmas * per : 0);
+    fitcase_t *fc = malloc(sizeof(*fc) * (size_t)(cap > 0 ? cap : 1));
+    long *ord = malloc(sizeof(*ord) * (size_t)(cap > 0 ? cap : 1));
+    search_t S = {fc, ord, 0, k, outP, {0}, 0};
+    probe_cases(f, out, n, &S, fd);
+    if (fd->exact_n)
+        fd->products_exact = fd->exact_ok == fd->exact_n;
+    if (rs && rs_out && fc && ord)
+        random_cases(f, rs, rs_out, rs_mmas, &S);
+    long nfit = S.nfit;
+    fd->fit_cases = nfit;
+
+    /* the search: four joint dimensions (the window; rounding, cut and
+     * exponent; the steps; the f16 output), each set in turn to the value
+     * with the fewest misses (ties: the simplest), until nothing changes;
+     * then one value at a time around the result for the consistent sets */
+    int ngroups = 0, *groups = S.groups;
+    for (int g = k; g >= 1; g /= 2)
+        groups[ngroups++] = g;
+    S.ngroups = ngroups;
+    gc_nhyp_t h;
+    memset(&h, 0, sizeof(h));
+    h.acc_bits = 24;
+    h.group = k;
+    h.c_rnd = 1;
+    h.out_rnd = 1;
+    long cur = nfit ? count_miss(&h, fc, ord, nfit, k, outP, nfit) : 0;
+    int found = cur == 0;
+    if (!found)
+        search_all(&S, &h, &cur);
+    search_descent(&S, &h, &cur);
     fd->best = h;
     fd->fit_miss = cur;
     fd->fit_n = nfit && cur == 0;
     fd->acc_mask_lo = 99;
     fd->align_min = fd->align_max = -1;
-    if (fd->fit_n) {
-        /* one value at a time; the window's two parts together */
-        for (int ai = 0; ai < NACC; ai++)
-            for (int al = 0; al < NAL; al++) {
-                gc_nhyp_t t = h;
-                t.acc_bits = accs[ai];
-                t.align_bits = al;
-                if (count_miss(&t, fc, ord, nfit, k, outP, 0))
-                    continue;
-                if (t.acc_bits == h.acc_bits) {
-                    if (fd->align_min < 0)
-                        fd->align_min = al;
-                    fd->align_max = al;
-                }
-                if (t.acc_bits < fd->acc_mask_lo)
-                    fd->acc_mask_lo = t.acc_bits;
-                if (t.acc_bits > fd->acc_mask_hi)
-                    fd->acc_mask_hi = t.acc_bits;
-            }
-        for (int v = 0; v < 4; v++) {
-            gc_nhyp_t t = h;
-            t.rnd = v;
-            fd->rnd_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-        }
-        for (int v = 0; v < 2; v++) {
-            gc_nhyp_t t = h;
-            t.trunc_floor = v;
-            fd->floor_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-            t = h;
-            t.raw = v;
-            fd->raw_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-            if (outP) {
-                t = h;
-                t.direct = v;
-                fd->direct_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-                t = h;
-                t.out_rnd = v;
-                fd->outrnd_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-            }
-        }
-        for (int gi = 0; gi < ngroups; gi++) {
-            gc_nhyp_t t = h;
-            t.group = groups[gi];
-            fd->group_mask |= (unsigned)!count_miss(&t, fc, ord, nfit, k, outP, 0) << gi;
-        }
-        for (int ii = 0; ii < 4; ii++) {
-            gc_nhyp_t t = h;
-            t.interleave = ils[ii];
-            fd->il_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << ii;
-        }
-        for (int cm = 0; cm < 3; cm++) {
-            gc_nhyp_t t = h;
-            t.c_last = cm > 0;
-            t.c_rnd = cm == 2 ? 0 : 1;
-            fd->cmode_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << cm;
-        }
-    }
+    if (fd->fit_n)
+        consistent_sets(&S, &h, fd);
     /* group_mask is over groups[] (k, k/2, ...): turn it into bit log2(g) */
     unsigned gm = 0;
     for (int gi = 0; gi < ngroups; gi++)
