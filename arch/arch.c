@@ -486,16 +486,29 @@ const char *gc_tensor_label(const gc_tensor_t *t, char *buf, size_t n)
 
 int gc_tensor_shape(const char *shape, int *m, int *n, int *k)
 {
-    int mm, nn, kk, len = 0;
-    if (sscanf(shape, "m%dn%dk%d%n", &mm, &nn, &kk, &len) != 3 || shape[len] || mm <= 0 ||
-        nn <= 0 || kk <= 0 || mm > 256 || nn > 256 || kk > 1024)
+    /* digits by hand, not sscanf: the predictor reads every tensor op's
+     * shape on each prediction (model/predict/machine.c) */
+    static const char tag[3] = {'m', 'n', 'k'};
+    static const int most[3] = {256, 256, 1024};
+    int v[3];
+    const char *s = shape;
+    for (int i = 0; s && i < 3; i++) {
+        if (*s++ != tag[i] || *s < '0' || *s > '9')
+            return -1;
+        v[i] = 0;
+        while (*s >= '0' && *s <= '9' && v[i] <= most[i])
+            v[i] = v[i] * 10 + (*s++ - '0');
+        if (v[i] < 1 || v[i] > most[i])
+            return -1;
+    }
+    if (!s || *s)
         return -1;
     if (m)
-        *m = mm;
+        *m = v[0];
     if (n)
-        *n = nn;
+        *n = v[1];
     if (k)
-        *k = kk;
+        *k = v[2];
     return 0;
 }
 

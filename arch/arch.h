@@ -218,6 +218,11 @@ int gc_arch_save(const gc_arch_t *a, const char *path, int force, gc_err_t *err)
 /* Write a as JSON (same tree; quantities as {"value":..., ...}). */
 int gc_arch_emit_json(const gc_arch_t *a, FILE *fp);
 
+/* Write s as a JSON string: quoted, the quote and the backslash escaped,
+ * control bytes as \u00XX; NULL as "". The one JSON string writer (arch,
+ * predict, compare). */
+void gc_json_str(FILE *fp, const char *s);
+
 /* 1 if every field of a and b is equal (values bit for bit, strings,
  * intervals, sources); else 0 and the first difference in diff. */
 int gc_arch_equal(const gc_arch_t *a, const gc_arch_t *b, char *diff, size_t n);

@@ -237,10 +237,10 @@ int gc_arch_save(const gc_arch_t *a, const char *path, int force, gc_err_t *err)
 
 /* ---- JSON ---- */
 
-static void json_str(FILE *fp, const char *s)
+void gc_json_str(FILE *fp, const char *s)
 {
     fputc('"', fp);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
         if (*p == '"' || *p == '\\')
             fprintf(fp, "\\%c", *p);
         else if (*p < 0x20)
@@ -293,20 +293,20 @@ static void json_map(FILE *fp, const gc_schema_t *s, const void *base, int ind)
                 fprintf(fp, "%s]", b);
             }
             fprintf(fp, ", \"unit\": ");
-            json_str(fp, f->unit);
+            gc_json_str(fp, f->unit);
             if (q->src) {
                 fprintf(fp, ", \"source\": ");
-                json_str(fp, q->src);
+                gc_json_str(fp, q->src);
             }
             if (q->note) {
                 fprintf(fp, ", \"note\": ");
-                json_str(fp, q->note);
+                gc_json_str(fp, q->note);
             }
             fputc('}', fp);
             break;
         }
         case GC_F_STR:
-            json_str(fp, *(const char *const *)m);
+            gc_json_str(fp, *(const char *const *)m);
             break;
         case GC_F_FLAG:
             fputs(((const gc_flag_t *)m)->val ? "true" : "false", fp);

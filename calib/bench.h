@@ -4,7 +4,7 @@
  * API.
  *
  * A handler gets one trace read into a gc_table_t (its column contract is
- * the bench's entry in the table of calib.c), fits what the trace supports
+ * the bench's row of the bench table, traces/benches.c), fits what the trace supports
  * and fills the arch through gc_calib_put, with a source naming the trace
  * file and the method. What the data cannot support is left out with a
  * warning (gc_warn_at: "FILE:LINE: warning: KEY left out: why"). Each

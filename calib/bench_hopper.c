@@ -1,9 +1,8 @@
-/* bench_hopper.c - calib's handlers of the Hopper benches gpucal measure
- * writes beyond the column contract of traces/README.md: tma (TMA latency
+/* bench_hopper.c - calib's handlers of the Hopper benches: tma (TMA latency
  * and throughput), dsm (distributed shared memory) and dpx (DPX functions).
  * Their rows are "metric,...,value,lo,hi,unit": a latency in cycles or a
- * throughput with its 95 % interval (calib/README.md gives the columns
- * calib uses). See bench.h. */
+ * throughput with its 95 % interval (traces/benches.c gives the columns
+ * and which calib reads). See bench.h. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>

@@ -146,6 +146,48 @@ static void pchase_l1(gc_calib_ctx_t *c, const char *file, const curve_t *cv)
 }
 
 /* L2 and DRAM from the l2 (else global, after its L1 plateau) path */
+/* The L2's partition size (and far latency) from the near plateau (and
+ * the far one, when nl2 == 2) of curve cv. */
+static void pchase_partition(gc_calib_ctx_t *c, const char *file, const curve_t *cv,
+                             const gc_plateau_t *near, size_t from, size_t nl2)
+{
+    gc_l2_t *l2 = &c->a->memory.l2;
+    if (nl2 == 2) {
+        const gc_plateau_t *far = &cv->pl[from + 1];
+        put_level(c, &l2->latency_far_cyc, file, cv, far);
+        double last = cv->p[near->last].x, first = cv->p[far->first].x;
+        char a[32];
+        gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
+                     gc_calib_str(c,
+                                  "%s:%ld: the first size on the far L2 plateau (%s "
+                                  "path); the near plateau ends at %s",
+                                  file, cv->p[far->first].line, cv->path,
+                                  gc_calib_bytes(last, a, sizeof(a))),
+                     NULL);
+    } else if (near->last + 1 < cv->n &&
+               cv->p[near->last + 1].x < PARTITION_MAX * c->l2_bytes) {
+        /* no far plateau, but the latency leaves the near one well before
+         * the L2 is full: the far partition begins there */
+        double last = cv->p[near->last].x, first = cv->p[near->last + 1].x;
+        char a[32];
+        gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
+                     gc_calib_str(c,
+                                  "%s:%ld: the first size off the near L2 plateau (%s "
+                                  "path), which ends at %s",
+                                  file, cv->p[near->last + 1].line, cv->path,
+                                  gc_calib_bytes(last, a, sizeof(a))),
+                     gc_calib_str(c,
+                                  "no far plateau: the latency climbs from here to "
+                                  "the L2 size (%s)",
+                                  gc_calib_bytes(c->l2_bytes, a, sizeof(a))));
+        gc_calib_leave_out(c, file, 0,
+                           "memory.l2.latency_far_cyc left out: no far plateau on the %s "
+                           "path (the latency climbs steadily between the partition and "
+                           "the L2 size)",
+                           cv->path);
+    }
+}
+
 static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, size_t from)
 {
     gc_l2_t *l2 = &c->a->memory.l2;
@@ -185,40 +227,7 @@ static void pchase_l2(gc_calib_ctx_t *c, const char *file, const curve_t *cv, si
         c->l2_lo = near->lo;
         c->l2_hi = near->hi;
         c->l2_src = gc_arch_str(c->a, file);
-        if (nl2 == 2) {
-            const gc_plateau_t *far = &cv->pl[from + 1];
-            put_level(c, &l2->latency_far_cyc, file, cv, far);
-            double last = cv->p[near->last].x, first = cv->p[far->first].x;
-            char a[32];
-            gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
-                         gc_calib_str(c,
-                                      "%s:%ld: the first size on the far L2 plateau (%s "
-                                      "path); the near plateau ends at %s",
-                                      file, cv->p[far->first].line, cv->path,
-                                      gc_calib_bytes(last, a, sizeof(a))),
-                         NULL);
-        } else if (near->last + 1 < cv->n &&
-                   cv->p[near->last + 1].x < PARTITION_MAX * c->l2_bytes) {
-            /* no far plateau, but the latency leaves the near one well before
-             * the L2 is full: the far partition begins there */
-            double last = cv->p[near->last].x, first = cv->p[near->last + 1].x;
-            char a[32];
-            gc_calib_put(c, &l2->partition_mib, first / MIB, last / MIB, first / MIB,
-                         gc_calib_str(c,
-                                      "%s:%ld: the first size off the near L2 plateau (%s "
-                                      "path), which ends at %s",
-                                      file, cv->p[near->last + 1].line, cv->path,
-                                      gc_calib_bytes(last, a, sizeof(a))),
-                         gc_calib_str(c,
-                                      "no far plateau: the latency climbs from here to "
-                                      "the L2 size (%s)",
-                                      gc_calib_bytes(c->l2_bytes, a, sizeof(a))));
-            gc_calib_leave_out(c, file, 0,
-                               "memory.l2.latency_far_cyc left out: no far plateau on the %s "
-                               "path (the latency climbs steadily between the partition and "
-                               "the L2 size)",
-                               cv->path);
-        }
+        pchase_partition(c, file, cv, near, from, nl2);
         /* the L2 capacity ends the last L2 plateau when that one reaches near
          * the L2 size (else the header's l2_bytes stands) */
         const gc_plateau_t *top = &cv->pl[from + nl2 - 1];
@@ -677,6 +686,113 @@ typedef struct config {
     size_t n;     /* rows */
 } config_t;
 
+/* The bw trace grouped by configuration (level, op, width, blocks,
+ * threads). */
+typedef struct bwset {
+    const gc_table_t *t;
+    int cl, cop, cg, cglo, cghi, has_op, has_gci;
+    config_t *cf; /* the configurations, in first-row order */
+    size_t ncf;
+    size_t *of;   /* each row's configuration */
+    double *v;    /* scratch, one per row */
+} bwset_t;
+
+/* Group the rows into configurations, checking each row's gbs interval. */
+static int bw_group(bwset_t *B, const char *file, gc_err_t *err)
+{
+    const gc_table_t *t = B->t;
+    int cw = gc_table_col(t, "width_bytes"), cb = gc_table_col(t, "blocks"),
+        ct = gc_table_col(t, "threads");
+    for (size_t r = 0; r < t->nrows; r++) {
+        config_t k = {t->txt[B->cl][r],
+                      B->has_op ? t->txt[B->cop][r] : -1,
+                      gc_table_num(t, cw, r),
+                      gc_table_num(t, cb, r),
+                      gc_table_num(t, ct, r),
+                      r,
+                      0};
+        if (B->has_gci) {
+            double g = gc_table_num(t, B->cg, r), lo = gc_table_num(t, B->cglo, r),
+                   hi = gc_table_num(t, B->cghi, r);
+            if (!(lo <= g && g <= hi))
+                return gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                                 "gbs %g is outside its interval [gbs_lo %g, gbs_hi %g] (a "
+                                 "corrupt row: re-measure)",
+                                 g, lo, hi);
+        }
+        size_t j = 0;
+        const config_t *cf = B->cf;
+        while (j < B->ncf && !(cf[j].level == k.level && cf[j].op == k.op &&
+                               cf[j].width == k.width && cf[j].blocks == k.blocks &&
+                               cf[j].threads == k.threads))
+            j++;
+        if (j == B->ncf)
+            B->cf[B->ncf++] = k;
+        B->cf[j].n++;
+        B->of[r] = j;
+    }
+    return 0;
+}
+
+/* The mean of metric column cm over configuration j's rows, and its 95 %
+ * interval (several rows: Student t; one row: its own gbs interval). */
+static double bw_mean(const bwset_t *B, size_t j, int cm, double *lo, double *hi)
+{
+    const gc_table_t *t = B->t;
+    const config_t *cf = &B->cf[j];
+    size_t mm = 0;
+    double s = 0;
+    for (size_t r = cf->first; r < t->nrows; r++)
+        if (B->of[r] == j) {
+            B->v[mm] = gc_table_num(t, cm, r);
+            s += B->v[mm++];
+        }
+    double mean = s / (double)mm;
+    *lo = 1;
+    *hi = 0;
+    if (mm >= 2) {
+        double ss = 0;
+        for (size_t q = 0; q < mm; q++)
+            ss += (B->v[q] - mean) * (B->v[q] - mean);
+        double h = gsl_cdf_tdist_Pinv(0.975, (double)(mm - 1)) * sqrt(ss / (double)(mm - 1)) /
+                   sqrt((double)mm);
+        *lo = mean - h;
+        *hi = mean + h;
+    } else if (B->has_gci && gc_table_num(t, B->cg, cf->first) > 0) {
+        /* one row: its own interval (gbs_lo/hi), scaled to the metric */
+        double g = gc_table_num(t, B->cg, cf->first);
+        *lo = mean * gc_table_num(t, B->cglo, cf->first) / g;
+        *hi = mean * gc_table_num(t, B->cghi, cf->first) / g;
+    }
+    return mean;
+}
+
+/* The configuration of target tgk with the best mean (-1: none). */
+static long bw_best(const bwset_t *B, const target_t *tgk, double *bmean, double *blo,
+                    double *bhi)
+{
+    const gc_table_t *t = B->t;
+    int cm = gc_table_col(t, tgk->metric), cl = B->cl, cop = B->cop;
+    long best = -1;
+    *bmean = 0, *blo = 1, *bhi = 0;
+    for (size_t j = 0; j < B->ncf; j++) {
+        const config_t *cf = &B->cf[j];
+        if (strcmp(t->dict[cl][cf->level], tgk->level) ||
+            (tgk->width && cf->width != tgk->width) ||
+            (tgk->read_only && cf->op >= 0 && strcmp(t->dict[cop][cf->op], "read")) ||
+            (tgk->op && (cf->op < 0 || strcmp(t->dict[cop][cf->op], tgk->op))))
+            continue;
+        double lo, hi, mean = bw_mean(B, j, cm, &lo, &hi);
+        if (best < 0 || mean > *bmean) {
+            best = (long)j;
+            *bmean = mean;
+            *blo = lo;
+            *bhi = hi;
+        }
+    }
+    return best;
+}
+
 int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
     gc_memory_t *m = &c->a->memory;
@@ -697,99 +813,33 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
         {"global", 0, "gbs", 0, NULL},          {"global", 0, "gbs", 0, "read"},
         {"global", 0, "gbs", 0, "write"},       {"global", 0, "gbs", 0, "copy"},
     };
-    int cl = gc_table_col(t, "level"), cw = gc_table_col(t, "width_bytes"),
-        cb = gc_table_col(t, "blocks"), ct = gc_table_col(t, "threads"),
-        cop = gc_table_col(t, "op"), cg = gc_table_col(t, "gbs"), cglo = gc_table_col(t, "gbs_lo"),
-        cghi = gc_table_col(t, "gbs_hi");
-    int has_op = gc_table_has(t, cop), has_gci = gc_table_has(t, cglo) && gc_table_has(t, cghi);
-    config_t *cf = malloc((t->nrows ? t->nrows : 1) * sizeof(*cf));
-    size_t *of = malloc((t->nrows ? t->nrows : 1) * sizeof(*of));
-    double *v = malloc((t->nrows ? t->nrows : 1) * sizeof(*v));
-    int rc = 0, given = 0;
-    if (!cf || !of || !v) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto done;
-    }
-    size_t ncf = 0;
-    for (size_t r = 0; r < t->nrows; r++) {
-        config_t k = {t->txt[cl][r],
-                      has_op ? t->txt[cop][r] : -1,
-                      gc_table_num(t, cw, r),
-                      gc_table_num(t, cb, r),
-                      gc_table_num(t, ct, r),
-                      r,
-                      0};
-        if (has_gci) {
-            double g = gc_table_num(t, cg, r), lo = gc_table_num(t, cglo, r),
-                   hi = gc_table_num(t, cghi, r);
-            if (!(lo <= g && g <= hi)) {
-                rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
-                               "gbs %g is outside its interval [gbs_lo %g, gbs_hi %g] (a "
-                               "corrupt row: re-measure)",
-                               g, lo, hi);
-                goto done;
-            }
-        }
-        size_t j = 0;
-        while (j < ncf && !(cf[j].level == k.level && cf[j].op == k.op && cf[j].width == k.width &&
-                            cf[j].blocks == k.blocks && cf[j].threads == k.threads))
-            j++;
-        if (j == ncf)
-            cf[ncf++] = k;
-        cf[j].n++;
-        of[r] = j;
-    }
+    size_t nr = t->nrows ? t->nrows : 1;
+    bwset_t B = {.t = t, .cl = gc_table_col(t, "level"), .cop = gc_table_col(t, "op"),
+                 .cg = gc_table_col(t, "gbs"), .cglo = gc_table_col(t, "gbs_lo"),
+                 .cghi = gc_table_col(t, "gbs_hi")};
+    B.has_op = gc_table_has(t, B.cop);
+    B.has_gci = gc_table_has(t, B.cglo) && gc_table_has(t, B.cghi);
+    B.cf = malloc(nr * sizeof(*B.cf));
+    B.of = malloc(nr * sizeof(*B.of));
+    B.v = malloc(nr * sizeof(*B.v));
+    int given = 0;
+    int rc = !B.cf || !B.of || !B.v ? gc_err_set(err, GC_ENOMEM, "out of memory")
+                                    : bw_group(&B, file, err);
     /* dram.bw_gbs: the kernel that reads five times for each write (seed
      * 004's method, behind the published figures it is compared with) when
      * the trace has it; else the best of every access mix */
     target_t mix = tg[6];
-    for (size_t j = 0; j < ncf && has_op; j++)
-        if (cf[j].op >= 0 && !strcmp(t->dict[cop][cf[j].op], "r5w1") &&
-            !strcmp(t->dict[cl][cf[j].level], "global"))
+    for (size_t j = 0; !rc && j < B.ncf && B.has_op; j++)
+        if (B.cf[j].op >= 0 && !strcmp(t->dict[B.cop][B.cf[j].op], "r5w1") &&
+            !strcmp(t->dict[B.cl][B.cf[j].level], "global"))
             mix.op = "r5w1";
-    for (size_t k = 0; k < sizeof(tg) / sizeof(tg[0]); k++) {
+    for (size_t k = 0; !rc && k < sizeof(tg) / sizeof(tg[0]); k++) {
         const target_t *tgk = k == 6 ? &mix : &tg[k];
-        int cm = gc_table_col(t, tgk->metric);
-        long best = -1;
-        double bmean = 0, blo = 1, bhi = 0;
-        for (size_t j = 0; j < ncf; j++) {
-            if (strcmp(t->dict[cl][cf[j].level], tgk->level) ||
-                (tgk->width && cf[j].width != tgk->width) ||
-                (tgk->read_only && cf[j].op >= 0 && strcmp(t->dict[cop][cf[j].op], "read")) ||
-                (tgk->op && (cf[j].op < 0 || strcmp(t->dict[cop][cf[j].op], tgk->op))))
-                continue;
-            size_t mm = 0;
-            double s = 0;
-            for (size_t r = cf[j].first; r < t->nrows; r++)
-                if (of[r] == j) {
-                    v[mm] = gc_table_num(t, cm, r);
-                    s += v[mm++];
-                }
-            double mean = s / (double)mm, lo = 1, hi = 0;
-            if (mm >= 2) {
-                double ss = 0;
-                for (size_t q = 0; q < mm; q++)
-                    ss += (v[q] - mean) * (v[q] - mean);
-                double h = gsl_cdf_tdist_Pinv(0.975, (double)(mm - 1)) *
-                           sqrt(ss / (double)(mm - 1)) / sqrt((double)mm);
-                lo = mean - h;
-                hi = mean + h;
-            } else if (has_gci && gc_table_num(t, cg, cf[j].first) > 0) {
-                /* one row: its own interval (gbs_lo/hi), scaled to the metric */
-                double g = gc_table_num(t, cg, cf[j].first);
-                lo = mean * gc_table_num(t, cglo, cf[j].first) / g;
-                hi = mean * gc_table_num(t, cghi, cf[j].first) / g;
-            }
-            if (best < 0 || mean > bmean) {
-                best = (long)j;
-                bmean = mean;
-                blo = lo;
-                bhi = hi;
-            }
-        }
+        double bmean, blo, bhi;
+        long best = bw_best(&B, tgk, &bmean, &blo, &bhi);
         if (best < 0)
             continue;
-        const config_t *b = &cf[best];
+        const config_t *b = &B.cf[best];
         if (!(bmean > 0)) {
             gc_calib_leave_out(c, file, t->line[b->first], "%s %s bandwidth left out: 0",
                                tgk->level, tgk->metric);
@@ -797,7 +847,7 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
         }
         char opn[64] = "";
         if (b->op >= 0)
-            snprintf(opn, sizeof(opn), "op %s, ", t->dict[cop][b->op]);
+            snprintf(opn, sizeof(opn), "op %s, ", t->dict[B.cop][b->op]);
         gc_calib_put(c, dst[k], bmean, blo, bhi,
                      gc_calib_str(c,
                                   "%s:%d: best %s of level %s (%s%g-byte accesses, %g blocks "
@@ -807,11 +857,11 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
                      NULL);
         given++;
     }
-    gc_calib_info(c, "%s: %d bandwidth%s", file, given, given == 1 ? "" : "s");
-done:
-    free(cf);
-    free(of);
-    free(v);
+    if (!rc)
+        gc_calib_info(c, "%s: %d bandwidth%s", file, given, given == 1 ? "" : "s");
+    free(B.cf);
+    free(B.of);
+    free(B.v);
     return rc;
 }
 

@@ -36,8 +36,8 @@ static const char *fget(const fgroup_t *g, const char *key, const char **detail)
 
 static int shape_k(const char *shape)
 {
-    const char *p = strchr(shape, 'k');
-    return p ? atoi(p + 1) : 0;
+    int k = 0;
+    return gc_tensor_shape(shape, NULL, NULL, &k) ? 0 : k;
 }
 
 /* Build one entry from a group of findings. */

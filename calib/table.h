@@ -1,7 +1,7 @@
 /* table.h - one trace read into typed columns for calib.
  *
- * A bench's column contract (traces/README.md) is a list of gc_col_t: the
- * columns calib uses, each with a kind (number, whole number, text from a
+ * A bench's column contract (built from the bench table, traces/benches.c)
+ * is a list of gc_col_t: the columns calib uses, each with a kind (number, whole number, text from a
  * fixed set) and limits. gc_table_read streams the trace once, checks every
  * cell it keeps and fails on the first bad one with the trace reader's
  * located message "FILE:LINE:COL: ..." (exit status 2 at the CLI). Columns

@@ -202,10 +202,7 @@ static int run_alu(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                                  "iadd3 x+0x9e3779b9+3, dfma x*0.999+0.001, mufu.ex2 2^-x, "
                                  "mufu.lg2 log2|x|, mufu.rsq/sqrt/tanh of x") != 0)
         rc = fail_w(w, err);
-    static const char *const cols[] = {"op",     "warps",  "ilp",       "iters",  "reps",
-                                       "cyc_per_iter", "cyc_lo", "cyc_hi", "ops_clk_sm",
-                                       "ops_lo", "ops_hi", "clock_mhz", "clock_moved"};
-    if (!rc && gc_trace_columns(w, cols, 13) != 0)
+    if (!rc && gc_measure_columns(w, "alu") != 0)
         rc = fail_w(w, err);
     const int *warps, *ilps;
     int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);

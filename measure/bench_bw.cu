@@ -525,12 +525,8 @@ static int bw_header(gc_mctx_t *ctx, gc_trace_writer_t *w, double peak, gc_err_t
         "contiguous region instead of grid-stride; r5w1: 5 reads + 1 write of 16 bytes per "
         "thread step (seed 004's kernel), bytes = read + written; "
         "cycles = (last block end - first block start, globaltimer) x SM clock of the blocks");
-    static const char *const cols[] = {"level", "width_bytes", "blocks",   "threads",
-                                       "bytes", "cycles",      "bytes_clk_sm", "bytes_clk",
-                                       "gbs",   "clock_mhz",   "op",       "gbs_lo",
-                                       "gbs_hi", "variant"};
     (void)ctx;
-    if (rc || gc_trace_columns(w, cols, 14) != 0)
+    if (rc || gc_measure_columns(w, "bw") != 0)
         return gc_mem_row_err(w, err);
     return 0;
 }

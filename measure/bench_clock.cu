@@ -232,8 +232,7 @@ typedef struct load {
 
 static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
-    static const char *const cols[] = {"load", "clock_mhz", "clock_lo", "clock_hi", "seconds"};
-    int rc = gc_trace_columns(w, cols, 5);
+    int rc = gc_measure_columns(w, "clock");
     if (rc)
         return gc_err_set(err, rc, "%s", gc_trace_writer_err(w)->msg);
     /* idle: 50 spins of 20 ms (5 with --quick) */

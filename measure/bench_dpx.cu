@@ -203,10 +203,7 @@ static int run_dpx(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         "ordinary integer instructions (ISETP, SEL, IADD3, PRMT...), -1 without SASS; "
         "sass_ops = opcode counts in the throughput kernel",
         (int)LAT_N, (int)ILP, (int)TP_N);
-    static const char *const cols[] = {"func", "metric", "blocks", "threads", "ilp",
-                                       "iters", "value",  "lo",     "hi",      "unit",
-                                       "hw",   "sass_ops", "clock_mhz"};
-    if (rc || gc_trace_columns(w, cols, 13) != 0)
+    if (rc || gc_measure_columns(w, "dpx") != 0)
         return gc_mem_row_err(w, err);
     unsigned *out = NULL;
     unsigned long long *t = NULL;

@@ -232,10 +232,7 @@ static int run_dsm(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         "clock_overhead_cyc) / loads; throughput: %d-thread blocks, %d KiB shared each, 4 "
         "independent 16-byte ld.shared::cluster per thread per iteration",
         (int)LSLOTS, steps, (int)TP_THREADS, (int)(TP_SMEM >> 10));
-    static const char *const cols[] = {"metric", "cluster", "pattern", "dst_rank", "src_sm",
-                                       "dst_sm", "blocks",  "threads", "value",    "lo",
-                                       "hi",     "unit",    "bytes_clk_sm", "clock_mhz"};
-    if (rc || gc_trace_columns(w, cols, 14) != 0)
+    if (rc || gc_measure_columns(w, "dsm") != 0)
         return gc_mem_row_err(w, err);
 
     unsigned long long *d_out = NULL;

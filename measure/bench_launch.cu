@@ -53,9 +53,7 @@ static int time_launch(int grid, int block, int batch, int n, double *med, doubl
 
 static int run_launch(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
-    static const char *const cols[] = {"kernel", "blocks", "threads", "batch",
-                                       "launches", "us",     "us_lo",   "us_hi"};
-    if (gc_trace_columns(w, cols, 8) != 0)
+    if (gc_measure_columns(w, "launch") != 0)
         return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
     if (gc_trace_put_meta(w, "method", "CUDA events around each launch (or around `batch` "
                                        "back-to-back launches, per launch), after 20 warm-up "

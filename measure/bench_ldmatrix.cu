@@ -140,11 +140,7 @@ static int run_ldmatrix(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                           "threads load next (gc_ldsm_layout), so every loaded register is "
                           "the next address; rows 16 bytes apart (no bank conflict)") != 0)
         rc = fail_w(w, err);
-    static const char *const cols[] = {"num",       "trans",    "warps",       "ilp",
-                                       "iters",     "reps",     "cyc_per_iter", "cyc_lo",
-                                       "cyc_hi",    "bytes_clk_sm", "bytes_lo", "bytes_hi",
-                                       "clock_mhz", "clock_moved"};
-    if (!rc && gc_trace_columns(w, cols, 14) != 0)
+    if (!rc && gc_measure_columns(w, "ldmatrix") != 0)
         rc = fail_w(w, err);
     const int *warps, *ilps;
     int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);

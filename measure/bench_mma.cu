@@ -127,11 +127,7 @@ extern "C" int gc_mma_run(gc_mctx_t *ctx, gc_trace_writer_t *w, const char *benc
                                  "0. Accumulators start at 0; sparsity metadata 0x4 in every "
                                  "nibble (elements 0 and 1 of each group kept)") != 0)
         rc = fail_w(w, err);
-    static const char *const cols[] = {
-        "inst", "shape", "a_type", "c_type", "operands", "data", "scope", "blocks", "warps",
-        "ilp", "iters", "reps", "cyc_per_iter", "cyc_lo", "cyc_hi", "fma_clk_sm", "fma_lo",
-        "fma_hi", "clock_mhz", "clock_moved"};
-    if (!rc && gc_trace_columns(w, cols, 20) != 0)
+    if (!rc && gc_measure_columns(w, "mma") != 0)
         rc = fail_w(w, err);
     const int *warps, *ilps;
     int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);

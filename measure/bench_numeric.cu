@@ -694,11 +694,8 @@ static int run_chains(bench_t *b, int fi, long chains, int maxlen, gc_err_t *err
 
 static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
-    static const char *const cols[] = {"experiment", "inst", "shape", "a_type", "c_type",
-                                       "init",       "ref",  "key",   "x",      "n",
-                                       "value",      "value2", "detail"};
     int rc = gc_trace_put_meta(w, "pattern", "deterministic generator (numeric_gen.h): normal wide cancel special subnorm probe");
-    rc = rc ? rc : gc_trace_columns(w, cols, 13);
+    rc = rc ? rc : gc_measure_columns(w, "numeric");
     if (rc)
         return gc_err_set(err, rc, "%s", gc_trace_writer_err(w)->msg);
     bench_t b;

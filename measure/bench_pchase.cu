@@ -386,11 +386,8 @@ static int run_pchase(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         "from an index each step); tma: cp.async.bulk of 16 bytes per step timed from issue "
         "to mbarrier wait done, clock_overhead_cyc subtracted per step",
         (int)SLOT, (int)SSLOT, (int)PAGE, (int)SELF_WARM, (int)WARM_THREADS);
-    static const char *const cols[] = {"path",         "pattern",   "array_bytes",
-                                       "stride_bytes", "steps",     "latency_cyc",
-                                       "lat_lo",       "lat_hi",    "clock_mhz"};
     if (!rc)
-        rc = gc_trace_columns(w, cols, 9);
+        rc = gc_measure_columns(w, "pchase");
     if (rc)
         return gc_mem_row_err(w, err);
 

@@ -112,11 +112,9 @@ static int run_fine(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         "right before each chase, arrays beyond it follow a read of a 2x L2 scrub buffer; "
         "each SM starts at its own offset (array / SMs x its index)",
         (int)FSTRIDE);
-    static const char *const cols[] = {"sm",   "array_bytes",  "stride_bytes",
-                                       "step", "offset_bytes", "latency_cyc"};
     if (rc && err->code == GC_OK)
         rc = gc_mem_row_err(w, err); /* a metadata line failed to write */
-    if (!rc && gc_trace_columns(w, cols, 6) != 0)
+    if (!rc && gc_measure_columns(w, "pchase_fine") != 0)
         rc = gc_mem_row_err(w, err);
     if (rc) {
         free(sms);

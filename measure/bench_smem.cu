@@ -140,11 +140,7 @@ static int run_smem(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                           "word; thread t reads chunk t/ways of row t%%ways (rows 512 bytes "
                           "apart)") != 0)
         rc = fail_w(w, err);
-    static const char *const cols[] = {"width_bytes", "ways",   "warps",        "ilp",
-                                       "iters",       "reps",   "cyc_per_iter", "cyc_lo",
-                                       "cyc_hi",      "bytes_clk_sm", "bytes_lo", "bytes_hi",
-                                       "clock_mhz",   "clock_moved"};
-    if (!rc && gc_trace_columns(w, cols, 14) != 0)
+    if (!rc && gc_measure_columns(w, "smem") != 0)
         rc = fail_w(w, err);
     const int *warps, *ilps;
     int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);

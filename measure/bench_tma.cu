@@ -355,9 +355,7 @@ static int run_tma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         "read of the array through L2; throughput: one issuing thread per block, %d stages, "
         "one pass over %zu MiB, GB/s = bytes / (last block end - first block start)",
         (int)SLOT, (int)PAGE, (int)STAGES, tp_bytes >> 20);
-    static const char *const cols[] = {"metric", "kind",  "box", "load_bytes", "blocks", "array_bytes",
-                                       "value",  "lo",    "hi",  "unit",       "clock_mhz"};
-    if (rc || gc_trace_columns(w, cols, 11) != 0)
+    if (rc || gc_measure_columns(w, "tma") != 0)
         return gc_mem_row_err(w, err);
 
     char *arr = NULL;

@@ -330,11 +330,7 @@ static int run_wgmma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                                  "operands, every bit pattern for s8/b1; zero: all operands 0. "
                                  "Accumulators start at 0; sparse metadata 0x4 in every nibble") != 0)
         rc = fail_w(w, err);
-    static const char *const cols[] = {
-        "inst", "shape", "a_type", "c_type", "operands", "data", "scope", "blocks", "warps",
-        "ilp", "iters", "reps", "cyc_per_iter", "cyc_lo", "cyc_hi", "fma_clk_sm", "fma_lo",
-        "fma_hi", "clock_mhz", "clock_moved"};
-    if (!rc && gc_trace_columns(w, cols, 20) != 0)
+    if (!rc && gc_measure_columns(w, "wgmma") != 0)
         rc = fail_w(w, err);
     const int *wgs;
     int nwg = gc_sweep_warpgroups(ctx->quick, &wgs);

@@ -410,7 +410,9 @@ static int run_bench(gc_mctx_t *ctx, const gc_bench_t *b, outcome_t *o)
     return rc;
 }
 
-int main(int argc, char **argv)
+/* The options into ctx (*list: the --bench list, *dev: --device); -1 to go
+ * on, else the exit status (help or the bench list printed, a usage error). */
+static int parse_args(int argc, char **argv, gc_mctx_t *ctx, const char **list, int *dev)
 {
     static const struct option opts[] = {
         {"bench", required_argument, NULL, 'b'}, {"out", required_argument, NULL, 'o'},
@@ -419,26 +421,23 @@ int main(int argc, char **argv)
         {"device", required_argument, NULL, 'd'}, {"list", no_argument, NULL, 'l'},
         {"resume", no_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    gc_mctx_t ctx;
-    memset(&ctx, 0, sizeof(ctx));
-    const char *list = "all";
-    int dev = 0, c;
+    int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "b:o:qFfRr:d:lh", opts, NULL)) != -1) {
         switch (c) {
-        case 'b': list = optarg; break;
-        case 'o': ctx.out_dir = optarg; break;
-        case 'q': ctx.quick = 1; break;
-        case 'F': ctx.full = 1; break;
-        case 'f': ctx.force = 1; break;
-        case 'R': ctx.resume = 1; break;
-        case 'r': ctx.reps = atoi(optarg);
-            if (ctx.reps < 1 || ctx.reps > 1000) {
+        case 'b': *list = optarg; break;
+        case 'o': ctx->out_dir = optarg; break;
+        case 'q': ctx->quick = 1; break;
+        case 'F': ctx->full = 1; break;
+        case 'f': ctx->force = 1; break;
+        case 'R': ctx->resume = 1; break;
+        case 'r': ctx->reps = atoi(optarg);
+            if (ctx->reps < 1 || ctx->reps > 1000) {
                 fprintf(stderr, "gpucal measure: --reps takes 1..1000, got '%s' (see `gpucal measure --help`)\n", optarg);
                 return 2;
             }
             break;
-        case 'd': dev = atoi(optarg); break;
+        case 'd': *dev = atoi(optarg); break;
         case 'l': list_benches(); return 0;
         case 'h': usage(stdout); return 0;
         default:
@@ -452,34 +451,114 @@ int main(int argc, char **argv)
                 argv[optind]);
         return 2;
     }
-    /* the selection, checked before the GPU is touched */
-    const gc_bench_t *sel[64];
-    int nsel = 0;
+    return -1;
+}
+
+/* The benches of the comma-separated list ("all": every one built in) into
+ * sel, each once; checked before the GPU is touched. 0, or 2 after the
+ * message. */
+static int select_benches(const char *list, const gc_bench_t **sel, int *nsel)
+{
+    *nsel = 0;
     if (!strcmp(list, "all")) {
         for (int i = 0; i < NBENCH; i++)
             if (benches[i].bench)
-                sel[nsel++] = benches[i].bench;
-    } else {
-        char *dup = strdup(list), *save = NULL;
-        for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            int known;
-            const gc_bench_t *b = find_bench(tok, &known);
-            if (!known) {
-                fprintf(stderr, "gpucal measure: unknown bench '%s' (see `gpucal measure --list`)\n", tok);
-                return 2;
-            }
-            if (!b) {
-                fprintf(stderr, "gpucal measure: bench '%s' is not built into this binary\n", tok);
-                return 2;
-            }
-            for (int j = 0; j < nsel; j++)
-                if (sel[j] == b)
-                    b = NULL;
-            if (b && nsel < 64)
-                sel[nsel++] = b;
-        }
-        free(dup);
+                sel[(*nsel)++] = benches[i].bench;
+        return 0;
     }
+    char *dup = strdup(list), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(dup, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+        int known;
+        const gc_bench_t *b = find_bench(tok, &known);
+        if (!known) {
+            fprintf(stderr, "gpucal measure: unknown bench '%s' (see `gpucal measure --list`)\n", tok);
+            rc = 2;
+        } else if (!b) {
+            fprintf(stderr, "gpucal measure: bench '%s' is not built into this binary\n", tok);
+            rc = 2;
+        }
+        for (int j = 0; !rc && j < *nsel; j++)
+            if (sel[j] == b)
+                b = NULL;
+        if (!rc && b && *nsel < 64)
+            sel[(*nsel)++] = b;
+    }
+    free(dup);
+    return rc;
+}
+
+/* Refuse up front rather than after minutes of measuring: a finished trace
+ * (unless --force; with --resume it is kept: keep[i]) or an interrupted one
+ * (unless --resume or --force). 0, or 2 after the message. */
+static int refuse_existing(const gc_mctx_t *ctx, const gc_bench_t *const *sel, int nsel,
+                           int *keep)
+{
+    for (int i = 0; i < nsel && !ctx->force; i++) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s.csv", ctx->out_dir, sel[i]->name);
+        if (access(path, F_OK) == 0) {
+            if (ctx->resume) {
+                keep[i] = 1; /* finished in the interrupted run */
+                continue;
+            }
+            fprintf(stderr, "gpucal measure: %s exists; refusing to overwrite it (pass --force, or choose another --out)\n", path);
+            return 2;
+        }
+        strcat(path, ".part");
+        if (!ctx->resume && access(path, F_OK) == 0) {
+            fprintf(stderr, "gpucal measure: %s holds an interrupted run (pass --resume to continue it, or --force to start over)\n", path);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* Run the selected benches (those kept or needing a newer GPU noted) and
+ * print the summary table; 1 if any failed. */
+static int run_selected(gc_mctx_t *ctx, const gc_bench_t *const *sel, int nsel, const int *keep)
+{
+    int cc = ctx->dev.cc_major * 10 + ctx->dev.cc_minor;
+    double t0 = now_s();
+    outcome_t out[64];
+    int failed = 0;
+    for (int i = 0; i < nsel; i++) {
+        if (keep[i] || (sel[i]->min_cc && cc < sel[i]->min_cc)) {
+            out[i].name = sel[i]->name;
+            out[i].status = keep[i] ? "kept" : "skipped";
+            out[i].rows = 0;
+            out[i].seconds = 0;
+            if (keep[i])
+                snprintf(out[i].msg, sizeof(out[i].msg), "complete before --resume");
+            else
+                snprintf(out[i].msg, sizeof(out[i].msg), "needs cc >= %d.%d",
+                         sel[i]->min_cc / 10, sel[i]->min_cc % 10);
+            continue;
+        }
+        failed |= run_bench(ctx, sel[i], &out[i]) != 0;
+    }
+    double wall = now_s() - t0;
+    printf("\n%-12s %-8s %8s %9s  %s\n", "bench", "status", "rows", "seconds", "note");
+    for (int i = 0; i < nsel; i++)
+        printf("%-12s %-8s %8ld %9.1f  %s\n", out[i].name, out[i].status, out[i].rows,
+               out[i].seconds, out[i].msg);
+    printf("wall time %.1f s on %s; traces in %s\n", wall, ctx->dev.name, ctx->out_dir);
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    gc_mctx_t ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    const char *list = "all";
+    int dev = 0;
+    int st = parse_args(argc, argv, &ctx, &list, &dev);
+    if (st >= 0)
+        return st;
+    const gc_bench_t *sel[64];
+    int nsel = 0;
+    if (select_benches(list, sel, &nsel))
+        return 2;
     if (!ctx.reps)
         ctx.reps = ctx.quick ? 5 : 9;
     size_t at = 0;
@@ -510,60 +589,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpucal measure: %s\n", err.msg);
         return 1;
     }
-    /* refuse up front rather than after minutes of measuring */
-    int cc = ctx.dev.cc_major * 10 + ctx.dev.cc_minor;
     int keep[64] = {0};
-    for (int i = 0; i < nsel && !ctx.force; i++) {
-        char path[4096];
-        snprintf(path, sizeof(path), "%s/%s.csv", ctx.out_dir, sel[i]->name);
-        if (access(path, F_OK) == 0) {
-            if (ctx.resume) {
-                keep[i] = 1; /* finished in the interrupted run */
-                continue;
-            }
-            fprintf(stderr, "gpucal measure: %s exists; refusing to overwrite it (pass --force, or choose another --out)\n", path);
-            return 2;
-        }
-        strcat(path, ".part");
-        if (!ctx.resume && access(path, F_OK) == 0) {
-            fprintf(stderr, "gpucal measure: %s holds an interrupted run (pass --resume to continue it, or --force to start over)\n", path);
-            return 2;
-        }
-    }
+    if (refuse_existing(&ctx, sel, nsel, keep))
+        return 2;
     gc_sass_t *sass = load_sass(&ctx.dev, &ctx.sass_skip);
     ctx.sass = sass;
     fprintf(stderr, "gpucal measure: %s (cc %d.%d, %d SMs), %d bench(es) -> %s%s\n",
             ctx.dev.name, ctx.dev.cc_major, ctx.dev.cc_minor, ctx.dev.sms, nsel, ctx.out_dir,
             sass ? "" : " (SASS check skipped)");
-    double t0 = now_s();
-    outcome_t out[64];
-    int failed = 0;
-    for (int i = 0; i < nsel; i++) {
-        if (keep[i]) {
-            out[i].name = sel[i]->name;
-            out[i].status = "kept";
-            out[i].rows = 0;
-            out[i].seconds = 0;
-            snprintf(out[i].msg, sizeof(out[i].msg), "complete before --resume");
-            continue;
-        }
-        if (sel[i]->min_cc && cc < sel[i]->min_cc) {
-            out[i].name = sel[i]->name;
-            out[i].status = "skipped";
-            out[i].rows = 0;
-            out[i].seconds = 0;
-            snprintf(out[i].msg, sizeof(out[i].msg), "needs cc >= %d.%d", sel[i]->min_cc / 10,
-                     sel[i]->min_cc % 10);
-            continue;
-        }
-        failed |= run_bench(&ctx, sel[i], &out[i]) != 0;
-    }
-    double wall = now_s() - t0;
-    printf("\n%-12s %-8s %8s %9s  %s\n", "bench", "status", "rows", "seconds", "note");
-    for (int i = 0; i < nsel; i++)
-        printf("%-12s %-8s %8ld %9.1f  %s\n", out[i].name, out[i].status, out[i].rows,
-               out[i].seconds, out[i].msg);
-    printf("wall time %.1f s on %s; traces in %s\n", wall, ctx.dev.name, ctx.out_dir);
+    int failed = run_selected(&ctx, sel, nsel, keep);
     gc_sass_destroy(sass);
     return failed ? 1 : 0;
 }

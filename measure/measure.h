@@ -159,6 +159,10 @@ int gc_resume_skip(gc_mctx_t *ctx, long rows);
  * second (one per 10 % when stderr is not a terminal). */
 void gc_progress(gc_mctx_t *ctx, long done, long total, const char *label);
 
+/* Write the column header of bench `bench` (its row of the bench table,
+ * traces/benches.c) to w; as gc_trace_columns. */
+int gc_measure_columns(gc_trace_writer_t *w, const char *bench);
+
 /* Turn a CUDA error code into a gc_err (GC_ERUN, with cudaGetErrorString
  * and what was being done). Returns 0 when code is cudaSuccess. */
 int gc_cuda_check(int code, const char *what, gc_err_t *err);

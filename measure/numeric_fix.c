@@ -30,6 +30,50 @@ static int cells(char *line, char **cell, int *col, int max)
     return n;
 }
 
+/* One manifest row (cells c at columns col, file line `line`) into x. */
+static int parse_set(const char *path, long line, char *const *c, const int *col, gc_nfix_t *x,
+                     gc_err_t *err)
+{
+    x->line = line;
+    snprintf(x->set, sizeof(x->set), "%s", c[0]);
+    x->form = gc_nform_find(c[1], c[2], c[3], c[4]);
+    if (x->form < 0) {
+        return gc_err_at(err, GC_EINPUT, path, line, col[1],
+                         "no mma form %s %s %s.%s in this gpucal (see measure/numeric_gen.c)", c[1],
+                         c[2], c[3], c[4]);
+    }
+    int g = gc_ngen_parse(c[5]);
+    if (g < 0) {
+        return gc_err_at(err, GC_EINPUT, path, line, col[5],
+                         "unknown generator '%s' (normal wide cancel special subnorm probe)", c[5]);
+    }
+    char *e1, *e2, *e3, *e4;
+    errno = 0;
+    unsigned long long seed = strtoull(c[6], &e1, 10);
+    long mmas = strtol(c[7], &e2, 10);
+    long cases = strtol(c[9], &e3, 10);
+    unsigned long long fnv = strtoull(c[10], &e4, 16);
+    if (errno || *e1 || *e2 || *e3 || *e4 || !*c[6] || !*c[10]) {
+        return gc_err_at(err, GC_EINPUT, path, line, col[6],
+                         "seed, mmas, cases or fnv1a64 is not a number");
+    }
+    int sel = !strcmp(c[8], "all") ? GC_NSEL_ALL : !strcmp(c[8], "diag") ? GC_NSEL_DIAG : -1;
+    x->s.form = x->form;
+    x->s.gen = (gc_ngen_t)g;
+    x->s.seed = (uint64_t)seed;
+    x->s.mmas = mmas;
+    x->s.sel = (gc_nsel_t)(sel < 0 ? 0 : sel);
+    if (sel < 0 || mmas < 1 || mmas > 1000000 || cases != mmas * gc_nset_per_mma(&x->s)) {
+        return gc_err_at(err, GC_EINPUT, path, line, col[7],
+                         "mmas %s, outputs %s and cases %s do not agree (cases = mmas x "
+                         "outputs per mma)",
+                         c[7], c[8], c[9]);
+    }
+    x->cases = cases;
+    x->fnv = (uint64_t)fnv;
+    return 0;
+}
+
 int gc_nfix_list(const char *dir, gc_nfix_t **sets, int *n, gc_err_t *err)
 {
     char path[4096];
@@ -77,49 +121,8 @@ int gc_nfix_list(const char *dir, gc_nfix_t **sets, int *n, gc_err_t *err)
             break;
         }
         gc_nfix_t *x = &v[nv];
-        x->line = line;
-        snprintf(x->set, sizeof(x->set), "%s", c[0]);
-        x->form = gc_nform_find(c[1], c[2], c[3], c[4]);
-        if (x->form < 0) {
-            rc = gc_err_at(err, GC_EINPUT, path, line, col[1],
-                           "no mma form %s %s %s.%s in this gpucal (see measure/numeric_gen.c)",
-                           c[1], c[2], c[3], c[4]);
+        if ((rc = parse_set(path, line, c, col, x, err)) != 0)
             break;
-        }
-        int g = gc_ngen_parse(c[5]);
-        if (g < 0) {
-            rc = gc_err_at(err, GC_EINPUT, path, line, col[5],
-                           "unknown generator '%s' (normal wide cancel special subnorm probe)",
-                           c[5]);
-            break;
-        }
-        char *e1, *e2, *e3, *e4;
-        errno = 0;
-        unsigned long long seed = strtoull(c[6], &e1, 10);
-        long mmas = strtol(c[7], &e2, 10);
-        long cases = strtol(c[9], &e3, 10);
-        unsigned long long fnv = strtoull(c[10], &e4, 16);
-        if (errno || *e1 || *e2 || *e3 || *e4 || !*c[6] || !*c[10]) {
-            rc = gc_err_at(err, GC_EINPUT, path, line, col[6],
-                           "seed, mmas, cases or fnv1a64 is not a number");
-            break;
-        }
-        int sel = !strcmp(c[8], "all") ? GC_NSEL_ALL : !strcmp(c[8], "diag") ? GC_NSEL_DIAG : -1;
-        x->s.form = x->form;
-        x->s.gen = (gc_ngen_t)g;
-        x->s.seed = (uint64_t)seed;
-        x->s.mmas = mmas;
-        x->s.sel = (gc_nsel_t)(sel < 0 ? 0 : sel);
-        if (sel < 0 || mmas < 1 || mmas > 1000000 ||
-            cases != mmas * gc_nset_per_mma(&x->s)) {
-            rc = gc_err_at(err, GC_EINPUT, path, line, col[7],
-                           "mmas %s, outputs %s and cases %s do not agree (cases = mmas x "
-                           "outputs per mma)",
-                           c[7], c[8], c[9]);
-            break;
-        }
-        x->cases = cases;
-        x->fnv = (uint64_t)fnv;
         nv++;
     }
     free(buf);

@@ -412,6 +412,60 @@ static uint32_t sign_mask(gc_nfmt_t f)
     return f == GC_NF_TF32 || f == GC_NF_F32 ? 0x80000000u : 1u << (in->exp_bits + in->man_bits);
 }
 
+/* The probe generator: mma `index` holds probe cases index*n .. on its
+ * diagonal (gc_nprobe_case). -1 past the last case. */
+static int fill_probe(const gc_nform_t *f, long index, uint32_t *A, uint32_t *B, uint32_t *C)
+{
+    int m = f->m, n = f->n, k = f->k;
+    long total = gc_nprobe_count(f);
+    if (index < 0 || index * n >= total)
+        return -1;
+    memset(A, 0, sizeof(*A) * (size_t)(m * k));
+    memset(B, 0, sizeof(*B) * (size_t)(k * n));
+    memset(C, 0, sizeof(*C) * (size_t)(m * n));
+    for (int t = 0; t < n && t < m; t++) {
+        gc_nprobe_t pc;
+        if (gc_nprobe_case(f, index * n + t, &pc) != 0)
+            continue;
+        for (int kk = 0; kk < k; kk++) {
+            A[t * k + kk] = pc.a[kk];
+            B[kk * n + t] = pc.b[kk];
+        }
+        C[t * n + t] = pc.c;
+    }
+    return 0;
+}
+
+/* The cancel generator on top of normal inputs: products cancel in pairs in
+ * odd rows (a[2i+1] = -a[2i], b[2i+1][j] = b[2i][j] moved by one unit in
+ * the last place); even rows get c = -(their exact dot product), odd rows a
+ * small random c. */
+static void fill_cancel(const gc_nform_t *f, gc_nrng_t *r, uint32_t *A, uint32_t *B, uint32_t *C)
+{
+    int m = f->m, n = f->n, k = f->k;
+    uint32_t sm = sign_mask(f->a);
+    for (int kk = 0; kk + 1 < k; kk += 2)
+        for (int j = 0; j < n; j++)
+            B[(kk + 1) * n + j] = flip_lsb(f->a, B[kk * n + j]);
+    for (int row = 1; row < m; row += 2)
+        for (int kk = 0; kk + 1 < k; kk += 2)
+            A[row * k + kk + 1] = A[row * k + kk] ^ sm;
+    for (int row = 0; row < m; row++)
+        for (int j = 0; j < n; j++) {
+            double c;
+            if (row % 2 == 0) {
+                double s = 0;
+                for (int kk = 0; kk < k; kk++)
+                    s += gc_nfmt_decode(f->a, A[row * k + kk]) *
+                         gc_nfmt_decode(f->a, B[kk * n + j]);
+                c = -s;
+            } else {
+                c = ldexp(gc_nrng_normal(r), -fmts[f->a].man_bits);
+            }
+            C[row * n + j] = gc_nfmt_encode(f->c, c);
+        }
+}
+
 int gc_ngen_fill(const gc_nform_t *f, gc_ngen_t g, uint64_t seed, long index, uint32_t *A,
                  uint32_t *B, uint32_t *C)
 {
@@ -460,52 +514,12 @@ int gc_ngen_fill(const gc_nform_t *f, gc_ngen_t g, uint64_t seed, long index, ui
         for (int i = 0; i < m * n; i++)
             C[i] = elem_sub(f->c, &r);
         break;
-    case GC_NG_PROBE: {
-        long total = gc_nprobe_count(f);
-        if (index < 0 || index * n >= total)
-            return -1;
-        memset(A, 0, sizeof(*A) * (size_t)(m * k));
-        memset(B, 0, sizeof(*B) * (size_t)(k * n));
-        memset(C, 0, sizeof(*C) * (size_t)(m * n));
-        for (int t = 0; t < n && t < m; t++) {
-            gc_nprobe_t pc;
-            if (gc_nprobe_case(f, index * n + t, &pc) != 0)
-                continue;
-            for (int kk = 0; kk < k; kk++) {
-                A[t * k + kk] = pc.a[kk];
-                B[kk * n + t] = pc.b[kk];
-            }
-            C[t * n + t] = pc.c;
-        }
-        return 0;
-    }
+    case GC_NG_PROBE:
+        return fill_probe(f, index, A, B, C);
     default: return -1;
     }
-    if (g == GC_NG_CANCEL) {
-        /* products cancel in pairs in odd rows: a[2i+1] = -a[2i] there, and
-         * b[2i+1][j] = b[2i][j] moved by one unit in the last place */
-        uint32_t sm = sign_mask(f->a);
-        for (int kk = 0; kk + 1 < k; kk += 2)
-            for (int j = 0; j < n; j++)
-                B[(kk + 1) * n + j] = flip_lsb(f->a, B[kk * n + j]);
-        for (int row = 1; row < m; row += 2)
-            for (int kk = 0; kk + 1 < k; kk += 2)
-                A[row * k + kk + 1] = A[row * k + kk] ^ sm;
-        for (int row = 0; row < m; row++)
-            for (int j = 0; j < n; j++) {
-                double c;
-                if (row % 2 == 0) {
-                    double s = 0;
-                    for (int kk = 0; kk < k; kk++)
-                        s += gc_nfmt_decode(f->a, A[row * k + kk]) *
-                             gc_nfmt_decode(f->a, B[kk * n + j]);
-                    c = -s;
-                } else {
-                    c = ldexp(gc_nrng_normal(&r), -fmts[f->a].man_bits);
-                }
-                C[row * n + j] = gc_nfmt_encode(f->c, c);
-            }
-    }
+    if (g == GC_NG_CANCEL)
+        fill_cancel(f, &r, A, B, C);
     return 0;
 }
 

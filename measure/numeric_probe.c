@@ -4,6 +4,7 @@
 #include "numeric_probe.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -132,16 +133,12 @@ static double tiny_prod(gc_nfmt_t fa, double x)
     return 0;
 }
 
-static void build(builder_t *bl)
+/* Probe family exact: one random product, c = 0 (build). */
+static void fam_exact(builder_t *bl)
 {
     const gc_nform_t *f = bl->f;
     int k = f->k;
-    gc_nfmt_t fa = f->a, fc = f->c;
-    int plist[3], np = 0;
-    plist[np++] = gc_nfmt_info(fc)->man_bits + 1;
-    if (fc == GC_NF_F16)
-        plist[np++] = 24;
-
+    gc_nfmt_t fa = f->a;
     /* exact: one random product, c = 0 */
     gc_nrng_t r;
     gc_nrng_init(&r, 0x5eed, 1, 0);
@@ -150,7 +147,13 @@ static void build(builder_t *bl)
         put_raw(bl, t % k, gc_ngen_wide(fa, &r), gc_ngen_wide(fa, &r));
         commit(bl);
     }
+}
 
+/* Probe family round: 1 + m*u plus products of 1, for every accumulator width (build). */
+static void fam_round(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
     /* round: 1 + m*u plus products of 1, exact with carries; for every
      * accumulator width from f16's 11 bits to f32's 24 */
     for (int P = 11; P <= 24; P++) {
@@ -168,9 +171,16 @@ static void build(builder_t *bl)
                     commit(bl);
                 }
     }
+}
 
-    /* align: big S, small 2^-(P-1+j) * S */
+/* Probe family align: a big S and a small 2^-(P-1+j) * S (build). */
+static void fam_align(builder_t *bl, const int *plist, int np)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a;
     double S = ldexp(1.0, big_exp(fa));
+    /* align: big S, small 2^-(P-1+j) * S */
     for (int pi = 0; pi < np; pi++) {
         int P = plist[pi];
         for (int j = 0; j <= 40; j++) {
@@ -204,7 +214,17 @@ static void build(builder_t *bl)
             }
         }
     }
+}
 
+/* Probe family pair: c = S, two products a half / a quarter ulp of S (build). */
+static void fam_pair(builder_t *bl, const int *plist_in, int np_in)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a;
+    double S = ldexp(1.0, big_exp(fa));
+    int plist[4], np = np_in;
+    memcpy(plist, plist_in, sizeof(*plist) * (size_t)np_in);
     /* pair: c = S, products i and j (i <= j) a half / a quarter ulp of S;
      * FP8 also at 14 bits, the accumulator width reported for FP8 */
     int fp8 = fa == GC_NF_E4M3 || fa == GC_NF_E5M2;
@@ -226,7 +246,15 @@ static void build(builder_t *bl)
                     commit(bl);
                 }
     }
+}
 
+/* Probe family order: X at i, -X at j, tiny at l (or in c) (build). */
+static void fam_order(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
+    double S = ldexp(1.0, big_exp(fa));
     /* order: X at i, -X at j, tiny at l (or in c, l = -1) */
     {
         double X = fa == GC_NF_E4M3 ? ldexp(1.0, 16) : S;
@@ -254,7 +282,15 @@ static void build(builder_t *bl)
             }
         }
     }
+}
 
+/* Probe family cjoin: cancellation with c (build). */
+static void fam_cjoin(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
+    double S = ldexp(1.0, big_exp(fa));
     /* cjoin: cancellation with c */
     {
         double X = S;
@@ -275,7 +311,15 @@ static void build(builder_t *bl)
             commit(bl);
         }
     }
+}
 
+/* Probe family sub: subnormal inputs and results (build). */
+static void fam_sub(builder_t *bl)
+{
+    gc_nrng_t r;
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
     /* sub: subnormal inputs and results */
     {
         double sa = gc_nfmt_min_sub(fa), na = gc_nfmt_min_normal(fa);
@@ -329,7 +373,65 @@ static void build(builder_t *bl)
             put_raw(bl, q, gc_nfmt_encode(fa, sa), gc_nfmt_encode(fa, 1.0));
         commit(bl);
     }
+}
 
+/* Probe family special: inf, NaN, overflow, signed zeros (build). */
+/* Special-value cases at the edge of the ranges: c = the largest C plus
+ * a half, one, two ulps; products beyond C's range; the largest products
+ * the A format makes. Cases numbered from variant v; returns the next. */
+static int special_range(builder_t *bl, int v, double cmax)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
+    int cex;
+    (void)frexp(cmax, &cex); /* cmax < 2^cex */
+    for (int t = 0; t < 3; t++) { /* c = max plus a half, one, two ulps */
+        int P = gc_nfmt_info(fc)->man_bits + 1;
+        double ulp = ldexp(1.0, cex - P);
+        begin(bl, GC_NP_SPECIAL, v, 0, t, -1, -1);
+        put_c(bl, cmax), put_p(bl, 0, ldexp(ulp, t - 1));
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v + 1, 0, t, -1, -1);
+        put_c(bl, -cmax), put_p(bl, 0, -ldexp(ulp, t - 1));
+        commit(bl);
+    }
+    v += 2;
+    { /* products beyond C's range */
+        double big = ldexp(1.0, cex);
+        begin(bl, GC_NP_SPECIAL, v, 0, 0, -1, -1);
+        put_p(bl, 0, big);
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v, 0, 1, -1, -1);
+        put_p(bl, 0, big), put_p(bl, 1, -big);
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v, 0, 2, -1, -1);
+        put_p(bl, 0, big), put_p(bl, 1, -big / 2);
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v, 0, 3, -1, -1);
+        put_p(bl, 0, big), put_c(bl, -cmax);
+        commit(bl);
+        v++;
+    }
+    { /* the largest products the A format makes */
+        double amax = gc_nfmt_max(fa);
+        begin(bl, GC_NP_SPECIAL, v, 0, 0, -1, -1);
+        put_raw(bl, 0, gc_nfmt_encode(fa, amax), gc_nfmt_encode(fa, amax));
+        commit(bl);
+        begin(bl, GC_NP_SPECIAL, v, 0, 1, -1, -1);
+        for (int q = 0; q < k; q++)
+            put_raw(bl, q, gc_nfmt_encode(fa, amax), gc_nfmt_encode(fa, amax));
+        commit(bl);
+        v++;
+    }
+    return v;
+}
+
+static void fam_special(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a, fc = f->c;
     /* special: inf, NaN, overflow, signed zeros */
     {
         const gc_nfmt_info_t *ia = gc_nfmt_info(fa);
@@ -366,46 +468,7 @@ static void build(builder_t *bl)
         begin(bl, GC_NP_SPECIAL, v++, 0, -1, -1, -1); /* c = other NaN */
         bl->cur.c = fc == GC_NF_F32 ? 0xff800001u : 0xfc01u;
         commit(bl);
-        int cex;
-        (void)frexp(cmax, &cex); /* cmax < 2^cex */
-        for (int t = 0; t < 3; t++) { /* c = max plus a half, one, two ulps */
-            int P = gc_nfmt_info(fc)->man_bits + 1;
-            double ulp = ldexp(1.0, cex - P);
-            begin(bl, GC_NP_SPECIAL, v, 0, t, -1, -1);
-            put_c(bl, cmax), put_p(bl, 0, ldexp(ulp, t - 1));
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v + 1, 0, t, -1, -1);
-            put_c(bl, -cmax), put_p(bl, 0, -ldexp(ulp, t - 1));
-            commit(bl);
-        }
-        v += 2;
-        { /* products beyond C's range */
-            double big = ldexp(1.0, cex);
-            begin(bl, GC_NP_SPECIAL, v, 0, 0, -1, -1);
-            put_p(bl, 0, big);
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v, 0, 1, -1, -1);
-            put_p(bl, 0, big), put_p(bl, 1, -big);
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v, 0, 2, -1, -1);
-            put_p(bl, 0, big), put_p(bl, 1, -big / 2);
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v, 0, 3, -1, -1);
-            put_p(bl, 0, big), put_c(bl, -cmax);
-            commit(bl);
-            v++;
-        }
-        { /* the largest products the A format makes */
-            double amax = gc_nfmt_max(fa);
-            begin(bl, GC_NP_SPECIAL, v, 0, 0, -1, -1);
-            put_raw(bl, 0, gc_nfmt_encode(fa, amax), gc_nfmt_encode(fa, amax));
-            commit(bl);
-            begin(bl, GC_NP_SPECIAL, v, 0, 1, -1, -1);
-            for (int q = 0; q < k; q++)
-                put_raw(bl, q, gc_nfmt_encode(fa, amax), gc_nfmt_encode(fa, amax));
-            commit(bl);
-            v++;
-        }
+        v = special_range(bl, v, cmax);
         /* signed zeros: c sign x product signs */
         for (int cz = 0; cz < 2; cz++)
             for (int pz = 0; pz < 4; pz++) {
@@ -438,7 +501,15 @@ static void build(builder_t *bl)
         put_raw(bl, 0, nan, zero);
         commit(bl);
     }
+}
 
+/* Probe family tf32 operands with low bits set (build). */
+static void fam_tf32(builder_t *bl)
+{
+    gc_nrng_t r;
+    const gc_nform_t *f = bl->f;
+    int k = f->k;
+    gc_nfmt_t fa = f->a;
     /* tf32 operands with low bits set */
     if (fa == GC_NF_TF32) {
         static const uint32_t fixed[][2] = {
@@ -462,6 +533,28 @@ static void build(builder_t *bl)
             commit(bl);
         }
     }
+}
+
+/* Every probe case of form bl->f, family by family (the order is the
+ * cases' numbering). */
+static void build(builder_t *bl)
+{
+    const gc_nform_t *f = bl->f;
+    gc_nfmt_t fc = f->c;
+    int plist[3], np = 0;
+    plist[np++] = gc_nfmt_info(fc)->man_bits + 1;
+    if (fc == GC_NF_F16)
+        plist[np++] = 24;
+
+    fam_exact(bl);
+    fam_round(bl);
+    fam_align(bl, plist, np);
+    fam_pair(bl, plist, np);
+    fam_order(bl);
+    fam_cjoin(bl);
+    fam_sub(bl);
+    fam_special(bl);
+    fam_tf32(bl);
 }
 
 /* Families added after the first H100 run, kept at the end of the list so
@@ -694,19 +787,29 @@ static int rand_case(const gc_nform_t *f, const uint32_t *a, const uint32_t *b, 
     return 1;
 }
 
-void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const gc_nset_t *rs,
-                        const uint32_t *rs_out, long rs_mmas, gc_nfind_t *fd)
+/* What the hypothesis search works on: the fit cases (ord: their order,
+ * failing ones moved to the front by count_miss) and the dimensions. */
+typedef struct search {
+    fitcase_t *fc;
+    long *ord;
+    long nfit;
+    int k, outP; /* the form's k; 11 for an f16 output (else 0) */
+    int groups[8], ngroups;
+} search_t;
+
+static const int accs[] = {24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12};
+static const int ils[] = {0, 1, 2, 4};
+enum { NACC = 13, NAL = 21 };
+
+/* The probe cases' own findings into fd (exactness, subnormals, NaN, ...),
+ * and those that test the summation into S's fit cases. */
+static void probe_cases(const gc_nform_t *f, const uint32_t *out, long n, search_t *S,
+                        gc_nfind_t *fd)
 {
-    memset(fd, 0, sizeof(*fd));
-    fd->products_exact = fd->sub_in = fd->sub_out = fd->overflow = fd->tf32_round = -1;
-    fd->align_min = fd->align_max = -1;
-    fd->nan_same = 1;
-    int k = f->k, outP = f->c == GC_NF_F16 ? 11 : 0;
-    int per = rs ? gc_nset_per_mma(rs) : 0;
-    long cap = n + (rs && rs_out ? rs_mmas * per : 0);
-    fitcase_t *fc = malloc(sizeof(*fc) * (size_t)(cap > 0 ? cap : 1));
-    long *ord = malloc(sizeof(*ord) * (size_t)(cap > 0 ? cap : 1));
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
     long nfit = 0;
+    int k = f->k, outP = S->outP;
     for (long i = 0; i < n; i++) {
         gc_nprobe_t pc;
         if (gc_nprobe_case(f, i, &pc))
@@ -774,44 +877,44 @@ void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const 
         default: break;
         }
     }
-    if (fd->exact_n)
-        fd->products_exact = fd->exact_ok == fd->exact_n;
-    if (rs && rs_out && fc && ord) {
-        uint32_t A[64 * GC_NPROBE_KMAX], B[GC_NPROBE_KMAX * 8], C[64 * 8], col[GC_NPROBE_KMAX];
-        for (long q = 0; q < rs_mmas; q++) {
-            if (gc_ngen_fill(f, rs->gen, rs->seed, q, A, B, C))
-                break;
-            for (int i = 0; i < per; i++) {
-                int r, c;
-                gc_nset_pos(rs, i, &r, &c);
-                for (int kk = 0; kk < k; kk++)
-                    col[kk] = B[kk * f->n + c];
-                if (rand_case(f, A + r * k, col, C[r * f->n + c], rs_out[q * per + i], &fc[nfit]))
-                    ord[nfit] = nfit, nfit++;
-            }
+    S->nfit = nfit;
+}
+
+/* The random set's outputs as more fit cases. */
+static void random_cases(const gc_nform_t *f, const gc_nset_t *rs, const uint32_t *rs_out,
+                         long rs_mmas, search_t *S)
+{
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
+    long nfit = S->nfit;
+    int k = f->k, per = gc_nset_per_mma(rs);
+    uint32_t A[64 * GC_NPROBE_KMAX], B[GC_NPROBE_KMAX * 8], C[64 * 8], col[GC_NPROBE_KMAX];
+    for (long q = 0; q < rs_mmas; q++) {
+        if (gc_ngen_fill(f, rs->gen, rs->seed, q, A, B, C))
+            break;
+        for (int i = 0; i < per; i++) {
+            int r, c;
+            gc_nset_pos(rs, i, &r, &c);
+            for (int kk = 0; kk < k; kk++)
+                col[kk] = B[kk * f->n + c];
+            if (rand_case(f, A + r * k, col, C[r * f->n + c], rs_out[q * per + i], &fc[nfit]))
+                ord[nfit] = nfit, nfit++;
         }
     }
-    fd->fit_cases = nfit;
+    S->nfit = nfit;
+}
 
-    /* the search: four joint dimensions (the window; rounding, cut and
-     * exponent; the steps; the f16 output), each set in turn to the value
-     * with the fewest misses (ties: the simplest), until nothing changes;
-     * then one value at a time around the result for the consistent sets */
-    static const int accs[] = {24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12};
-    static const int ils[] = {0, 1, 2, 4};
-    enum { NACC = 13, NAL = 21 };
-    int ngroups = 0, groups[8];
-    for (int g = k; g >= 1; g /= 2)
-        groups[ngroups++] = g;
-    gc_nhyp_t h;
-    memset(&h, 0, sizeof(h));
-    h.acc_bits = 24;
-    h.group = k;
-    h.c_rnd = 1;
-    h.out_rnd = 1;
-    long cur = nfit ? count_miss(&h, fc, ord, nfit, k, outP, nfit) : 0;
-    /* first: every hypothesis, simplest first, until one fits every case
-     * (a failing case moves to the front, so most die at once) */
+/* Every hypothesis, simplest first, until one fits every case (a failing
+ * case moves to the front, so most die at once): h and *cur = 0 then. */
+static void search_all(search_t *S, gc_nhyp_t *hp, long *curp)
+{
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
+    long nfit = S->nfit;
+    int k = S->k, outP = S->outP, ngroups = S->ngroups;
+    const int *groups = S->groups;
+    gc_nhyp_t h = *hp;
+    long cur = *curp;
     int found = cur == 0;
     for (int ai = 0; !found && ai < NACC; ai++)
         for (int al = 0; !found && al < NAL; al++)
@@ -840,7 +943,20 @@ void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const 
                             found = 1;
                         }
                     }
-    /* none fits: the best a descent over four joint dimensions finds */
+    *hp = h;
+    *curp = cur;
+}
+
+/* None fits: the best a descent over four joint dimensions finds. */
+static void search_descent(search_t *S, gc_nhyp_t *hp, long *curp)
+{
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
+    long nfit = S->nfit;
+    int k = S->k, outP = S->outP, ngroups = S->ngroups;
+    const int *groups = S->groups;
+    gc_nhyp_t h = *hp;
+    long cur = *curp;
     for (int pass = 0; pass < 6 && cur > 0; pass++) {
         long before = cur;
         for (int dd = 0; dd < 3 && cur > 0; dd++) {
@@ -880,68 +996,123 @@ void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const 
         if (cur == before)
             break;
     }
+    *hp = h;
+    *curp = cur;
+}
+
+/* The values of each dimension consistent with every case, one value at a
+ * time around the fitting hypothesis h; the window's two parts together. */
+static void consistent_sets(search_t *S, const gc_nhyp_t *hp, gc_nfind_t *fd)
+{
+    fitcase_t *fc = S->fc;
+    long *ord = S->ord;
+    long nfit = S->nfit;
+    int k = S->k, outP = S->outP, ngroups = S->ngroups;
+    const int *groups = S->groups;
+    gc_nhyp_t h = *hp;
+    for (int ai = 0; ai < NACC; ai++)
+        for (int al = 0; al < NAL; al++) {
+            gc_nhyp_t t = h;
+            t.acc_bits = accs[ai];
+            t.align_bits = al;
+            if (count_miss(&t, fc, ord, nfit, k, outP, 0))
+                continue;
+            if (t.acc_bits == h.acc_bits) {
+                if (fd->align_min < 0)
+                    fd->align_min = al;
+                fd->align_max = al;
+            }
+            if (t.acc_bits < fd->acc_mask_lo)
+                fd->acc_mask_lo = t.acc_bits;
+            if (t.acc_bits > fd->acc_mask_hi)
+                fd->acc_mask_hi = t.acc_bits;
+        }
+    for (int v = 0; v < 4; v++) {
+        gc_nhyp_t t = h;
+        t.rnd = v;
+        fd->rnd_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+    }
+    for (int v = 0; v < 2; v++) {
+        gc_nhyp_t t = h;
+        t.trunc_floor = v;
+        fd->floor_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+        t = h;
+        t.raw = v;
+        fd->raw_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+        if (outP) {
+            t = h;
+            t.direct = v;
+            fd->direct_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+            t = h;
+            t.out_rnd = v;
+            fd->outrnd_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
+        }
+    }
+    for (int gi = 0; gi < ngroups; gi++) {
+        gc_nhyp_t t = h;
+        t.group = groups[gi];
+        fd->group_mask |= (unsigned)!count_miss(&t, fc, ord, nfit, k, outP, 0) << gi;
+    }
+    for (int ii = 0; ii < 4; ii++) {
+        gc_nhyp_t t = h;
+        t.interleave = ils[ii];
+        fd->il_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << ii;
+    }
+    for (int cm = 0; cm < 3; cm++) {
+        gc_nhyp_t t = h;
+        t.c_last = cm > 0;
+        t.c_rnd = cm == 2 ? 0 : 1;
+        fd->cmode_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << cm;
+    }
+}
+
+void gc_nprobe_findings(const gc_nform_t *f, const uint32_t *out, long n, const gc_nset_t *rs,
+                        const uint32_t *rs_out, long rs_mmas, gc_nfind_t *fd)
+{
+    memset(fd, 0, sizeof(*fd));
+    fd->products_exact = fd->sub_in = fd->sub_out = fd->overflow = fd->tf32_round = -1;
+    fd->align_min = fd->align_max = -1;
+    fd->nan_same = 1;
+    int k = f->k, outP = f->c == GC_NF_F16 ? 11 : 0;
+    int per = rs ? gc_nset_per_mma(rs) : 0;
+    long cap = n + (rs && rs_out ? rs_mmas * per : 0);
+    fitcase_t *fc = malloc(sizeof(*fc) * (size_t)(cap > 0 ? cap : 1));
+    long *ord = malloc(sizeof(*ord) * (size_t)(cap > 0 ? cap : 1));
+    search_t S = {fc, ord, 0, k, outP, {0}, 0};
+    probe_cases(f, out, n, &S, fd);
+    if (fd->exact_n)
+        fd->products_exact = fd->exact_ok == fd->exact_n;
+    if (rs && rs_out && fc && ord)
+        random_cases(f, rs, rs_out, rs_mmas, &S);
+    long nfit = S.nfit;
+    fd->fit_cases = nfit;
+
+    /* the search: four joint dimensions (the window; rounding, cut and
+     * exponent; the steps; the f16 output), each set in turn to the value
+     * with the fewest misses (ties: the simplest), until nothing changes;
+     * then one value at a time around the result for the consistent sets */
+    int ngroups = 0, *groups = S.groups;
+    for (int g = k; g >= 1; g /= 2)
+        groups[ngroups++] = g;
+    S.ngroups = ngroups;
+    gc_nhyp_t h;
+    memset(&h, 0, sizeof(h));
+    h.acc_bits = 24;
+    h.group = k;
+    h.c_rnd = 1;
+    h.out_rnd = 1;
+    long cur = nfit ? count_miss(&h, fc, ord, nfit, k, outP, nfit) : 0;
+    int found = cur == 0;
+    if (!found)
+        search_all(&S, &h, &cur);
+    search_descent(&S, &h, &cur);
     fd->best = h;
     fd->fit_miss = cur;
     fd->fit_n = nfit && cur == 0;
     fd->acc_mask_lo = 99;
     fd->align_min = fd->align_max = -1;
-    if (fd->fit_n) {
-        /* one value at a time; the window's two parts together */
-        for (int ai = 0; ai < NACC; ai++)
-            for (int al = 0; al < NAL; al++) {
-                gc_nhyp_t t = h;
-                t.acc_bits = accs[ai];
-                t.align_bits = al;
-                if (count_miss(&t, fc, ord, nfit, k, outP, 0))
-                    continue;
-                if (t.acc_bits == h.acc_bits) {
-                    if (fd->align_min < 0)
-                        fd->align_min = al;
-                    fd->align_max = al;
-                }
-                if (t.acc_bits < fd->acc_mask_lo)
-                    fd->acc_mask_lo = t.acc_bits;
-                if (t.acc_bits > fd->acc_mask_hi)
-                    fd->acc_mask_hi = t.acc_bits;
-            }
-        for (int v = 0; v < 4; v++) {
-            gc_nhyp_t t = h;
-            t.rnd = v;
-            fd->rnd_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-        }
-        for (int v = 0; v < 2; v++) {
-            gc_nhyp_t t = h;
-            t.trunc_floor = v;
-            fd->floor_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-            t = h;
-            t.raw = v;
-            fd->raw_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-            if (outP) {
-                t = h;
-                t.direct = v;
-                fd->direct_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-                t = h;
-                t.out_rnd = v;
-                fd->outrnd_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << v;
-            }
-        }
-        for (int gi = 0; gi < ngroups; gi++) {
-            gc_nhyp_t t = h;
-            t.group = groups[gi];
-            fd->group_mask |= (unsigned)!count_miss(&t, fc, ord, nfit, k, outP, 0) << gi;
-        }
-        for (int ii = 0; ii < 4; ii++) {
-            gc_nhyp_t t = h;
-            t.interleave = ils[ii];
-            fd->il_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << ii;
-        }
-        for (int cm = 0; cm < 3; cm++) {
-            gc_nhyp_t t = h;
-            t.c_last = cm > 0;
-            t.c_rnd = cm == 2 ? 0 : 1;
-            fd->cmode_mask |= !count_miss(&t, fc, ord, nfit, k, outP, 0) << cm;
-        }
-    }
+    if (fd->fit_n)
+        consistent_sets(&S, &h, fd);
     /* group_mask is over groups[] (k, k/2, ...): turn it into bit log2(g) */
     unsigned gm = 0;
     for (int gi = 0; gi < ngroups; gi++)
@@ -974,23 +1145,51 @@ static void mask_list(char *buf, size_t n, unsigned mask, const char *const *nam
         }
 }
 
-int gc_nfind_rows(const gc_nform_t *f, const gc_nfind_t *fd, gc_nrow_t *rows, int max)
+/* The rows being written (at most max; nr counts all). */
+typedef struct rowset {
+    gc_nrow_t *rows;
+    int nr, max;
+} rowset_t;
+
+/* Append a row key = printf(fmt, ...), detail empty. */
+static void row(rowset_t *R, const char *key, const char *fmt, ...) GC_PRINTF(3, 4);
+static void row(rowset_t *R, const char *key, const char *fmt, ...)
 {
-    int nr = 0;
-#define ROW(K, ...)                                                                            \
-    do {                                                                                       \
-        if (nr < max) {                                                                        \
-            snprintf(rows[nr].key, sizeof(rows[nr].key), "%s", K);                             \
-            snprintf(rows[nr].value, sizeof(rows[nr].value), __VA_ARGS__);                     \
-            rows[nr].detail[0] = '\0';                                                         \
-        }                                                                                      \
-        nr++;                                                                                  \
-    } while (0)
-#define DETAIL(...)                                                                            \
-    do {                                                                                       \
-        if (nr - 1 < max)                                                                      \
-            snprintf(rows[nr - 1].detail, sizeof(rows[nr - 1].detail), __VA_ARGS__);           \
-    } while (0)
+    if (R->nr < R->max) {
+        gc_nrow_t *w = &R->rows[R->nr];
+        snprintf(w->key, sizeof(w->key), "%s", key);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->value, sizeof(w->value), fmt, ap);
+        va_end(ap);
+        w->detail[0] = '\0';
+    }
+    R->nr++;
+}
+
+/* The detail of the last row. */
+static void detail(rowset_t *R, const char *fmt, ...) GC_PRINTF(2, 3);
+static void detail(rowset_t *R, const char *fmt, ...)
+{
+    if (R->nr - 1 < R->max) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(R->rows[R->nr - 1].detail, sizeof(R->rows[R->nr - 1].detail), fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* The detail "consistent=<the names of mask's bits>" (none without a fit). */
+static void consistent(rowset_t *R, int fit, unsigned mask, const char *const *names, int n)
+{
+    char list[96];
+    mask_list(list, sizeof(list), mask, names, n);
+    detail(R, "consistent=%s", fit ? list : "none");
+}
+
+/* The rows of the fitted hypothesis: products, rounding, alignment, ... */
+static void rows_fit(rowset_t *R, const gc_nform_t *f, const gc_nfind_t *fd)
+{
     static const char *const rn[] = {"rz", "rn", "rd", "ru"};
     static const char *const zf[] = {"zero", "floor"};
     static const char *const cm[] = {"first", "last-rn", "last-rz"};
@@ -998,63 +1197,66 @@ int gc_nfind_rows(const gc_nform_t *f, const gc_nfind_t *fd, gc_nrow_t *rows, in
     static const char *const ae[] = {"lead", "sum"};
     static const char *const tf[] = {"false", "true"};
     static const char *const il[] = {"0", "1", "2", "4"};
-    char list[96];
     int fit = fd->fit_n > 0;
     const gc_nhyp_t *b = &fd->best;
-#define CONSISTENT(mask, names, n)                                                             \
-    do {                                                                                       \
-        mask_list(list, sizeof(list), (unsigned)(mask), names, n);                             \
-        DETAIL("consistent=%s", fit ? list : "none");                                          \
-    } while (0)
-    ROW("products_exact", "%s", fd->products_exact < 0 ? "-" : fd->products_exact ? "true" : "false");
-    DETAIL("exact-probes-%d/%d", fd->exact_ok, fd->exact_n);
-    ROW("fit", "%d", fd->fit_n);
-    DETAIL("cases=%ld mismatches=%ld", fd->fit_cases, fit ? 0L : fd->fit_miss);
-    ROW("rounding", "%s", rname(b->rnd));
-    CONSISTENT(fd->rnd_mask, rn, 4);
-    ROW("align_bits", "%d", b->align_bits);
-    DETAIL("consistent=%d..%d", fd->align_min, fd->align_max);
-    ROW("align_exp", "%s", ae[b->raw]);
-    CONSISTENT(fd->raw_mask, ae, 2);
-    ROW("acc_bits", "%d", b->acc_bits);
-    DETAIL("consistent=%d..%d", fit ? fd->acc_mask_lo : 0, fd->acc_mask_hi);
-    ROW("group", "%d", b->group);
-    CONSISTENT(fd->group_mask, gn, 6);
-    ROW("interleave", "%d", b->interleave);
-    CONSISTENT(fd->il_mask, il, 4);
-    ROW("trunc", "%s", zf[b->trunc_floor]);
-    CONSISTENT(fd->floor_mask, zf, 2);
-    ROW("c_order", "%s", b->c_last ? "last" : "first");
-    CONSISTENT(fd->cmode_mask, cm, 3);
+    row(R, "products_exact", "%s", fd->products_exact < 0 ? "-" : fd->products_exact ? "true" : "false");
+    detail(R, "exact-probes-%d/%d", fd->exact_ok, fd->exact_n);
+    row(R, "fit", "%d", fd->fit_n);
+    detail(R, "cases=%ld mismatches=%ld", fd->fit_cases, fit ? 0L : fd->fit_miss);
+    row(R, "rounding", "%s", rname(b->rnd));
+    consistent(R, fit, fd->rnd_mask, rn, 4);
+    row(R, "align_bits", "%d", b->align_bits);
+    detail(R, "consistent=%d..%d", fd->align_min, fd->align_max);
+    row(R, "align_exp", "%s", ae[b->raw]);
+    consistent(R, fit, fd->raw_mask, ae, 2);
+    row(R, "acc_bits", "%d", b->acc_bits);
+    detail(R, "consistent=%d..%d", fit ? fd->acc_mask_lo : 0, fd->acc_mask_hi);
+    row(R, "group", "%d", b->group);
+    consistent(R, fit, fd->group_mask, gn, 6);
+    row(R, "interleave", "%d", b->interleave);
+    consistent(R, fit, fd->il_mask, il, 4);
+    row(R, "trunc", "%s", zf[b->trunc_floor]);
+    consistent(R, fit, fd->floor_mask, zf, 2);
+    row(R, "c_order", "%s", b->c_last ? "last" : "first");
+    consistent(R, fit, fd->cmode_mask, cm, 3);
     if (b->c_last) {
-        ROW("c_rounding", "%s", rname(b->c_rnd));
-        DETAIL("an-ieee-addition-after-the-products");
+        row(R, "c_rounding", "%s", rname(b->c_rnd));
+        detail(R, "an-ieee-addition-after-the-products");
     }
     if (f->c == GC_NF_F16) {
-        ROW("out_rounding", "%s", rname(b->out_rnd));
-        CONSISTENT(fd->outrnd_mask, rn, 4);
-        ROW("out_direct", "%s", tf[b->direct]);
-        CONSISTENT(fd->direct_mask, tf, 2);
+        row(R, "out_rounding", "%s", rname(b->out_rnd));
+        consistent(R, fit, fd->outrnd_mask, rn, 4);
+        row(R, "out_direct", "%s", tf[b->direct]);
+        consistent(R, fit, fd->direct_mask, tf, 2);
     }
-    ROW("subnormals", "%s",
+}
+
+/* The rows of the special values: subnormals, NaN, overflow, zero sign, tf32. */
+static void rows_special(rowset_t *R, const gc_nform_t *f, const gc_nfind_t *fd)
+{
+    row(R, "subnormals", "%s",
         fd->sub_in == 0 && fd->sub_out == 0 ? "flush" : fd->sub_in == 1 && fd->sub_out == 1 ? "keep" : "-");
-    DETAIL("inputs=%s results=%s", fd->sub_in < 0 ? "?" : fd->sub_in ? "kept" : "flushed",
+    detail(R, "inputs=%s results=%s", fd->sub_in < 0 ? "?" : fd->sub_in ? "kept" : "flushed",
            fd->sub_out < 0 ? "?" : fd->sub_out ? "kept" : "flushed");
     if (fd->nan_n) {
-        ROW("nan", "%x", (unsigned)fd->nan_bits);
-        DETAIL("nan-results=%d all-same=%d", fd->nan_n, fd->nan_same);
+        row(R, "nan", "%x", (unsigned)fd->nan_bits);
+        detail(R, "nan-results=%d all-same=%d", fd->nan_n, fd->nan_same);
     }
-    ROW("overflow", "%s", fd->overflow < 0 ? "-" : fd->overflow ? "inf" : "ieee");
-    DETAIL("largest-finite-plus-an-ulp-or-a-product-past-the-range");
-    ROW("zero_sign", "%s", !fd->zero_n ? "-" : fd->zero_pos == fd->zero_n ? "pos"
+    row(R, "overflow", "%s", fd->overflow < 0 ? "-" : fd->overflow ? "inf" : "ieee");
+    detail(R, "largest-finite-plus-an-ulp-or-a-product-past-the-range");
+    row(R, "zero_sign", "%s", !fd->zero_n ? "-" : fd->zero_pos == fd->zero_n ? "pos"
                            : fd->zero_sign == fd->zero_n ? "ieee" : "-");
-    DETAIL("positive-%d/%d ieee-%d/%d", fd->zero_pos, fd->zero_n, fd->zero_sign, fd->zero_n);
+    detail(R, "positive-%d/%d ieee-%d/%d", fd->zero_pos, fd->zero_n, fd->zero_sign, fd->zero_n);
     if (f->a == GC_NF_TF32) {
-        ROW("tf32_operands", "%s", fd->tf32_round < 0 ? "-" : fd->tf32_round ? "round" : "truncate");
-        DETAIL("1+2^-11+2^-20");
+        row(R, "tf32_operands", "%s", fd->tf32_round < 0 ? "-" : fd->tf32_round ? "round" : "truncate");
+        detail(R, "1+2^-11+2^-20");
     }
-#undef CONSISTENT
-#undef ROW
-#undef DETAIL
-    return nr < max ? nr : max;
+}
+
+int gc_nfind_rows(const gc_nform_t *f, const gc_nfind_t *fd, gc_nrow_t *rows, int max)
+{
+    rowset_t R = {rows, 0, max};
+    rows_fit(&R, f, fd);
+    rows_special(&R, f, fd);
+    return R.nr < max ? R.nr : max;
 }

@@ -23,16 +23,17 @@ static const char *const launch_kernels[] = {"empty", "empty_stream", NULL};
 /* clang-format off */
 /* TXT: a name from ch (NULL: any); NUM: a number >= lo; POS: a number > 0;
  * WHOLE: a whole number >= lo; UN*: written, not read by calib; OPT*: read
- * when present */
-#define TXT(n, ch, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, ch, GC_BCOL_REQUIRED}
-#define NUM(n, lo, u, w) {n, GC_BCOL_NUM, u, w, lo, 0, NULL, GC_BCOL_REQUIRED}
-#define POS(n, u, w) {n, GC_BCOL_NUM, u, w, 0, 1, NULL, GC_BCOL_REQUIRED}
-#define WHOLE(n, lo, u, w) {n, GC_BCOL_WHOLE, u, w, lo, 0, NULL, GC_BCOL_REQUIRED}
-#define UNTXT(n, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, NULL, GC_BCOL_UNREAD}
-#define UNNUM(n, u, w) {n, GC_BCOL_NUM, u, w, 0, 0, NULL, GC_BCOL_UNREAD}
-#define UNWHOLE(n, u, w) {n, GC_BCOL_WHOLE, u, w, 0, 0, NULL, GC_BCOL_UNREAD}
-#define OPTTXT(n, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, NULL, GC_BCOL_OPTIONAL}
-#define OPTNUM(n, lo, u, w) {n, GC_BCOL_NUM, u, w, lo, 0, NULL, GC_BCOL_OPTIONAL}
+ * when present; LATE*: appended after the committed traces were taken */
+#define TXT(n, ch, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, ch, GC_BCOL_REQUIRED, 0}
+#define NUM(n, lo, u, w) {n, GC_BCOL_NUM, u, w, lo, 0, NULL, GC_BCOL_REQUIRED, 0}
+#define POS(n, u, w) {n, GC_BCOL_NUM, u, w, 0, 1, NULL, GC_BCOL_REQUIRED, 0}
+#define WHOLE(n, lo, u, w) {n, GC_BCOL_WHOLE, u, w, lo, 0, NULL, GC_BCOL_REQUIRED, 0}
+#define UNTXT(n, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, NULL, GC_BCOL_UNREAD, 0}
+#define LATETXT(n, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, NULL, GC_BCOL_UNREAD, 1}
+#define UNNUM(n, u, w) {n, GC_BCOL_NUM, u, w, 0, 0, NULL, GC_BCOL_UNREAD, 0}
+#define UNWHOLE(n, u, w) {n, GC_BCOL_WHOLE, u, w, 0, 0, NULL, GC_BCOL_UNREAD, 0}
+#define OPTTXT(n, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, NULL, GC_BCOL_OPTIONAL, 0}
+#define OPTNUM(n, lo, u, w) {n, GC_BCOL_NUM, u, w, lo, 0, NULL, GC_BCOL_OPTIONAL, 0}
 
 /* the common columns of the warps x ILP sweeps */
 #define SWEEP_POINT \
@@ -121,7 +122,8 @@ static const gc_bench_col_t bw_cols[] = {
     OPTTXT("op", "read, write, copy, read_l2pf, copy_cs, copy_blk, read_blk, r5w1"),
     OPTNUM("gbs_lo", 0, "GB/s", "95 % interval of gbs, low end"),
     OPTNUM("gbs_hi", 0, "GB/s", "95 % interval of gbs, high end"),
-    UNTXT("variant", "fixed (one kernel shape) or the winning variant of the access sweep"),
+    UNTXT("variant", "fixed: one kernel shape; else the winning variant of the access sweep "
+                     "(width, unroll, threads x blocks, cache hints; header method)"),
 };
 static const gc_bench_col_t tma_cols[] = {
     TXT("metric", metrics, "latency (value in cyc) or throughput (value in gbs)"),
@@ -263,6 +265,8 @@ static void doc_col(FILE *fp, const gc_bench_col_t *c)
     static const char *const types[] = {"text", "number", "whole"};
     static const char *const uses[] = {"-", "read", "read if present"};
     fprintf(fp, "| `%s` | %s | %s | %s | ", c->name, types[c->type], c->unit, uses[c->use]);
+    if (c->late)
+        fputs("(newer traces) ", fp);
     if (c->choices) {
         fputs("one of ", fp);
         for (int i = 0; c->choices[i]; i++)

@@ -42,6 +42,8 @@ typedef struct gc_bench_col {
     int strict;                 /* 1: the value must be > lo */
     const char *const *choices; /* text: allowed values, NULL-terminated (NULL: any name) */
     int use;                    /* enum gc_bcol_use */
+    int late;                   /* 1: appended after the committed traces were taken
+                                 * (traces/<gpu>/ may lack it; a new run writes it) */
 } gc_bench_col_t;
 
 typedef struct gc_bench_spec {

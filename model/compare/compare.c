@@ -254,20 +254,6 @@ static void write_md(FILE *fp, const table_t *t, const gc_arch_t *const *archs, 
             archs[0]->name);
 }
 
-static void json_str(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
-        else
-            fputc(ch, fp);
-    }
-    fputc('"', fp);
-}
 
 /* {"schema": "gpucal-compare/1", "archs": [...], "rows": [{"quantity",
  * "unit", "values": [v|null per arch], "ratios": [v / first|null per arch
@@ -277,15 +263,15 @@ static void write_json(FILE *fp, const table_t *t, const gc_arch_t *const *archs
     fputs("{\n  \"schema\": \"gpucal-compare/1\",\n  \"archs\": [", fp);
     for (int a = 0; a < n; a++) {
         fputs(a ? ", " : "", fp);
-        json_str(fp, archs[a]->name);
+        gc_json_str(fp, archs[a]->name);
     }
     fputs("],\n  \"rows\": [", fp);
     for (size_t i = 0; i < t->n; i++) {
         const row_t *r = &t->rows[i];
         fputs(i ? ",\n    {\"quantity\": " : "\n    {\"quantity\": ", fp);
-        json_str(fp, r->key);
+        gc_json_str(fp, r->key);
         fputs(", \"unit\": ", fp);
-        json_str(fp, r->unit);
+        gc_json_str(fp, r->unit);
         fputs(", \"values\": [", fp);
         for (int a = 0; a < n; a++) {
             char b[48];

@@ -40,35 +40,6 @@ const char *gc_derived_key(const gc_derived_t *d, char *buf, size_t n)
     return buf;
 }
 
-/* "M.m" -> 10*M+m without sscanf */
-static int cc_of(const gc_arch_t *a)
-{
-    const char *s = a->cc;
-    if (!s || s[0] < '0' || s[0] > '9')
-        return 0;
-    int maj = 0, i = 0;
-    while (s[i] >= '0' && s[i] <= '9')
-        maj = maj * 10 + (s[i++] - '0');
-    return s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9' ? maj * 10 + (s[i + 1] - '0') : 0;
-}
-
-int gc_derive_shape(const char *s, int *m, int *n, int *k)
-{
-    int *out[3] = {m, n, k};
-    static const char tag[3] = {'m', 'n', 'k'};
-    if (!s)
-        return -1;
-    for (int i = 0; i < 3; i++) {
-        if (*s++ != tag[i] || *s < '0' || *s > '9')
-            return -1;
-        int v = 0;
-        while (*s >= '0' && *s <= '9' && v < 100000)
-            v = v * 10 + (*s++ - '0');
-        *out[i] = v;
-    }
-    return *s ? -1 : 0;
-}
-
 /* ---- tensor forms ---- */
 
 /* Record derived value `field` of form f (in rule order). */
@@ -104,7 +75,7 @@ void gc_derive_form(const gc_arch_t *a, const gc_machine_t *m, const gc_tensor_t
     f->is_rand = t->data && !strcmp(t->data, "rand");
     f->clock_mhz = t->clock_mhz.set && t->clock_mhz.v > 0 ? t->clock_mhz.v : 0;
     int tm = 0, tn = 0, tk = 0;
-    gc_derive_shape(t->shape, &tm, &tn, &tk);
+    gc_tensor_shape(t->shape, &tm, &tn, &tk);
     f->fma = (double)tm * tn * tk;
     /* slots: the form's fitted sub-cores; a wgmma occupies the whole SM */
     double slots = t->sub_cores.set ? t->sub_cores.v : f->warpgroup ? 1 : m->sub_cores;
@@ -394,7 +365,7 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
     m->file = a->path ? a->path : a->name;
     if (!s->count.set)
         return gc_err_at(err, GC_EINPUT, m->file, 0, 0, "sm.count is missing: the model needs it");
-    m->cc = cc_of(a);
+    m->cc = gc_arch_cc(a);
     m->sms = s->count.v;
     m->sub_cores = s->sub_cores.set ? s->sub_cores.v : 4;
     derive_sm(s, m->cc, m, dl);

@@ -152,7 +152,4 @@ int gc_derive_alu_fp64(const char *name);
  * instruction per clock issues to any of them. */
 int gc_derive_alu_pipe(const char *name);
 
-/* "mMnNkK" -> m, n, k without sscanf; -1 when malformed. */
-int gc_derive_shape(const char *s, int *m, int *n, int *k);
-
 #endif

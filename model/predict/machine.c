@@ -211,7 +211,7 @@ int gc_machine_tensor(const gc_machine_t *m, const gc_kop_t *op, const char *fil
 {
     memset(out, 0, sizeof(*out));
     int mm, n, k;
-    if (gc_derive_shape(op->shape, &mm, &n, &k))
+    if (!op->shape || gc_tensor_shape(op->shape, &mm, &n, &k))
         return gc_err_at(err, GC_EINPUT, file, op->line, op->col, "bad tensor shape '%s'",
                          op->shape ? op->shape : "?");
     const char *inst = op->inst ? op->inst : "mma";

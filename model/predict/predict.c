@@ -788,20 +788,6 @@ void gc_predict_print_derived(const gc_prediction_t *p, FILE *fp)
     }
 }
 
-static void json_str(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
-        else
-            fputc(ch, fp);
-    }
-    fputc('"', fp);
-}
 
 static void json_num(FILE *fp, double v)
 {
@@ -814,9 +800,9 @@ static void json_num(FILE *fp, double v)
 void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp)
 {
     fprintf(fp, "{\n  \"schema\": \"gpucal-predict/1\",\n  \"kernel\": ");
-    json_str(fp, p->kernel);
+    gc_json_str(fp, p->kernel);
     fprintf(fp, ",\n  \"arch\": ");
-    json_str(fp, p->arch);
+    gc_json_str(fp, p->arch);
     fprintf(fp, ",\n  \"cycles\": ");
     json_num(fp, p->cycles);
     fprintf(fp, ",\n  \"time_us\": ");
@@ -824,11 +810,11 @@ void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp
     fprintf(fp, ",\n  \"clock_mhz\": ");
     json_num(fp, p->clock_mhz);
     fprintf(fp, ",\n  \"clock_source\": ");
-    json_str(fp, p->clock_source);
+    gc_json_str(fp, p->clock_source);
     fprintf(fp, ",\n  \"load_class\": ");
-    json_str(fp, p->load_class);
+    gc_json_str(fp, p->load_class);
     fprintf(fp, ",\n  \"bound\": ");
-    json_str(fp, gc_predict_resource(p->bound));
+    gc_json_str(fp, gc_predict_resource(p->bound));
     fprintf(fp, ",\n  \"breakdown\": {");
     for (int r = 0; r < GC_R_N; r++) {
         fprintf(fp, "%s\"%s\": ", r ? ", " : "", gc_predict_resource(r));
@@ -848,7 +834,7 @@ void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp
             "},\n  \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
             "\"limited_by\": ",
             p->blocks_per_sm, p->warps_per_sm);
-    json_str(fp, p->occupancy_limit);
+    gc_json_str(fp, p->occupancy_limit);
     fprintf(fp, ", \"registers_per_thread\": ");
     json_num(fp, p->regs);
     fprintf(fp, ", \"registers_estimated\": %s", p->regs_estimated ? "true" : "false");
@@ -870,11 +856,11 @@ void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp
     for (int i = 0; i < p->derived.n; i++) {
         char key[160];
         fprintf(fp, "%s\n    {\"key\": ", i ? "," : "");
-        json_str(fp, gc_derived_key(&p->derived.d[i], key, sizeof(key)));
+        gc_json_str(fp, gc_derived_key(&p->derived.d[i], key, sizeof(key)));
         fprintf(fp, ", \"value\": ");
         json_num(fp, p->derived.d[i].value);
         fprintf(fp, ", \"how\": ");
-        json_str(fp, p->derived.d[i].how);
+        gc_json_str(fp, p->derived.d[i].how);
         fputc('}', fp);
     }
     fprintf(fp, "%s]", p->derived.n ? "\n  " : "");
