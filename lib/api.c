@@ -102,7 +102,7 @@ int gc_api_tvals(const gc_template_t *t, int n, const char *const *keys,
             if (!on)
                 continue;
         }
-        int rc = gc_tvals_set(tv, o, values[i], err);
+        int rc = gc_tvals_set_json(tv, o, values[i], err);
         if (rc)
             return rc;
     }

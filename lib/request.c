@@ -28,26 +28,23 @@ void gc_request_error(long line, const char *msg, FILE *out)
 
 /* Write the pretty JSON object in buf (len bytes) on one line, "line": N
  * first: newlines and their indentation outside strings become one space,
- * or nothing next to a bracket. */
-static void write_compact(const char *buf, size_t len, long line, FILE *out)
+ * or nothing next to a bracket. Compacts buf in place, then one fwrite. */
+static void write_compact(char *buf, size_t len, long line, FILE *out)
 {
-    size_t i = 0;
+    size_t i = 0, o = 0;
     while (i < len && buf[i] != '{')
         i++;
     if (i == len)
         return;
-    fputc('{', out);
-    if (line > 0)
-        fprintf(out, "\"line\": %ld, ", line);
     i++;
     int in_str = 0;
     char prev = '{';
     while (i < len) {
         char ch = buf[i++];
         if (in_str) {
-            fputc(ch, out);
+            buf[o++] = ch;
             if (ch == '\\' && i < len)
-                fputc(buf[i++], out);
+                buf[o++] = buf[i++];
             else if (ch == '"')
                 in_str = 0;
             prev = ch;
@@ -57,13 +54,18 @@ static void write_compact(const char *buf, size_t len, long line, FILE *out)
             while (i < len && (buf[i] == ' ' || buf[i] == '\n'))
                 i++;
             if (i < len && !strchr("{[", prev) && !strchr("}]", buf[i]))
-                fputc(' ', out);
+                buf[o++] = ' ';
             continue;
         }
         in_str = ch == '"';
-        fputc(ch, out);
+        buf[o++] = ch;
         prev = ch;
     }
+    if (line > 0)
+        fprintf(out, "{\"line\": %ld, ", line);
+    else
+        fputc('{', out);
+    fwrite(buf, 1, o, out);
     fputc('\n', out);
 }
 

@@ -61,13 +61,21 @@ const gc_topt_t *gc_template_opt(const gc_template_t *t, const char *name)
     return NULL;
 }
 
-int gc_tvals_set(gc_tvals_t *v, const gc_topt_t *o, const char *s, gc_err_t *err)
+/* As gc_tvals_set; json_number: s may also be a whole number in JSON's
+ * exponent or fraction form. */
+static int tvals_set(gc_tvals_t *v, const gc_topt_t *o, const char *s, int json_number,
+                     gc_err_t *err)
 {
     long l = 1;
     if (o->type == GC_TOPT_LONG) {
         char *e;
         errno = 0;
         l = s ? strtol(s, &e, 10) : 0;
+        if (s && json_number && e != s && *e) { /* a JSON number such as 1e6 or 4096.0 */
+            double d = strtod(s, &e);
+            l = !*e && d == floor(d) && fabs(d) < 9e15 ? (long)d : l;
+            e = !*e && d == floor(d) && fabs(d) < 9e15 ? e : (char *)s;
+        }
         if (!s || e == s || *e || errno || l < o->lo || l > o->hi)
             return gc_err_set(err, GC_EUSAGE, "--%s takes a whole number from %ld to %ld, got '%s'",
                               o->name, o->lo, o->hi, s ? s : "");
@@ -83,6 +91,16 @@ int gc_tvals_set(gc_tvals_t *v, const gc_topt_t *o, const char *s, gc_err_t *err
     v->v[i].str = s ? s : "";
     v->v[i].l = l;
     return 0;
+}
+
+int gc_tvals_set(gc_tvals_t *v, const gc_topt_t *o, const char *s, gc_err_t *err)
+{
+    return tvals_set(v, o, s, 0, err);
+}
+
+int gc_tvals_set_json(gc_tvals_t *v, const gc_topt_t *o, const char *s, gc_err_t *err)
+{
+    return tvals_set(v, o, s, 1, err);
 }
 
 static int find_val(const gc_tvals_t *v, const char *name)

@@ -105,6 +105,9 @@ const gc_topt_t *gc_template_opt(const gc_template_t *t, const char *name);
 /* Record option o = s in v: checks the type and bounds of o. Errors
  * (GC_EUSAGE): "--NAME takes ..." as the CLI says it. */
 int gc_tvals_set(gc_tvals_t *v, const gc_topt_t *o, const char *s, gc_err_t *err);
+/* As gc_tvals_set; an integer may also be written as JSON writes whole
+ * numbers (1e6, 4096.0). */
+int gc_tvals_set_json(gc_tvals_t *v, const gc_topt_t *o, const char *s, gc_err_t *err);
 
 /* The value of option name in v: the string (NULL when not given), the
  * integer (dflt when not given). */
