@@ -32,6 +32,8 @@ static gc_err_t run_lines(FILE *in, const char *arch, double clock, gc_jobj_t *q
     ssize_t len;
     for (long no = 1; (len = getline(&line, &cap, in)) >= 0; no++) {
         gc_err_clear(&e);
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            len--; /* the line's end is not part of the request */
         int rc = gc_jsonl_parse(line, (size_t)len, q, &e);
         if (rc == 1)
             continue; /* blank line */
