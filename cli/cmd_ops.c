@@ -243,6 +243,7 @@ static int predict_on(const char *cmd, const opargs_t *o, const char *name)
         else
             gc_tresult_print_text(r, stdout);
         st = fflush(stdout) == 0 ? 0 : 1;
+        gc_tresult_fini(r);
     }
     free(r);
     gc_arch_destroy(arch);

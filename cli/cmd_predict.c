@@ -18,6 +18,7 @@ void gc_usage_predict(FILE *fp)
             "usage: gpucal predict KERNEL.yaml|- --arch NAME [--format text|json] [--clock MHZ]\n"
             "                           [--set NAME=VALUE]... [--verbose]\n"
             "       gpucal predict gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8\n"
+            "                           [--batch B] [--layout nn|nt|tn|tt]\n"
             "                           --arch NAME [--format text|json] [--clock MHZ]\n"
             "       gpucal predict stream --op copy|triad|reduce --bytes N --arch NAME\n"
             "                           [--format text|json] [--clock MHZ]\n"
@@ -30,7 +31,10 @@ void gc_usage_predict(FILE *fp)
             "  KERNEL.yaml   a kernel description (schema gpucal-kernel/1); - reads it from\n"
             "                standard input\n"
             "  gemm          C = A*B as a vendor library would run it: gpucal picks the\n"
-            "                instruction, tile and pipeline for the arch and says which\n"
+            "                instruction, tile and pipeline for the arch and says which;\n"
+            "                --batch B strided-batched (torch.bmm), --layout: A, B as\n"
+            "                transposed views (t) or not (n); time_us is GPU time, the\n"
+            "                launch is launch_us\n"
             "  stream        copy (b = a), triad (a = b + s*c) or reduce (sum of a) over\n"
             "                arrays of N bytes each\n\n"
             "  --arch NAME   a shipped arch (gpucal arch list) or a path to an arch file\n"
@@ -80,7 +84,7 @@ static const struct option *predict_options(const gc_topt_t **uopt,
             int seen = 0;
             for (int j = 0; j < nu; j++)
                 seen |= !strcmp(uopt[j]->name, o->name);
-            if (seen || nu == P_UNION_MAX)
+            if (seen || nu == P_UNION_MAX - 1)
                 continue;
             uopt[nu] = o;
             owner[nu] = &all[t];
@@ -111,6 +115,19 @@ static int parse_topt(const char *cmd, const gc_template_t *t, const gc_topt_t *
         return -1;
     }
     return 0;
+}
+
+/* Template option `name` of the union (an option spelled like one of
+ * predict's own). 0 ok, -1 error printed. */
+static int parse_union(const char *cmd, const gc_template_t *t, const char *name,
+                       const gc_topt_t **uopt, const gc_template_t **owner, const char *val,
+                       args_t *a)
+{
+    for (int i = 0; i < P_UNION_MAX && uopt[i]; i++)
+        if (!strcmp(uopt[i]->name, name))
+            return parse_topt(cmd, t, uopt[i], owner[i], val, a);
+    gc_cli_usage_error(cmd, "unknown option '--%s'", name);
+    return -1;
 }
 
 /* --set NAME=VALUE (kernel descriptions only). 0 ok, -1 error printed. */
@@ -170,8 +187,8 @@ static int parse_own(const char *cmd, int ch, const char *val, args_t *a)
  * printed, -1 error printed. */
 static int parse(const char *cmd, int argc, char **argv, const gc_template_t *t, args_t *a)
 {
-    const gc_topt_t *uopt[P_UNION_MAX];
-    const gc_template_t *owner[P_UNION_MAX];
+    const gc_topt_t *uopt[P_UNION_MAX] = {0};
+    const gc_template_t *owner[P_UNION_MAX] = {0};
     const struct option *opts = predict_options(uopt, owner);
     memset(a, 0, sizeof(*a));
     a->format = "text";
@@ -188,6 +205,8 @@ static int parse(const char *cmd, int argc, char **argv, const gc_template_t *t,
             bad = parse_set(cmd, t, optarg, a);
         else if (ch >= P_TOPT)
             bad = parse_topt(cmd, t, uopt[ch - P_TOPT], owner[ch - P_TOPT], optarg, a);
+        else if (ch == P_BATCH && t) /* a template's --batch (gemm: batch count) */
+            bad = parse_union(cmd, t, "batch", uopt, owner, optarg, a);
         else if (ch >= P_ARCH && ch < P_TOPT)
             bad = parse_own(cmd, ch, optarg, a);
         else {
@@ -312,6 +331,7 @@ static int predict_template_on(const char *cmd, const gc_template_t *t, const ch
         if (!r->multi && a->verbose && strcmp(a->format, "json"))
             gc_predict_print_derived(&r->pred[0], stdout);
         st = fflush(stdout) == 0 ? 0 : 1;
+        gc_tresult_fini(r);
     }
     free(r);
     gc_arch_destroy(arch);

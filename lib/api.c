@@ -10,6 +10,7 @@
 
 #include "../include/gpucal/gpucal.h"
 #include "../util/fsio.h"
+#include "../model/predict/gemm.h"
 #include "api.h"
 
 /* ---- the installed arch folder ---- */
@@ -257,6 +258,11 @@ static void fill_multi(const gc_tresult_t *tr, gpucal_result *r)
         if (tr->pred[i].time_us > tr->pred[big].time_us)
             big = i;
     fill_result(&tr->pred[big], r);
+    if (tr->gemm) {
+        r->time_us = tr->gemm->time_us;
+        r->kernel_us = tr->gemm->time_us;
+        r->n_kernels = tr->gemm->n_kernels;
+    }
     if (tr->multi) {
         snprintf(r->kernel, sizeof(r->kernel), "%s", tr->template_name);
         r->time_us = tr->time_us;
@@ -284,10 +290,12 @@ int gpucal_predict_template(const gpucal_arch *a, const char *name, int n,
     gc_predict_opts_t po = {o ? o->clock_mhz : 0};
     if (!rc)
         rc = gc_template_predict(t, (const gc_arch_t *)a, &tv, &po, tr, &e);
-    if (!rc)
+    if (!rc) {
         fill_multi(tr, r);
-    else
+        gc_tresult_fini(tr);
+    } else {
         to_public(&e, perr);
+    }
     free(tr);
     return rc;
 }

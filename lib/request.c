@@ -87,8 +87,10 @@ static int run_one(const char *arch_name, const gc_template_t *t, const gc_tvals
         gc_tresult_t *r = malloc(sizeof(*r));
         rc = !r ? gc_err_set(err, GC_ENOMEM, "out of memory")
                 : gc_template_predict(t, a, tv, &o, r, err);
-        if (!rc)
+        if (!rc) {
             gc_tresult_print_json(r, mem);
+            gc_tresult_fini(r);
+        }
         free(r);
     } else {
         gc_prediction_t p;

@@ -19,6 +19,8 @@ static const gc_topt_t gemm_opts[] = {
     {"n", GC_TOPT_LONG, 1, 1L << 24, "elements", NULL, "columns of B and C"},
     {"k", GC_TOPT_LONG, 1, 1L << 24, "elements", NULL, "the reduction dimension"},
     {"dtype", GC_TOPT_STR, 0, 0, "", NULL, "f16|bf16|tf32|f32|f8e4m3|i8"},
+    {"batch", GC_TOPT_LONG, 1, 1L << 24, "matrices", "1", "strided-batched count (torch.bmm)"},
+    {"layout", GC_TOPT_STR, 0, 0, "", "nn", "nn|nt|tn|tt: A, B as transposed views (t)"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
 
 static const gc_topt_t stream_opts[] = {
@@ -133,15 +135,20 @@ void gc_tplan_free(gc_tplan_t *plan)
 /* ---- gemm ---- */
 
 /* Read gemm's options; GC_EUSAGE when one is missing or unknown. */
-static int gemm_args(const gc_tvals_t *v, long mnk[3], gc_gemm_dtype_t *dt, gc_err_t *err)
+static int gemm_args(const gc_tvals_t *v, gc_gemm_args_t *g, gc_err_t *err)
 {
-    const char *dtype = gc_tvals_str(v, "dtype");
-    mnk[0] = gc_tvals_long(v, "m", 0);
-    mnk[1] = gc_tvals_long(v, "n", 0);
-    mnk[2] = gc_tvals_long(v, "k", 0);
-    if (!mnk[0] || !mnk[1] || !mnk[2] || !dtype)
+    const char *dtype = gc_tvals_str(v, "dtype"), *layout = gc_tvals_str(v, "layout");
+    if (layout && gc_gemm_layout(layout))
+        return gc_err_set(err, GC_EUSAGE, "unknown --layout '%s' (nn, nt, tn or tt)", layout);
+    memset(g, 0, sizeof(*g));
+    g->m = gc_tvals_long(v, "m", 0);
+    g->n = gc_tvals_long(v, "n", 0);
+    g->k = gc_tvals_long(v, "k", 0);
+    g->batch = gc_tvals_long(v, "batch", 1);
+    snprintf(g->layout, sizeof(g->layout), "%s", layout ? layout : "nn");
+    if (!g->m || !g->n || !g->k || !dtype)
         return gc_err_set(err, GC_EUSAGE, "--m, --n, --k and --dtype are required");
-    if (gc_gemm_dtype(dtype, dt))
+    if (gc_gemm_dtype(dtype, &g->dtype))
         return gc_err_set(err, GC_EUSAGE,
                           "unknown --dtype '%s' (f16, bf16, tf32, f32, f8e4m3, i8)", dtype);
     return 0;
@@ -150,53 +157,55 @@ static int gemm_args(const gc_tvals_t *v, long mnk[3], gc_gemm_dtype_t *dt, gc_e
 static int gemm_predict(const gc_arch_t *a, const gc_tvals_t *v, const gc_predict_opts_t *o,
                         gc_tresult_t *r, gc_err_t *err)
 {
-    long mnk[3];
-    gc_gemm_dtype_t dt;
-    if (gemm_args(v, mnk, &dt, err))
+    gc_gemm_args_t g;
+    if (gemm_args(v, &g, err))
         return err ? err->code : GC_EUSAGE;
-    gc_gemm_result_t g;
-    int rc = gc_gemm_predict(a, mnk[0], mnk[1], mnk[2], dt, o, &g, err);
+    if (!(r->gemm = malloc(sizeof(*r->gemm)))) /* a few KiB: kept off the stack */
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = gc_gemm_predict_call(a, &g, o, r->gemm, err);
     if (rc)
         return rc;
     r->n = 1;
-    r->pred[0] = g.pred;
-    gc_gemm_describe(&g, r->json, sizeof(r->json), r->text, sizeof(r->text));
+    r->pred[0] = r->gemm->pred;
     return 0;
 }
 
-/* The kernel gc_gemm_predict picks: the candidate with its tile. */
+/* The main kernel gc_gemm_predict picks for one matrix (batch 1, nn): the
+ * candidate with its tile. */
 static int gemm_describe(const gc_arch_t *a, const gc_tvals_t *v, gc_tplan_t *plan,
                          gc_err_t *err)
 {
-    long mnk[3];
-    gc_gemm_dtype_t dt;
-    if (gemm_args(v, mnk, &dt, err))
+    gc_gemm_args_t g;
+    if (gemm_args(v, &g, err))
         return err ? err->code : GC_EUSAGE;
-    gc_gemm_result_t best;
+    gc_gemm_result_t *best = malloc(sizeof(*best)), *info = malloc(sizeof(*info));
     gc_predict_opts_t o = {0};
-    int rc = gc_gemm_predict(a, mnk[0], mnk[1], mnk[2], dt, &o, &best, err);
+    int rc = best && info ? gc_gemm_predict(a, g.m, g.n, g.k, g.dtype, &o, best, err)
+                          : gc_err_set(err, GC_ENOMEM, "out of memory");
     for (int i = 0; !rc && i < 64; i++) {
         gc_kernel_t *k = NULL;
-        gc_gemm_result_t info;
-        if (gc_gemm_kernel(a, mnk[0], mnk[1], mnk[2], dt, i, &k, &info, NULL))
+        if (gc_gemm_kernel(a, g.m, g.n, g.k, g.dtype, i, &k, info, NULL))
             break;
-        if (info.path == best.path && info.tile_m == best.tile_m &&
-            info.tile_n == best.tile_n && info.tile_k == best.tile_k &&
-            info.stages == best.stages) {
+        if (info->path == best->path && info->tile_m == best->tile_m &&
+            info->tile_n == best->tile_n && info->tile_k == best->tile_k &&
+            info->stages == best->stages) {
             plan->k[plan->n] = k;
             snprintf(plan->role[plan->n++], sizeof(plan->role[0]), "gemm");
-            return 0;
+            break;
         }
         gc_kernel_destroy(k);
     }
-    return rc ? rc : gc_err_set(err, GC_ERUN, "gemm: the picked kernel could not be rebuilt");
+    free(best);
+    free(info);
+    if (!rc && !plan->n)
+        rc = gc_err_set(err, GC_ERUN, "gemm: the picked kernel could not be rebuilt");
+    return rc;
 }
 
 static int gemm_check(const gc_tvals_t *v, gc_err_t *err)
 {
-    long mnk[3];
-    gc_gemm_dtype_t dt;
-    return gemm_args(v, mnk, &dt, err);
+    gc_gemm_args_t g;
+    return gemm_args(v, &g, err);
 }
 
 /* ---- stream ---- */
@@ -342,7 +351,8 @@ OPS_ADAPTER(conv2d)
 #define OPS_ENTRY(nm, usage, summary) \
     {#nm, usage, summary, ops_opts, 1, NULL, nm##_describe, nm##_predict}
 static const gc_template_t registry[] = {
-    {"gemm", "gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8",
+    {"gemm", "gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8 [--batch B] "
+             "[--layout nn|nt|tn|tt]",
      "C = A*B as a vendor library would run it", gemm_opts, 0, gemm_check, gemm_describe, gemm_predict},
     {"stream", "stream --op copy|triad|reduce --bytes N",
      "a bandwidth-tuned copy, triad or reduce over arrays of N bytes", stream_opts, 0,
@@ -384,7 +394,11 @@ int gc_template_predict(const gc_template_t *t, const gc_arch_t *a, const gc_tva
     memset(r, 0, sizeof(*r));
     r->template_name = t->name;
     int rc = t->predict(a, v, o, r, err);
-    return rc ? rc : gc_tresult_check(r, err);
+    if (!rc)
+        rc = gc_tresult_check(r, err);
+    if (rc)
+        gc_tresult_fini(r);
+    return rc;
 }
 
 int gc_template_describe(const gc_template_t *t, const gc_arch_t *a, const gc_tvals_t *v,
@@ -421,10 +435,21 @@ int gc_prediction_check(const gc_prediction_t *p, gc_err_t *err)
                       p->kernel, p->arch, bad, v);
 }
 
+void gc_tresult_fini(gc_tresult_t *r)
+{
+    free(r->gemm);
+    r->gemm = NULL;
+}
+
 int gc_tresult_check(const gc_tresult_t *r, gc_err_t *err)
 {
     if (r->multi)
         return 0; /* the operator output has always printed its kernels as predicted */
+    for (int i = 0; r->gemm && i < r->gemm->n_kernels; i++)
+        if (gc_prediction_check(&r->gemm->kern[i].pred, err))
+            return err ? err->code : GC_EINPUT;
+    if (r->gemm)
+        return 0;
     for (int i = 0; i < r->n; i++)
         if (gc_prediction_check(&r->pred[i], err))
             return err ? err->code : GC_EINPUT;
@@ -433,6 +458,10 @@ int gc_tresult_check(const gc_tresult_t *r, gc_err_t *err)
 
 void gc_tresult_print_text(const gc_tresult_t *r, FILE *fp)
 {
+    if (r->gemm) {
+        gc_gemm_print_text(r->gemm, fp);
+        return;
+    }
     if (!r->multi) {
         gc_predict_print_text(&r->pred[0], fp);
         if (r->text[0])
@@ -457,6 +486,10 @@ void gc_tresult_print_text(const gc_tresult_t *r, FILE *fp)
 
 void gc_tresult_print_json(const gc_tresult_t *r, FILE *fp)
 {
+    if (r->gemm) {
+        gc_gemm_print_json(r->gemm, fp);
+        return;
+    }
     if (!r->multi) {
         gc_predict_print_json(&r->pred[0], r->json[0] ? r->json : NULL, fp);
         return;

@@ -68,10 +68,14 @@ typedef struct gc_tkernel {
     double regs;
 } gc_tkernel_t;
 
-/* A template's prediction. multi = 0: pred[0] plus the template's own JSON
+struct gc_gemm_result;
+
+/* A template's prediction. gemm: its own result (gemm.h, owned; free with
+ * gc_tresult_fini). Else multi = 0: pred[0] plus the template's own JSON
  * members (json) and text lines (text); multi = 1: n kernels, their sum. */
 typedef struct gc_tresult {
     const char *template_name;
+    struct gc_gemm_result *gemm;
     int multi, n;
     gc_prediction_t pred[GC_TEMPLATE_KERNELS_MAX];
     gc_tkernel_t k[GC_TEMPLATE_KERNELS_MAX];
@@ -121,6 +125,9 @@ int gc_template_predict(const gc_template_t *t, const gc_arch_t *a, const gc_tva
                         const gc_predict_opts_t *o, gc_tresult_t *r, gc_err_t *err);
 int gc_template_describe(const gc_template_t *t, const gc_arch_t *a, const gc_tvals_t *v,
                          gc_tplan_t *plan, gc_err_t *err);
+
+/* Free what r owns (r may be half filled). */
+void gc_tresult_fini(gc_tresult_t *r);
 
 /* Free the kernels of a plan (also after an error; plan may be half built). */
 void gc_tplan_free(gc_tplan_t *plan);
