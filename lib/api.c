@@ -46,7 +46,8 @@ static pthread_once_t dirs_once = PTHREAD_ONCE_INIT;
 
 typedef struct cached {
     struct cached *next;
-    gc_arch_t *arch;
+    gc_arch_t *arch;     /* the arch cache's entries */
+    gc_kernel_t *kernel; /* the kernel cache's entries */
     char *name;
 } cached_t;
 
@@ -81,6 +82,37 @@ int gc_api_arch(const char *name, const gc_arch_t **out, gc_err_t *err)
     }
     pthread_mutex_unlock(&cache_lock);
     *out = rc ? NULL : c->arch;
+    return rc;
+}
+
+/* Kernel descriptions named by requests, loaded once per process. */
+static cached_t *kcache;
+
+int gc_api_kernel(const char *path, const gc_kernel_t **out, gc_err_t *err)
+{
+    pthread_mutex_lock(&cache_lock);
+    cached_t *c = kcache;
+    while (c && strcmp(c->name, path))
+        c = c->next;
+    int rc = 0;
+    if (!c) {
+        gc_kernel_t *k = NULL;
+        rc = gc_kernel_load(&k, path, err);
+        if (!rc && (!(c = malloc(sizeof(*c))) || !(c->name = strdup(path)))) {
+            free(c);
+            c = NULL;
+            rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+        }
+        if (rc) {
+            gc_kernel_destroy(k);
+        } else {
+            c->kernel = k;
+            c->next = kcache;
+            kcache = c;
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+    *out = rc ? NULL : c->kernel;
     return rc;
 }
 

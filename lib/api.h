@@ -26,6 +26,10 @@ int gc_api_tvals(const gc_template_t *t, int n, const char *const *keys,
  * loaded once per process and kept until exit; safe from many threads. */
 int gc_api_arch(const char *name, const gc_arch_t **a, gc_err_t *err);
 
+/* The kernel description at path, loaded once per process and kept (a
+ * batch names the same files again and again); safe from many threads. */
+int gc_api_kernel(const char *path, const gc_kernel_t **k, gc_err_t *err);
+
 /* Point the shipped-arch folder at share/gpucal/arch beside an installed
  * file (the gpucal binary, libgpucal.so) when that folder exists: anchor's
  * folder/../share/gpucal/arch, then /../../ (lib/<triplet>/). */

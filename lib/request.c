@@ -184,8 +184,8 @@ int gc_request_run(const gc_jobj_t *q, long line, const char *default_arch, doub
         return failed(line, &e, out, first);
     if (t && t->check && t->check(&tv, &e))
         return failed(line, &e, out, first);
-    gc_kernel_t *k = NULL;
-    if (kpath && gc_kernel_load(&k, kpath, &e))
+    const gc_kernel_t *k = NULL;
+    if (kpath && gc_api_kernel(kpath, &k, &e))
         return failed(line, &e, out, first);
     int nfail = 0;
     const char *at = arch;
@@ -199,6 +199,5 @@ int gc_request_run(const gc_jobj_t *q, long line, const char *default_arch, doub
         if (run_one(name, t, &tv, k, clock, line, out, &e))
             nfail += failed(line, &e, out, first);
     }
-    gc_kernel_destroy(k);
     return nfail;
 }
