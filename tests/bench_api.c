@@ -2,9 +2,12 @@
  * (include/gpucal/gpucal.h) on one core: a kernel description (loaded
  * once) and the gemm template (shape sweep), both on hopper-h100, and the
  * arch load itself. Prints figures; not a test.
- * Usage: bench_api [ARCH] [KERNEL.yaml]  (run from the build or source
- * tree with GPUCAL_ARCH_DIR set, as ctest does) */
+ * With THREADS > 1 also the aggregate rate of THREADS threads predicting
+ * the kernel on the one loaded arch.
+ * Usage: bench_api [ARCH] [KERNEL.yaml] [THREADS]  (run from the source
+ * tree, or with GPUCAL_ARCH_DIR set) */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -39,6 +42,50 @@ static void bench_kernel(const gpucal_arch *a, const char *path)
     } while (t < 1.0);
     printf("kernel description %s: %.3g predictions/s (%.2f us each; checksum %.6g)\n", path,
            n / t, 1e6 * t / n, sum / n);
+    gpucal_kernel_free(k);
+}
+
+typedef struct job {
+    const gpucal_arch *a;
+    const gpucal_kernel *k;
+    long n;
+} job_t;
+
+/* One thread: kernel predictions for about one second. */
+static void *thread_kernel(void *arg)
+{
+    job_t *j = arg;
+    gpucal_result r;
+    gpucal_error err;
+    double t0 = now_s();
+    do {
+        for (int i = 0; i < 10000; i++, j->n++)
+            gpucal_predict_kernel(j->a, j->k, NULL, &r, &err);
+    } while (now_s() - t0 < 1.0);
+    return NULL;
+}
+
+/* nt threads on one arch and kernel: the aggregate rate. */
+static void bench_threads(const gpucal_arch *a, const char *path, int nt)
+{
+    gpucal_error err;
+    gpucal_kernel *k;
+    if (nt < 2 || nt > 256 || gpucal_kernel_load(&k, path, &err))
+        return;
+    pthread_t th[256];
+    job_t jobs[256];
+    double t0 = now_s();
+    for (int i = 0; i < nt; i++) {
+        jobs[i] = (job_t){a, k, 0};
+        pthread_create(&th[i], NULL, thread_kernel, &jobs[i]);
+    }
+    long n = 0;
+    for (int i = 0; i < nt; i++) {
+        pthread_join(th[i], NULL);
+        n += jobs[i].n;
+    }
+    double t = now_s() - t0;
+    printf("kernel description, %d threads on one arch: %.3g predictions/s\n", nt, n / t);
     gpucal_kernel_free(k);
 }
 
@@ -79,6 +126,7 @@ int main(int argc, char **argv)
     printf("arch %s: loaded and resolved in %.2f ms\n", arch, 1e3 * (now_s() - t0));
     bench_kernel(a, kernel);
     bench_gemm(a);
+    bench_threads(a, kernel, argc > 3 ? atoi(argv[3]) : 0);
     gpucal_arch_free(a);
     return 0;
 }
