@@ -431,10 +431,21 @@ int gc_arch_load(gc_arch_t **a, const char *path, gc_err_t *err)
     return rc;
 }
 
+/* Set once by an installed program or library before it loads an arch
+ * (gc_arch_set_dir); empty: the source tree's folder. */
+static char installed_dir[4096];
+
+void gc_arch_set_dir(const char *dir)
+{
+    snprintf(installed_dir, sizeof(installed_dir), "%s", dir ? dir : "");
+}
+
 const char *gc_arch_dir(void)
 {
     const char *e = getenv("GPUCAL_ARCH_DIR");
-    return e && e[0] ? e : GC_SHIPPED_ARCH_DIR;
+    if (e && e[0])
+        return e;
+    return installed_dir[0] ? installed_dir : GC_SHIPPED_ARCH_DIR;
 }
 
 int gc_arch_resolve(const char *name, char *path, size_t n, gc_err_t *err)

@@ -207,8 +207,12 @@ int gc_arch_resolve(const char *name_or_path, char *path, size_t n, gc_err_t *er
 /* gc_arch_resolve + gc_arch_load. */
 int gc_arch_open(gc_arch_t **a, const char *name_or_path, gc_err_t *err);
 
-/* The folder of shipped arch files (for `gpucal arch list`). */
+/* The folder of shipped arch files (for `gpucal arch list`):
+ * $GPUCAL_ARCH_DIR, else the folder given to gc_arch_set_dir (an installed
+ * program's share/gpucal/arch), else the source tree's arch/. Set it once,
+ * before any thread loads an arch. */
 const char *gc_arch_dir(void);
+void gc_arch_set_dir(const char *dir);
 
 /* Write a as YAML (libyaml emitter) to fp / atomically to path. The output
  * loads back to an equal arch (gc_arch_equal). */

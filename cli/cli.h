@@ -59,6 +59,12 @@ void gc_usage_predict(FILE *fp);
 int gc_cmd_describe(int argc, char **argv);
 void gc_usage_describe(FILE *fp);
 int gc_ops_cmd_predict(int argc, char **argv);
+/* `gpucal predict --batch FILE|-` (batch.c): JSON lines in, one answer per
+ * request and arch out; arch: the default arch list (may be NULL). */
+int gc_cli_batch(const char *cmd, const char *path, const char *arch, double clock_mhz, int nargs,
+                 char **args);
+/* An installed gpucal reads the arch files installed beside it (batch.c). */
+void gc_cli_find_arch_dir(void);
 int gc_cmd_export(int argc, char **argv);
 void gc_usage_export(FILE *fp);
 int gc_cmd_plot(int argc, char **argv);

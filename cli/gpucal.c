@@ -95,5 +95,6 @@ int main(int argc, char **argv)
         return cmd_version(1, argv + 1);
     if (argv[1][0] == '-')
         return gc_cli_usage_error("gpucal", "unknown option '%s'", argv[1]);
+    gc_cli_find_arch_dir(); /* installed: share/gpucal/arch beside the binary (batch.c) */
     return gc_cmd_select(commands, NCMD, "gpucal", argc - 1, argv + 1);
 }

@@ -4,10 +4,11 @@
 #   build:  build-essential cmake pkg-config libgsl-dev libyaml-dev
 #   plots:  gnuplot-nox
 #   tests:  clang and its runtime libclang-rt-14-dev (libFuzzer, sanitizers; only a
-#           "Recommends" of clang on Debian 12, so named here), valgrind (leak check)
+#           "Recommends" of clang on Debian 12, so named here), valgrind (leak check),
+#           python3 (the Python module's test, tests/install.sh)
 set -eu
 pkgs="build-essential cmake pkg-config libgsl-dev libyaml-dev gnuplot-nox"
-[ "${1:-}" = "--test" ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind"
+[ "${1:-}" = "--test" ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind python3"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

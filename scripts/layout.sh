@@ -18,12 +18,13 @@ allowed() {
     calib) echo "calib arch traces util" ;;
     model/predict | model/export | model/compare | model/emulate) echo "$1 arch util" ;;
     plot) echo "plot model/predict arch traces measure util" ;;  # draws predictions and the measured forms
+    lib) echo "lib include model/predict arch util" ;;  # the public library (include/gpucal)
     *) echo "*" ;;
     esac
 }
 st=0
 for box in util traces measure arch calib model/predict model/export model/compare \
-    model/emulate plot; do
+    model/emulate plot lib; do
     ok=$(allowed "$box")
     for f in "$box"/*.c "$box"/*.h "$box"/*.cu "$box"/*.cuh; do
         [ -f "$f" ] || continue

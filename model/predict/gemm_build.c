@@ -33,7 +33,8 @@ typedef struct bld {
     int ok;
 } bld_t;
 
-static gc_kop_t scratch_op;
+/* per thread: builders run concurrently (the library promises concurrent predictions) */
+static _Thread_local gc_kop_t scratch_op;
 
 static gc_kop_t *add(bld_t *b, gc_kphase_t *ph, gc_opclass_t c, double count)
 {

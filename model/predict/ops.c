@@ -8,7 +8,9 @@
 
 #include "ops_build.h"
 
-static gc_kop_t sink; /* where helpers write after running out of memory */
+/* where helpers write after running out of memory; per thread: builders
+ * run concurrently (the library promises concurrent predictions) */
+static _Thread_local gc_kop_t sink;
 
 int kb_start(kb_t *b, const char *name, const char *source)
 {

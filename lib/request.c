@@ -1,0 +1,203 @@
+/* request.c - one batch request (a flat JSON object) to its JSON-line
+ * answers (api.h): {"template": NAME, option: value, ..., "arch": "a,b"}
+ * or {"kernel": PATH, "arch": ...}; optional "clock_mhz". The answer is
+ * the object `gpucal predict --format json` prints, on one line, with
+ * "line": N in front. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+/* The members a request has besides template options. */
+static int is_meta(const char *key)
+{
+    return !strcmp(key, "template") || !strcmp(key, "kernel") || !strcmp(key, "arch") ||
+           !strcmp(key, "clock_mhz");
+}
+
+void gc_request_error(long line, const char *msg, FILE *out)
+{
+    if (line > 0)
+        fprintf(out, "{\"line\": %ld, \"error\": ", line);
+    else
+        fputs("{\"error\": ", out);
+    gc_jsonl_string(msg, out);
+    fputs("}\n", out);
+}
+
+/* Write the pretty JSON object in buf (len bytes) on one line, "line": N
+ * first: newlines and their indentation outside strings become one space,
+ * or nothing next to a bracket. Compacts buf in place, then one fwrite. */
+static void write_compact(char *buf, size_t len, long line, FILE *out)
+{
+    size_t i = 0, o = 0;
+    while (i < len && buf[i] != '{')
+        i++;
+    if (i == len)
+        return;
+    i++;
+    int in_str = 0;
+    char prev = '{';
+    while (i < len) {
+        char ch = buf[i++];
+        if (in_str) {
+            buf[o++] = ch;
+            if (ch == '\\' && i < len)
+                buf[o++] = buf[i++];
+            else if (ch == '"')
+                in_str = 0;
+            prev = ch;
+            continue;
+        }
+        if (ch == '\n') {
+            while (i < len && (buf[i] == ' ' || buf[i] == '\n'))
+                i++;
+            if (i < len && !strchr("{[", prev) && !strchr("}]", buf[i]))
+                buf[o++] = ' ';
+            continue;
+        }
+        in_str = ch == '"';
+        buf[o++] = ch;
+        prev = ch;
+    }
+    if (line > 0)
+        fprintf(out, "{\"line\": %ld, ", line);
+    else
+        fputc('{', out);
+    fwrite(buf, 1, o, out);
+    fputc('\n', out);
+}
+
+/* Predict the request on one arch into a memory buffer, then write it. */
+static int run_one(const char *arch_name, const gc_template_t *t, const gc_tvals_t *tv,
+                   const gc_kernel_t *k, double clock, long line, FILE *out, gc_err_t *err)
+{
+    const gc_arch_t *a;
+    int rc = gc_api_arch(arch_name, &a, err);
+    if (rc)
+        return rc;
+    gc_predict_opts_t o = {clock};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    if (t) {
+        gc_tresult_t *r = malloc(sizeof(*r));
+        rc = !r ? gc_err_set(err, GC_ENOMEM, "out of memory")
+                : gc_template_predict(t, a, tv, &o, r, err);
+        if (!rc) {
+            gc_tresult_print_json(r, mem);
+            gc_tresult_fini(r);
+        }
+        free(r);
+    } else {
+        gc_prediction_t p;
+        rc = gc_predict(a, k, &o, &p, err);
+        if (!rc)
+            rc = gc_prediction_check(&p, err);
+        if (!rc)
+            gc_predict_print_json(&p, NULL, mem);
+    }
+    fclose(mem);
+    if (!rc)
+        write_compact(buf, len, line, out);
+    free(buf);
+    return rc;
+}
+
+/* Read the request's own members: template or kernel, arch, clock. */
+static int read_meta(const gc_jobj_t *q, const char *default_arch, double *clock,
+                     const gc_template_t **t, const char **kpath, const char **arch,
+                     gc_err_t *err)
+{
+    int it = gc_jsonl_find(q, "template"), ik = gc_jsonl_find(q, "kernel");
+    int ia = gc_jsonl_find(q, "arch"), ic = gc_jsonl_find(q, "clock_mhz");
+    if ((it < 0) == (ik < 0))
+        return gc_err_set(err, GC_EUSAGE, "give \"template\": NAME or \"kernel\": PATH (one of them)");
+    int iw = it >= 0 ? it : ik;
+    if (q->m[iw].type != GC_JV_STR)
+        return gc_err_set(err, GC_EUSAGE, "\"%s\" takes a string", q->m[iw].key);
+    *t = NULL;
+    *kpath = NULL;
+    if (it >= 0 && !(*t = gc_template_find(q->m[it].text)))
+        return gc_err_set(err, GC_EUSAGE, "unknown template '%.60s' (gemm, stream, attention, "
+                          "softmax, layernorm, rowsum, elementwise, transpose, conv2d)",
+                          q->m[it].text);
+    if (ik >= 0 && !strcmp(q->m[ik].text, "-"))
+        return gc_err_set(err, GC_EUSAGE, "\"kernel\": \"-\" is not a file; give a path");
+    if (ik >= 0)
+        *kpath = q->m[ik].text;
+    if (ia >= 0 && q->m[ia].type != GC_JV_STR)
+        return gc_err_set(err, GC_EUSAGE, "\"arch\" takes a string: a name, a path or a,b,c");
+    *arch = ia >= 0 ? q->m[ia].text : default_arch;
+    if (!*arch || !**arch)
+        return gc_err_set(err, GC_EUSAGE, "no arch: give \"arch\": NAME (or --arch NAME)");
+    if (ic >= 0) {
+        char *e;
+        *clock = strtod(q->m[ic].text, &e);
+        if (q->m[ic].type != GC_JV_NUM || *e || !(*clock >= 1 && *clock <= 10000))
+            return gc_err_set(err, GC_EUSAGE, "\"clock_mhz\" takes a number from 1 to 10000");
+    }
+    return 0;
+}
+
+/* The template options of q into tv (every member that is not meta). */
+static int read_opts(const gc_jobj_t *q, const gc_template_t *t, gc_tvals_t *tv, gc_err_t *err)
+{
+    const char *keys[GC_JSONL_MEMBERS], *vals[GC_JSONL_MEMBERS];
+    int n = 0;
+    for (int i = 0; i < q->n; i++) {
+        if (is_meta(q->m[i].key))
+            continue;
+        if (!t)
+            return gc_err_set(err, GC_EUSAGE, "unknown member '%.60s' of a kernel request "
+                              "(kernel, arch, clock_mhz)", q->m[i].key);
+        if (q->m[i].type == GC_JV_NULL)
+            continue;
+        keys[n] = q->m[i].key;
+        vals[n++] = q->m[i].text;
+    }
+    memset(tv, 0, sizeof(*tv));
+    return t ? gc_api_tvals(t, n, keys, vals, tv, err) : 0;
+}
+
+/* Record an error answer. */
+static int failed(long line, const gc_err_t *e, FILE *out, gc_err_t *first)
+{
+    gc_request_error(line, e->msg, out);
+    if (first && !first->code)
+        *first = *e;
+    return 1;
+}
+
+int gc_request_run(const gc_jobj_t *q, long line, const char *default_arch, double clock,
+                   FILE *out, gc_err_t *first)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    const gc_template_t *t = NULL;
+    const char *kpath = NULL, *arch = NULL;
+    gc_tvals_t tv;
+    if (read_meta(q, default_arch, &clock, &t, &kpath, &arch, &e) || read_opts(q, t, &tv, &e))
+        return failed(line, &e, out, first);
+    if (t && t->check && t->check(&tv, &e))
+        return failed(line, &e, out, first);
+    const gc_kernel_t *k = NULL;
+    if (kpath && gc_api_kernel(kpath, &k, &e))
+        return failed(line, &e, out, first);
+    int nfail = 0;
+    const char *at = arch;
+    while (*at) {
+        const char *c = strchr(at, ',');
+        size_t len = c ? (size_t)(c - at) : strlen(at);
+        char name[4096];
+        snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), at);
+        at = c ? c + 1 : at + len;
+        gc_err_clear(&e);
+        if (run_one(name, t, &tv, k, clock, line, out, &e))
+            nfail += failed(line, &e, out, first);
+    }
+    return nfail;
+}
