@@ -8,6 +8,7 @@
 #include "../model/export/accelsim.h"
 #include "../arch/arch.h"
 #include "../model/export/simcheck.h"
+#include "../model/export/simtrace.h"
 #include "cli.h"
 
 #define CMD "gpucal export"
@@ -16,6 +17,7 @@ void gc_usage_export(FILE *fp)
 {
     fprintf(fp, "usage: gpucal export accel-sim --arch NAME|FILE -o DIR [--force]\n"
                 "                               [--clock max|base|tensor|memory] [--form FORM]\n"
+                "                               [--traces]\n"
                 "       gpucal export --check FILE...\n"
                 "       gpucal export keys\n\n"
                 "accel-sim  Write DIR/gpgpusim.config and DIR/trace.config for Accel-Sim /\n"
@@ -32,7 +34,11 @@ void gc_usage_export(FILE *fp)
                 "                    max (sm.clock_max_mhz, default), base, tensor or memory\n"
                 "                    (the sustained clocks sm.clock_tensor_mhz, clock_memory_mhz)\n"
                 "  --form FORM       tensor form for the tensor unit, as `gpucal arch show`\n"
-                "                    labels it (default: mma m16n8k16 f16.f32, else m16n8k8)\n\n"
+                "                    labels it (default: mma m16n8k16 f16.f32, else m16n8k8)\n"
+                "  --traces          also write DIR/traces: gpucal's microbenchmarks as Accel-Sim\n"
+                "                    traces (dependent chains, throughput kernels) with the figure\n"
+                "                    the arch says each produces (traces/manifest.tsv;\n"
+                "                    scripts/sim-check.sh runs them)\n\n"
                 "--check    Validate config files as the simulator would read them together:\n"
                 "           known option names, values present and well formed, no placeholders,\n"
                 "           sector caches with 128-byte lines, IPOLY indexing only with 16/32/64\n"
@@ -76,11 +82,12 @@ static int cmd_accelsim(int argc, char **argv)
                                          {"force", no_argument, NULL, 'f'},
                                          {"clock", required_argument, NULL, 'c'},
                                          {"form", required_argument, NULL, 'm'},
+                                         {"traces", no_argument, NULL, 't'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *arch = NULL, *out = NULL;
     gc_accelsim_opts_t o = {0};
-    int force = 0, c;
+    int force = 0, traces = 0, c;
     opterr = 0;
     optind = 0;
     while ((c = getopt_long(argc, argv, "+:ho:", opts, NULL)) != -1) {
@@ -109,6 +116,9 @@ static int cmd_accelsim(int argc, char **argv)
         case 'm':
             o.form = optarg;
             break;
+        case 't':
+            traces = 1;
+            break;
         case ':':
             return gc_cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
         default:
@@ -128,7 +138,9 @@ static int cmd_accelsim(int argc, char **argv)
         return gc_cli_fail(&e);
     gc_accelsim_info_t info;
     int st = 0;
-    if (gc_accelsim_export(a, &o, out, force, &info, &e) != 0) {
+    int nb = 0;
+    if (gc_accelsim_export(a, &o, out, force, &info, &e) != 0 ||
+        (traces && gc_simtrace_write(a, &info, out, force, &nb, &e) != 0)) {
         st = gc_cli_fail(&e);
     } else {
         printf("wrote %s/gpgpusim.config and %s/trace.config for %s: %d options, %d from the "
@@ -139,6 +151,9 @@ static int cmd_accelsim(int argc, char **argv)
                    "(each is "
                    "marked in the files)\n",
                    info.fallbacks);
+        if (traces)
+            printf("wrote %d microbenchmark traces with the arch's figures: %s/traces/manifest.tsv\n",
+                   nb, out);
     }
     gc_arch_destroy(a);
     return st;

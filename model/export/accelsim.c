@@ -643,14 +643,18 @@ static int derive_tensor(ctx_t *c, const char *want, int s)
     }
     long lat = cyc(t->latency_cyc.v), ini;
     char inote[200];
+    c->info->tc_lat_cyc = t->latency_cyc.v;
+    gc_tensor_shape(t->shape, &c->info->tc_m, &c->info->tc_n, &c->info->tc_k);
     if (t->issue_cyc.set) {
+        c->info->tc_issue_cyc = t->issue_cyc.v;
         ini = cyc(t->issue_cyc.v);
         snprintf(inote, sizeof(inote), "issue_cyc %s", num(b2, t->issue_cyc.v));
     } else if (t->peak_fma_clk_sm.set) {
         int m = 0, n = 0, k = 0;
         gc_tensor_shape(t->shape, &m, &n, &k); /* validated when the arch was loaded */
         double sc = t->sub_cores.set ? t->sub_cores.v : s;
-        ini = cyc((double)m * n * k * sc / t->peak_fma_clk_sm.v);
+        c->info->tc_issue_cyc = (double)m * n * k * sc / t->peak_fma_clk_sm.v;
+        ini = cyc(c->info->tc_issue_cyc);
         snprintf(inote, sizeof(inote),
                  "initiation %d x %d x %d x %s sub-cores / "
                  "peak_fma_clk_sm %s",
@@ -911,6 +915,7 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     num(cs, core);
     num(ds, dclk);
     setv(c, D_CLOCKS, "%s:%s:%s:%s", cs, cs, cs, ds);
+    c->info->core_mhz = core;
     setn(c, D_CLOCKS,
          "core/icnt/L2: %s %s MHz; DRAM: 2 x %s / %d = %s MHz (%ld channels x %ld "
          "B x %d x %s MHz = %s GB/s)",
@@ -1065,6 +1070,8 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     char lnote[320];
     if (l2_latencies(c, &hit, &miss, lnote, sizeof(lnote)))
         return c->err->code;
+    c->info->l2_hit_cyc = hit;
+    c->info->l2_miss_cyc = miss;
     long rop = lround(hit - l1->latency_cyc.v), dl = lround(miss - hit);
     if (rop < 1)
         return inconsistent(c,

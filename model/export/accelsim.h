@@ -44,6 +44,13 @@ typedef struct gc_accelsim_info {
     char form[96];       /* the tensor form used */
     int indexing;        /* -gpgpu_memory_partition_indexing written */
     int n_mem;           /* -gpgpu_n_mem written */
+    /* the arch figures the export used (for its microbenchmark traces) */
+    double core_mhz;      /* SM clock of the core domain */
+    double l2_hit_cyc;    /* L2 hit, weighted over near and far partitions */
+    double l2_miss_cyc;   /* DRAM miss, weighted the same way */
+    double tc_lat_cyc;    /* the tensor form's latency */
+    double tc_issue_cyc;  /* its initiation interval per sub-core */
+    int tc_m, tc_n, tc_k; /* its shape */
 } gc_accelsim_info_t;
 
 /* Render both files into malloc'd NUL-terminated buffers (*gpgpusim,
