@@ -20,6 +20,7 @@
 #include "../../util/fsio.h"
 #include "../../util/numfmt.h"
 #include "simcheck.h"
+#include "simcorr.h"
 
 #ifndef GPUCAL_VERSION
 #define GPUCAL_VERSION "0.0.0"
@@ -404,17 +405,22 @@ typedef struct memtype {
     int chan_bits;      /* width of one simulated channel */
     int burst, ratio, dual;
     const char *mapping, *timing;
+    int svc; /* DRAM clocks the simulator adds to a row-miss read: tRP + tRCD + tCL of
+              * the timing + 8 (burst and controller queues; measured by the dram_chase
+              * trace, scripts/sim-check.sh) */
 } memtype_t;
 
 static const memtype_t memtypes[] = {
     {"HBM", 64, 2, 2, 1,
      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS",
      "nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:"
-     "RTPL=3"},
+     "RTPL=3",
+     12 + 12 + 12 + 8},
     {"GDDR6", 16, 16, 4, 0,
      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS",
      "nbk=16:CCD=4:RRD=12:RCD=24:RAS=55:RP=24:RC=78:CL=24:WL=8:CDLR=10:WR=24:nbkgrp=4:CCDL=6:"
-     "RTPL=4"},
+     "RTPL=4",
+     24 + 24 + 24 + 8},
 };
 
 /* CUDA's shared-memory carve-outs (KiB) by compute capability. */
@@ -450,16 +456,18 @@ typedef struct alu_kind {
     const char *what;
     const char *const ops[8];
     int lat, ini;
+    int add; /* cycles the simulator adds on a dependent chain (simcorr.h) */
 } alu_kind_t;
 
-static const alu_kind_t alu_int = {"int", {"imad", "iadd3", "iadd", NULL}, 4, 2};
-static const alu_kind_t alu_sp = {"sp", {"ffma", "fadd", "fmul", NULL}, 4, 2};
-static const alu_kind_t alu_dp = {"dp", {"dfma", "dadd", "dmul", NULL}, 8, 4};
+static const alu_kind_t alu_int = {"int", {"imad", "iadd3", "iadd", NULL}, 4, 2, GC_SIM_ADD_ALU_CYC};
+static const alu_kind_t alu_sp = {"sp", {"ffma", "fadd", "fmul", NULL}, 4, 2, GC_SIM_ADD_ALU_CYC};
+static const alu_kind_t alu_dp = {"dp", {"dfma", "dadd", "dmul", NULL}, 8, 4, GC_SIM_ADD_ALU_CYC};
 static const alu_kind_t alu_sfu = {
     "sfu",
     {"mufu.ex2", "mufu.rsq", "mufu.rcp", "mufu.lg2", "mufu.sin", "mufu.cos", "mufu.sqrt", NULL},
     20,
-    8};
+    8,
+    GC_SIM_ADD_ALU1_CYC};
 
 /* ---- derivation ---- */
 
@@ -574,7 +582,16 @@ static void alu_pair(ctx_t *c, const alu_kind_t *k, int s, long *lat, long *ini,
                  "value)",
                  k->ini);
     }
-    if (*ini > *lat) {
+    if (e) {
+        /* the measured latency less what the simulator's pipeline adds */
+        double sim = 0;
+        *lat = gc_simcorr_pipe(e->latency_cyc.v, k->add, *ini, &sim);
+        size_t n = strlen(ln);
+        snprintf(ln + n, NOTE_MAX - n, " - %d cycles the simulator adds (issue, operand "
+                 "collector, dispatch, writeback) = %ld%s", k->add, *lat,
+                 sim > lround(e->latency_cyc.v) ? ", the shortest the simulator can be told "
+                                                  "(it will run the chain slower)" : "");
+    } else if (*ini > *lat) {
         size_t n = strlen(ln);
         snprintf(ln + n, NOTE_MAX - n,
                  ", raised to the initiation interval %ld (a warp cannot "
@@ -664,17 +681,21 @@ static int derive_tensor(ctx_t *c, const char *want, int s)
         return missing(c, key, "-ptx_opcode_initiation_tensor",
                        "its peak_fma_clk_sm (the initiation interval follows from it)");
     }
-    if (ini > lat) {
+    /* the measured latency less what the simulator's pipeline adds */
+    double sim = 0;
+    lat = gc_simcorr_pipe(t->latency_cyc.v, GC_SIM_ADD_TENSOR_CYC, ini, &sim);
+    if (sim > lround(t->latency_cyc.v)) {
         size_t n = strlen(inote);
         snprintf(inote + n, sizeof(inote) - n, "; latency raised to the initiation interval");
-        lat = ini;
     }
     setv(c, D_LAT_TC, "%ld", lat);
-    setn(c, D_LAT_TC, "tensor[%s].latency_cyc %s", lab, num(b1, t->latency_cyc.v));
+    setn(c, D_LAT_TC, "tensor[%s].latency_cyc %s - %d cycles the simulator adds", lab,
+         num(b1, t->latency_cyc.v), GC_SIM_ADD_TENSOR_CYC);
     setv(c, D_INI_TC, "%ld", ini);
     setn(c, D_INI_TC, "tensor[%s] %s", lab, inote);
     setv(c, D_TR_TENSOR, "%ld,%ld", lat, ini);
-    setn(c, D_TR_TENSOR, "tensor[%s]: latency_cyc %s, %s", lab, num(b1, t->latency_cyc.v), inote);
+    setn(c, D_TR_TENSOR, "tensor[%s]: latency_cyc %s - %d cycles the simulator adds, %s", lab,
+         num(b1, t->latency_cyc.v), GC_SIM_ADD_TENSOR_CYC, inote);
     setv(c, D_SPEC_TC, "1,%d,%ld,%d,%d,TENSOR", s, lat, s, s);
     setn(c, D_SPEC_TC, "sm.sub_cores %d units; pipeline depth = tensor latency %ld", s, lat);
     return 0;
@@ -1001,12 +1022,15 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     }
     if (!l1->latency_cyc.set)
         return missing(c, "memory.l1.latency_cyc", "-gpgpu_l1_latency", NULL);
-    setv(c, D_L1_LAT, "%ld", cyc(l1->latency_cyc.v));
-    setn(c, D_L1_LAT, "memory.l1.latency_cyc %s", num(b1, l1->latency_cyc.v));
+    long l1cfg = gc_simcorr_pipe(l1->latency_cyc.v, GC_SIM_ADD_L1_CYC, 1, NULL);
+    setv(c, D_L1_LAT, "%ld", l1cfg);
+    setn(c, D_L1_LAT, "memory.l1.latency_cyc %s - %d cycles the simulator adds", num(b1, l1->latency_cyc.v),
+         GC_SIM_ADD_L1_CYC);
     const gc_shared_t *sh = &a->memory.shared;
     if (sh->latency_cyc.set) {
-        setv(c, D_SMEM_LAT, "%ld", cyc(sh->latency_cyc.v));
-        setn(c, D_SMEM_LAT, "memory.shared.latency_cyc %s", num(b1, sh->latency_cyc.v));
+        setv(c, D_SMEM_LAT, "%ld", gc_simcorr_pipe(sh->latency_cyc.v, GC_SIM_ADD_SMEM_CYC, 1, NULL));
+        setn(c, D_SMEM_LAT, "memory.shared.latency_cyc %s - %d cycles the simulator adds",
+             num(b1, sh->latency_cyc.v), GC_SIM_ADD_SMEM_CYC);
     } else {
         const gc_conflict_t *cf = NULL;
         for (size_t i = 0; i < sh->n_conflicts && !cf; i++)
@@ -1016,9 +1040,9 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
         if (!cf)
             return missing(c, "memory.shared.latency_cyc", "-gpgpu_smem_latency",
                            "memory.shared.conflicts with width 4, ways 1");
-        setv(c, D_SMEM_LAT, "%ld", cyc(cf->latency_cyc.v));
-        setn(c, D_SMEM_LAT, "memory.shared.conflicts[4x1].latency_cyc %s",
-             num(b1, cf->latency_cyc.v));
+        setv(c, D_SMEM_LAT, "%ld", gc_simcorr_pipe(cf->latency_cyc.v, GC_SIM_ADD_SMEM_CYC, 1, NULL));
+        setn(c, D_SMEM_LAT, "memory.shared.conflicts[4x1].latency_cyc %s - %d cycles the simulator adds",
+             num(b1, cf->latency_cyc.v), GC_SIM_ADD_SMEM_CYC);
     }
     if (sh->banks.set) {
         setv(c, D_BANKS, "%ld", (long)sh->banks.v);
@@ -1072,7 +1096,7 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
         return c->err->code;
     c->info->l2_hit_cyc = hit;
     c->info->l2_miss_cyc = miss;
-    long rop = lround(hit - l1->latency_cyc.v), dl = lround(miss - hit);
+    long rop = lround(hit - l1cfg - GC_SIM_ADD_L2_CYC), dl = lround(miss - hit);
     if (rop < 1)
         return inconsistent(c,
                             "the L2 hit latency %s is not above memory.l1.latency_cyc %s: "
@@ -1083,11 +1107,17 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
                             "the DRAM miss latency %s is not above the L2 hit latency %s: "
                             "check the arch's latencies",
                             num(b1, miss), num(b2, hit));
+    rop = gc_simcorr_rop(hit, l1cfg);
     setv(c, D_ROP, "%ld", rop);
-    setn(c, D_ROP, "L2 hit %s - memory.l1.latency_cyc %s; %s", num(b1, hit),
-         num(b2, l1->latency_cyc.v), lnote);
+    setn(c, D_ROP, "L2 hit %s - -gpgpu_l1_latency %ld - %d cycles the simulator adds; %s",
+         num(b1, hit), l1cfg, GC_SIM_ADD_L2_CYC, lnote);
+    dl = gc_simcorr_dram(miss, hit, mt->svc, core, dclk);
+    char cs_dram[32];
+    num(cs_dram, dclk);
     setv(c, D_DRAM_LAT, "%ld", dl);
-    setn(c, D_DRAM_LAT, "miss %s - hit %s; %s", num(b1, miss), num(b2, hit), lnote);
+    setn(c, D_DRAM_LAT,
+         "miss %s - hit %s - the simulator's row miss (%d DRAM clocks x %s / %s MHz); %s",
+         num(b1, miss), num(b2, hit), mt->svc, num(b3, core), cs_dram, lnote);
     return 0;
 }
 
