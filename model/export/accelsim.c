@@ -193,7 +193,8 @@ static const ekey_t keys[] = {
       "measured initiation interval"),
     V(G, "instruction latencies and initiation intervals: ADD,MAX,MUL,MAD,DIV",
       "-ptx_opcode_latency_int", D_LAT_INT,
-      "`alu[imad]` (else `alu[iadd3]`) latency in the first four fields; DIV 21",
+      "`alu[imad]` (else `alu[iadd3]`) latency - 5 (what the simulator adds, never below the "
+      "initiation interval) in the first four fields; DIV 21",
       "PTX-mode integer latencies; DIV is a multi-instruction SASS sequence gpucal does not "
       "measure: the reference configs' 21. Without an `alu` entry: 4, the reference value (the "
       "export names the missing entry)"),
@@ -202,7 +203,8 @@ static const ekey_t keys[] = {
       "cycles between two warp instructions on one sub-core's unit; without a throughput: 2, "
       "the reference value"),
     V(G, NULL, "-ptx_opcode_latency_fp", D_LAT_FP,
-      "`alu[ffma]` (else `alu[fadd]`, `alu[fmul]`) latency in the first four fields; DIV 39",
+      "`alu[ffma]` (else `alu[fadd]`, `alu[fmul]`) latency - 5 (as int) in the first four "
+      "fields; DIV 39",
       "PTX-mode FP32 latencies; DIV: the reference configs' 39. Without an `alu` entry: 4, the "
       "reference value"),
     V(G, NULL, "-ptx_opcode_initiation_fp", D_INI_FP,
@@ -210,19 +212,22 @@ static const ekey_t keys[] = {
       "`sm.fp32_lanes`; DIV 2",
       "a warp of 32 threads over the FP32 lanes of one sub-core"),
     V(G, NULL, "-ptx_opcode_latency_dp", D_LAT_DP,
-      "`alu[dfma]` (else `alu[dadd]`, `alu[dmul]`) latency in the first four fields; DIV 330",
+      "`alu[dfma]` (else `alu[dadd]`, `alu[dmul]`) latency - 5 (as int) in the first four "
+      "fields; DIV 330",
       "PTX-mode FP64 latencies; DIV: the reference configs' 330. Without an `alu` entry: 8, the "
       "reference trace.config value"),
     V(G, NULL, "-ptx_opcode_initiation_dp", D_INI_DP,
       "32 x `sm.sub_cores` / `alu[dfma].ops_clk_sm` in the first four fields; DIV 130",
       "without a throughput: 4, the reference trace.config value"),
-    V(G, NULL, "-ptx_opcode_latency_sfu", D_LAT_SFU, "`alu[mufu.*]` latency (the first mufu entry)",
+    V(G, NULL, "-ptx_opcode_latency_sfu", D_LAT_SFU,
+      "`alu[mufu.*]` latency (the first mufu entry) - 4 (one source operand)",
       "without one: 20, the reference trace.config value"),
     V(G, NULL, "-ptx_opcode_initiation_sfu", D_INI_SFU,
       "32 x `sm.sub_cores` / `alu[mufu.*].ops_clk_sm`",
       "without a throughput: 8, the reference value (16 SFU lanes per SM)"),
     V(G, NULL, "-ptx_opcode_latency_tesnor", D_LAT_TC,
-      "`tensor[FORM].latency_cyc` rounded; FORM = --form, else mma m16n8k16 f16.f32, else mma "
+      "`tensor[FORM].latency_cyc` - 6 (what the simulator adds), rounded, at least the "
+      "initiation interval; FORM = --form, else mma m16n8k16 f16.f32, else mma "
       "m16n8k8 f16.f32 (random data preferred)",
       "completion latency of one HMMA (the simulator spells the option so)"),
     V(G, NULL, "-ptx_opcode_initiation_tensor", D_INI_TC,
@@ -266,8 +271,8 @@ static const ekey_t keys[] = {
       "sector cache of the whole unified size (the adaptive carve-out scales it down); 128-byte "
       "lines of four 32-byte sectors (`memory.l1.line_bytes`, `sector_bytes` must agree); "
       "`memory.l1.size_kib` must fit in it"),
-    V(G, NULL, "-gpgpu_l1_latency", D_L1_LAT, "`memory.l1.latency_cyc` rounded",
-      "load latency on an L1 hit"),
+    V(G, NULL, "-gpgpu_l1_latency", D_L1_LAT, "`memory.l1.latency_cyc` - 4, rounded",
+      "load latency on an L1 hit; the simulator adds 4 cycles of its own pipeline"),
     C(G, NULL, "-gpgpu_gmem_skip_L1D", "0", "global loads are cached in L1 (default ld)"),
     C(G, NULL, "-gpgpu_flush_l1_cache", "1", "L1 flushed between kernels, as the hardware"),
     C(G, NULL, "-gpgpu_n_cluster_ejection_buffer_size", "32",
@@ -284,8 +289,8 @@ static const ekey_t keys[] = {
       "most shared memory one block can have with opt-in; without it CUDA's 48 KiB static "
       "limit"),
     V(G, NULL, "-gpgpu_smem_latency", D_SMEM_LAT,
-      "`memory.shared.latency_cyc` (else `memory.shared.conflicts[4 B, 1 way]`) rounded",
-      "ld.shared latency without bank conflict"),
+      "`memory.shared.latency_cyc` (else `memory.shared.conflicts[4 B, 1 way]`) - 5, rounded",
+      "ld.shared latency without bank conflict; the simulator adds 5 cycles of its own pipeline"),
     V(G, NULL, "-gpgpu_shmem_num_banks", D_BANKS, "`memory.shared.banks` (else 32)",
       "shared-memory banks; 32 for every cc in the CUDA guide"),
     C(G, NULL, "-gpgpu_shmem_limited_broadcast", "0", "broadcast to any number of threads"),
@@ -321,15 +326,18 @@ static const ekey_t keys[] = {
     C(G, NULL, "-icnt_flit_size", "40", "crossbar flit, bytes (reference configs)"),
     C(G, NULL, "-icnt_arbiter_algo", "1", "crossbar arbiter (reference configs)"),
     V(G, "memory partition latencies (SM cycles)", "-gpgpu_l2_rop_latency", D_ROP,
-      "L2 hit - `memory.l1.latency_cyc`; L2 hit = `memory.l2.near_hit_cyc`, averaged with "
+      "L2 hit - `-gpgpu_l1_latency` - 13 (crossbar and tag access the simulator adds); L2 hit = "
+      "`memory.l2.near_hit_cyc`, averaged with "
       "`far_hit_cyc` by `near_share` (else 1/`partitions`, else 1/2) when the L2 is "
       "partitioned; without the fine-grained values `memory.l2.latency_cyc` (and "
       "`latency_far_cyc`)",
       "a load that hits the L2 pays the L1 pipeline and then this queue"),
     V(G, NULL, "-dram_latency", D_DRAM_LAT,
-      "DRAM miss - L2 hit; miss = `memory.l2.near_miss_cyc` (with `far_miss_cyc`, same "
-      "weights), else `memory.dram.latency_cyc` with the classic L2 plateau",
-      "the extra latency of a miss over a hit, from the same P-chase"),
+      "DRAM miss - L2 hit - S x core clock / DRAM clock, S = tRP + tRCD + tCL + 8 of the "
+      "timing written (HBM 44, GDDR6 80 DRAM clocks); miss = `memory.l2.near_miss_cyc` (with "
+      "`far_miss_cyc`, same weights), else `memory.dram.latency_cyc` with the classic L2 plateau",
+      "the extra latency of a miss over a hit, from the same P-chase, less the row miss the "
+      "simulator's DRAM model serves on its own"),
     C(G, "DRAM scheduling", "-gpgpu_dram_scheduler", "1", "FR-FCFS scheduling"),
     C(G, NULL, "-gpgpu_frfcfs_dram_sched_queue_size", "64", "scheduler queue (reference configs)"),
     C(G, NULL, "-gpgpu_dram_return_queue_size", "192", "return queue (reference configs)"),
@@ -385,7 +393,7 @@ static const ekey_t keys[] = {
     C(T, NULL, "-trace_opcode_latency_initiation_spec_op_2", "200,4",
       "fixed texture latency, not measured by gpucal (reference configs)"),
     V(T, NULL, "-specialized_unit_3", D_SPEC_TC,
-      "1,`sm.sub_cores`,L,`sm.sub_cores`,`sm.sub_cores`,TENSOR with L the tensor latency",
+      "1,`sm.sub_cores`,L,`sm.sub_cores`,`sm.sub_cores`,TENSOR with L the tensor latency written",
       "the tensor unit HMMA runs on (Volta-to-Ampere front ends); its pipeline is as deep as "
       "the latency"),
     V(T, NULL, "-trace_opcode_latency_initiation_spec_op_3", D_TR_TENSOR,
