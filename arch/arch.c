@@ -17,6 +17,7 @@
 #include "../util/arena.h"
 #include "../util/fsio.h"
 #include "arch_schema.h"
+#include "../util/suggest.h"
 #include "ytree.h"
 
 #ifndef GC_SHIPPED_ARCH_DIR
@@ -44,6 +45,8 @@ void gc_arch_destroy(gc_arch_t *a)
 {
     if (!a)
         return;
+    if (a->view_free)
+        a->view_free(a->view);
     gc_arena_destroy(a->arena);
     free(a);
 }
@@ -224,10 +227,12 @@ static int load_qty(loader_t *L, const gc_field_t *f, gc_qty_t *q, const gc_ynod
                                 q->lo, q->hi);
                 q->has_ci = 1;
             } else {
-                gc_warn_at(L->file, kn->line, kn->col,
-                           "%s: unknown key '%s' ignored (a value takes value, ci95, source, "
-                           "note)",
-                           path, k);
+                static const char *const vkeys[] = {"value", "ci95", "source", "note"};
+                char hint[96];
+                return gc_err_at(L->err, GC_EINPUT, L->file, kn->line, kn->col,
+                                 "%s: unknown key '%s'%s (a value takes value, ci95, source, "
+                                 "note)",
+                                 path, k, gc_suggest_hint(k, vkeys, 4, hint, sizeof(hint)));
             }
         }
         if (!vn)
@@ -338,10 +343,10 @@ static int load_map(loader_t *L, const gc_schema_t *s, void *base, const gc_ynod
         char p[GC_KEY_MAX];
         gc_schema_path(p, sizeof(p), path, k);
         if (!f) {
-            gc_warn_at(L->file, kn->line, kn->col,
-                       "unknown key '%s' ignored (arch/README.md lists the keys of %s)", p,
-                       s->name);
-            continue;
+            char hint[96];
+            return gc_err_at(L->err, GC_EINPUT, L->file, kn->line, kn->col,
+                             "unknown key '%s'%s (arch/README.md lists the keys of %s)", p,
+                             gc_schema_suggest(s, k, hint, sizeof(hint)), s->name);
         }
         switch (f->type) {
         case GC_F_QTY:

@@ -175,6 +175,11 @@ typedef struct gc_arch {
     size_t n_numerics;
     const char *path;     /* the file it was read from, or NULL */
     struct gc_arena *arena;
+    /* A view of this arch resolved once by a reader above the arch library
+     * (model/predict/machine.h attaches the predictor's machine), freed with
+     * the arch by view_free. NULL: none. Not part of the file. */
+    void *view;
+    void (*view_free)(void *view);
 } gc_arch_t;
 
 /* An empty arch (all values absent) for a writer such as calib to fill. */

@@ -2,6 +2,7 @@
  * line here (and the member in arch.h); loader, writer, compare and docs
  * follow. Keep `doc` to one sentence and name the unit in the key. */
 #include "arch_schema.h"
+#include "../util/suggest.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -519,4 +520,13 @@ void gc_schema_path(char *out, size_t n, const char *path, const char *key)
         snprintf(out, n, "%s.%s", path, key);
     else
         snprintf(out, n, "%s", key);
+}
+
+const char *gc_schema_suggest(const gc_schema_t *s, const char *key, char *buf, size_t n)
+{
+    const char *keys[256];
+    size_t k = 0;
+    for (size_t i = 0; i < s->n && k < 256; i++)
+        keys[k++] = s->f[i].key;
+    return gc_suggest_hint(key, keys, k, buf, n);
 }

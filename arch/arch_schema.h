@@ -62,4 +62,8 @@ extern const gc_schema_t gc_arch_root_schema;
 /* out = "path.key" (or "key" at the top level), truncated to n bytes. */
 void gc_schema_path(char *out, size_t n, const char *path, const char *key);
 
+/* " (did you mean 'K'?)" naming the key of s closest to key, or "" (util/suggest.h);
+ * into buf of n bytes, returned. */
+const char *gc_schema_suggest(const gc_schema_t *s, const char *key, char *buf, size_t n);
+
 #endif

@@ -78,6 +78,125 @@ static const char *event_what(yaml_event_type_t t)
     }
 }
 
+/* The tree being built from the parser's events. */
+typedef struct builder {
+    gc_ydoc_t *doc;
+    const char *name;
+    gc_ynode_t *stack[GC_YTREE_DEPTH_MAX + 1];
+    int depth, docs;
+    gc_err_t *err;
+} builder_t;
+
+/* A new node for a scalar / sequence-start / mapping-start event (*np);
+ * 0 or the error (the node then freed). */
+static int node_of(builder_t *b, const yaml_event_t *ev, gc_ynode_t **np)
+{
+    const yaml_mark_t *m = &ev->start_mark;
+    gc_ynode_t *n;
+    int rc = 0;
+    *np = NULL;
+    if (++b->doc->nodes > GC_YTREE_NODES_MAX)
+        return gc_err_at(b->err, GC_ELIMIT, b->name, (long)m->line + 1, (long)m->column + 1,
+                         "more than %d YAML nodes: larger than any gpucal file",
+                         GC_YTREE_NODES_MAX);
+    if (ev->type == YAML_SCALAR_EVENT) {
+        n = node_new(GC_Y_SCALAR, m);
+        if (n) {
+            n->str = malloc(ev->data.scalar.length + 1);
+            if (n->str) {
+                memcpy(n->str, ev->data.scalar.value, ev->data.scalar.length);
+                n->str[ev->data.scalar.length] = '\0';
+                if (strlen(n->str) != ev->data.scalar.length)
+                    rc = gc_err_at(b->err, GC_EINPUT, b->name, n->line, n->col,
+                                   "NUL character inside a value");
+            }
+            n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        }
+    } else {
+        n = node_new(ev->type == YAML_MAPPING_START_EVENT ? GC_Y_MAP : GC_Y_SEQ, m);
+    }
+    if (!n || (n->kind == GC_Y_SCALAR && !n->str))
+        rc = gc_err_set(b->err, GC_ENOMEM, "out of memory");
+    if (rc) {
+        node_free(n);
+        return rc;
+    }
+    *np = n;
+    return 0;
+}
+
+/* Hang node n (of event type) under the open collection, or make it the
+ * root; a collection becomes the open one. */
+static int node_place(builder_t *b, gc_ynode_t *n, yaml_event_type_t type)
+{
+    if (b->depth == 0) {
+        if (b->doc->root) { /* cannot happen with one document */
+            int rc = gc_err_at(b->err, GC_EINPUT, b->name, n->line, n->col, "unexpected %s",
+                               event_what(type));
+            node_free(n);
+            return rc;
+        }
+        b->doc->root = n;
+    } else if (node_add(b->stack[b->depth - 1], n) != 0) {
+        node_free(n);
+        return gc_err_set(b->err, GC_ENOMEM, "out of memory");
+    }
+    if (n->kind != GC_Y_SCALAR) {
+        if (b->depth == GC_YTREE_DEPTH_MAX)
+            return gc_err_at(b->err, GC_ELIMIT, b->name, n->line, n->col,
+                             "nested deeper than %d levels: no gpucal file is that deep",
+                             GC_YTREE_DEPTH_MAX);
+        b->stack[b->depth++] = n;
+    }
+    return 0;
+}
+
+/* One parser event into the tree; *done at the end of the stream. */
+static int on_event(builder_t *b, const yaml_event_t *ev, int *done)
+{
+    const yaml_mark_t *m = &ev->start_mark;
+    gc_ynode_t *n = NULL;
+    int rc;
+    switch (ev->type) {
+    case YAML_STREAM_END_EVENT:
+        *done = 1;
+        return 0;
+    case YAML_DOCUMENT_START_EVENT:
+        if (++b->docs > 1)
+            return gc_err_at(b->err, GC_EINPUT, b->name, (long)m->line + 1, (long)m->column + 1,
+                             "a second YAML document ('---'): a gpucal file holds one");
+        return 0;
+    case YAML_ALIAS_EVENT:
+        return gc_err_at(b->err, GC_EINPUT, b->name, (long)m->line + 1, (long)m->column + 1,
+                         "YAML aliases ('*name') are not supported in gpucal files: write "
+                         "the value out");
+    case YAML_SCALAR_EVENT:
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+        if ((rc = node_of(b, ev, &n)))
+            return rc;
+        return node_place(b, n, ev->type);
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        if (b->depth > 0)
+            b->depth--;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* The syntax error the parser stopped at. */
+static int syntax_error(const yaml_parser_t *parser, const char *name, gc_err_t *err)
+{
+    const char *ctx = parser->context ? parser->context : NULL;
+    return gc_err_at(err, GC_EINPUT, name, (long)parser->problem_mark.line + 1,
+                     (long)parser->problem_mark.column + 1,
+                     "YAML syntax error: %s%s%s (fix the indentation or quoting there)",
+                     parser->problem ? parser->problem : "unknown problem", ctx ? ", " : "",
+                     ctx ? ctx : "");
+}
+
 int gc_ydoc_parse(gc_ydoc_t **out, const char *name, const char *buf, size_t len, gc_err_t *err)
 {
     *out = NULL;
@@ -98,105 +217,16 @@ int gc_ydoc_parse(gc_ydoc_t **out, const char *name, const char *buf, size_t len
         return gc_err_set(err, GC_ENOMEM, "out of memory (YAML parser)");
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
-
-    gc_ynode_t *stack[GC_YTREE_DEPTH_MAX + 1];
-    int depth = 0, docs = 0, rc = 0, done = 0;
-    while (!done) {
+    builder_t b = {.doc = doc, .name = name, .depth = 0, .docs = 0, .err = err};
+    int rc = 0, done = 0;
+    while (!done && !rc) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&parser, &ev)) {
-            const char *ctx = parser.context ? parser.context : NULL;
-            rc = gc_err_at(err, GC_EINPUT, name, (long)parser.problem_mark.line + 1,
-                           (long)parser.problem_mark.column + 1,
-                           "YAML syntax error: %s%s%s (fix the indentation or quoting there)",
-                           parser.problem ? parser.problem : "unknown problem",
-                           ctx ? ", " : "", ctx ? ctx : "");
+            rc = syntax_error(&parser, name, err);
             break;
         }
-        const yaml_mark_t *m = &ev.start_mark;
-        gc_ynode_t *n = NULL;
-        switch (ev.type) {
-        case YAML_STREAM_END_EVENT:
-            done = 1;
-            break;
-        case YAML_DOCUMENT_START_EVENT:
-            if (++docs > 1)
-                rc = gc_err_at(err, GC_EINPUT, name, (long)m->line + 1, (long)m->column + 1,
-                               "a second YAML document ('---'): a gpucal file holds one");
-            break;
-        case YAML_ALIAS_EVENT:
-            rc = gc_err_at(err, GC_EINPUT, name, (long)m->line + 1, (long)m->column + 1,
-                           "YAML aliases ('*name') are not supported in gpucal files: write "
-                           "the value out");
-            break;
-        case YAML_SCALAR_EVENT:
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT:
-            if (++doc->nodes > GC_YTREE_NODES_MAX) {
-                rc = gc_err_at(err, GC_ELIMIT, name, (long)m->line + 1, (long)m->column + 1,
-                               "more than %d YAML nodes: larger than any gpucal file",
-                               GC_YTREE_NODES_MAX);
-                break;
-            }
-            if (ev.type == YAML_SCALAR_EVENT) {
-                n = node_new(GC_Y_SCALAR, m);
-                if (n) {
-                    n->str = malloc(ev.data.scalar.length + 1);
-                    if (n->str) {
-                        memcpy(n->str, ev.data.scalar.value, ev.data.scalar.length);
-                        n->str[ev.data.scalar.length] = '\0';
-                        if (strlen(n->str) != ev.data.scalar.length) {
-                            rc = gc_err_at(err, GC_EINPUT, name, n->line, n->col,
-                                           "NUL character inside a value");
-                        }
-                    }
-                    n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-                }
-            } else {
-                n = node_new(ev.type == YAML_MAPPING_START_EVENT ? GC_Y_MAP : GC_Y_SEQ, m);
-            }
-            if (!n || (n->kind == GC_Y_SCALAR && !n->str)) {
-                node_free(n);
-                rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-                break;
-            }
-            if (rc) {
-                node_free(n);
-                break;
-            }
-            if (depth == 0) {
-                if (doc->root) { /* cannot happen with one document */
-                    node_free(n);
-                    rc = gc_err_at(err, GC_EINPUT, name, n->line, n->col, "unexpected %s",
-                                   event_what(ev.type));
-                    break;
-                }
-                doc->root = n;
-            } else if (node_add(stack[depth - 1], n) != 0) {
-                node_free(n);
-                rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-                break;
-            }
-            if (n->kind != GC_Y_SCALAR) {
-                if (depth == GC_YTREE_DEPTH_MAX) {
-                    rc = gc_err_at(err, GC_ELIMIT, name, n->line, n->col,
-                                   "nested deeper than %d levels: no gpucal file is that deep",
-                                   GC_YTREE_DEPTH_MAX);
-                    break;
-                }
-                stack[depth++] = n;
-            }
-            break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT:
-            if (depth > 0)
-                depth--;
-            break;
-        default:
-            break;
-        }
+        rc = on_event(&b, &ev, &done);
         yaml_event_delete(&ev);
-        if (rc)
-            break;
     }
     yaml_parser_delete(&parser);
     if (rc) {

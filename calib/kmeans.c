@@ -365,10 +365,9 @@ static double t975(size_t dof)
     return dof > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)dof) : 0;
 }
 
-int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmeans_t *res,
-                  int *labels, gc_err_t *err)
+/* The options and samples gc_kmeans_fit refuses. */
+static int check_input(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_err_t *err)
 {
-    memset(res, 0, sizeof(*res));
     if (o->kmax < 1 || o->kmax > GC_KMEANS_KMAX || o->restarts < 1 || o->max_rounds < 1 ||
         !(o->min_share >= 0 && o->min_share < 1) || !(o->trim_sigma > 0) || !(o->gap >= 0) ||
         !(o->min_spread >= 0))
@@ -382,6 +381,105 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
     for (size_t i = 0; i < n; i++)
         if (!isfinite(x[i]))
             return gc_err_set(err, GC_EINPUT, "k-means: sample %zu is not finite", i);
+    return 0;
+}
+
+/* The tail, judged afresh each round over all n sorted samples xs against
+ * this round's k clusters of kept[0..m) (so a sample cut by a poor early
+ * partition comes back): members of a small cluster, and samples further
+ * than trim_sigma robust sd from their cluster's median. nout[i]: 0 in,
+ * 1 low, 2 high. */
+static void judge_tail(const psum_t *p, const double *kept, size_t m, int k, const size_t *start,
+                       const double *c, const gc_kmeans_opts_t *o, const double *xs, size_t n,
+                       unsigned char *nout)
+{
+    double med[GC_KMEANS_KMAX], sd[GC_KMEANS_KMAX], mid[GC_KMEANS_KMAX];
+    int small[GC_KMEANS_KMAX];
+    for (int j = 0; j < k; j++) {
+        size_t a = start[j], b = seg_end(p, k, start, j);
+        small[j] = (double)(b - a) < o->min_share * (double)m;
+        med[j] = range_median(kept, a, b);
+        sd[j] = 1.4826 * range_mad(kept, a, b, med[j]);
+        if (sd[j] < o->min_spread)
+            sd[j] = o->min_spread;
+        mid[j] = j ? 0.5 * (c[j - 1] + c[j]) : -INFINITY;
+    }
+    int j = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (j + 1 < k && xs[i] >= mid[j + 1])
+            j++;
+        double d = xs[i] - med[j];
+        if (small[j])
+            nout[i] = j == 0 && k > 1 ? 1 : 2; /* below all others: the low tail */
+        else
+            nout[i] = fabs(d) > o->trim_sigma * sd[j] ? (d < 0 ? 1 : 2) : 0;
+    }
+}
+
+/* res's clusters from the final round; labels (may be NULL) per sample in
+ * input order, -1 for the tail. */
+static void final_stats(gc_kmeans_t *res, const psum_t *p, const double *kept, size_t m, int k,
+                        const size_t *start, const unsigned char *out, size_t n,
+                        const sample_t *s, const size_t *pos, int *labels)
+{
+    res->k = k;
+    res->n_in = m;
+    for (size_t i = 0; i < n; i++) {
+        res->n_low += out[i] == 1;
+        res->n_high += out[i] == 2;
+    }
+    for (int j = 0; j < k; j++) {
+        size_t a = start[j], b = seg_end(p, k, start, j);
+        gc_kmeans_cluster_t *cl = &res->c[j];
+        cl->n = b - a;
+        cl->centre = range_mean(p, a, b);
+        cl->spread = range_sd(p, a, b, cl->centre);
+        double h = t975(cl->n - 1) * cl->spread / sqrt((double)cl->n);
+        cl->lo = cl->centre - h;
+        cl->hi = cl->centre + h;
+        cl->min = kept[a];
+        cl->max = kept[b - 1];
+        cl->share = (double)cl->n / (double)m;
+    }
+    if (labels) {
+        for (size_t i = 0; i < n; i++)
+            labels[s[i].i] = -1;
+        for (int j = 0; j < k; j++)
+            for (size_t i = start[j], b = seg_end(p, k, start, j); i < b; i++)
+                labels[s[pos[i]].i] = j;
+    }
+}
+
+/* xs = the n samples x sorted; with keep_order also *s, the samples with
+ * their input positions in that order (malloc'd). -1 when out of memory. */
+static int sort_samples(const double *x, size_t n, int keep_order, sample_t **sp, double *xs)
+{
+    if (!keep_order) {
+        memcpy(xs, x, n * sizeof(*xs));
+        qsort(xs, n, sizeof(*xs), cmp_double);
+        return 0;
+    }
+    sample_t *s = malloc(n * sizeof(*s));
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        s[i].v = x[i];
+        s[i].i = i;
+    }
+    qsort(s, n, sizeof(*s), cmp_sample);
+    for (size_t i = 0; i < n; i++)
+        xs[i] = s[i].v;
+    *sp = s;
+    return 0;
+}
+
+int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmeans_t *res,
+                  int *labels, gc_err_t *err)
+{
+    memset(res, 0, sizeof(*res));
+    int rc = check_input(x, n, o, err);
+    if (rc)
+        return rc;
     res->n = n;
 
     sample_t *s = NULL;
@@ -391,27 +489,13 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
     double *kept = malloc(n * sizeof(*kept));
     size_t *pos = NULL; /* sorted position of each kept sample */
     psum_t p = {0};
-    int rc = 0;
     if (!xs || !out || !nout || !kept) {
         rc = gc_err_set(err, GC_ENOMEM, "k-means: out of memory for %zu samples", n);
         goto done;
     }
-    if (labels) {
-        s = malloc(n * sizeof(*s));
-        if (!s) {
-            rc = gc_err_set(err, GC_ENOMEM, "k-means: out of memory for %zu samples", n);
-            goto done;
-        }
-        for (size_t i = 0; i < n; i++) {
-            s[i].v = x[i];
-            s[i].i = i;
-        }
-        qsort(s, n, sizeof(*s), cmp_sample);
-        for (size_t i = 0; i < n; i++)
-            xs[i] = s[i].v;
-    } else {
-        memcpy(xs, x, n * sizeof(*xs));
-        qsort(xs, n, sizeof(*xs), cmp_double);
+    if (sort_samples(x, n, labels != NULL, &s, xs)) {
+        rc = gc_err_set(err, GC_ENOMEM, "k-means: out of memory for %zu samples", n);
+        goto done;
     }
     pos = malloc(n * sizeof(*pos));
     if (!pos) {
@@ -447,63 +531,15 @@ int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmean
         res->rounds = round + 1;
         if (round + 1 == o->max_rounds)
             break;
-        /* the tail, judged afresh each round over all samples against this
-         * round's clusters (so a sample cut by a poor early partition comes
-         * back): members of a small cluster, and samples further than
-         * trim_sigma robust sd from their cluster's median */
-        double med[GC_KMEANS_KMAX], sd[GC_KMEANS_KMAX], mid[GC_KMEANS_KMAX];
-        int small[GC_KMEANS_KMAX];
-        for (int j = 0; j < k; j++) {
-            size_t a = start[j], b = seg_end(&p, k, start, j);
-            small[j] = (double)(b - a) < o->min_share * (double)m;
-            med[j] = range_median(kept, a, b);
-            sd[j] = 1.4826 * range_mad(kept, a, b, med[j]);
-            if (sd[j] < o->min_spread)
-                sd[j] = o->min_spread;
-            mid[j] = j ? 0.5 * (c[j - 1] + c[j]) : -INFINITY;
-        }
-        int j = 0;
-        for (size_t i = 0; i < n; i++) {
-            while (j + 1 < k && xs[i] >= mid[j + 1])
-                j++;
-            double d = xs[i] - med[j];
-            if (small[j])
-                nout[i] = j == 0 && k > 1 ? 1 : 2; /* below all others: the low tail */
-            else
-                nout[i] = fabs(d) > o->trim_sigma * sd[j] ? (d < 0 ? 1 : 2) : 0;
-        }
+        /* the tail, judged afresh against this round's clusters */
+        judge_tail(&p, kept, m, k, start, c, o, xs, n, nout);
         if (!memcmp(nout, out, n))
             break;
         memcpy(out, nout, n);
     }
 
     /* final statistics */
-    res->k = k;
-    res->n_in = m;
-    for (size_t i = 0; i < n; i++) {
-        res->n_low += out[i] == 1;
-        res->n_high += out[i] == 2;
-    }
-    for (int j = 0; j < k; j++) {
-        size_t a = start[j], b = seg_end(&p, k, start, j);
-        gc_kmeans_cluster_t *cl = &res->c[j];
-        cl->n = b - a;
-        cl->centre = range_mean(&p, a, b);
-        cl->spread = range_sd(&p, a, b, cl->centre);
-        double h = t975(cl->n - 1) * cl->spread / sqrt((double)cl->n);
-        cl->lo = cl->centre - h;
-        cl->hi = cl->centre + h;
-        cl->min = kept[a];
-        cl->max = kept[b - 1];
-        cl->share = (double)cl->n / (double)m;
-    }
-    if (labels) {
-        for (size_t i = 0; i < n; i++)
-            labels[s[i].i] = -1;
-        for (int j = 0; j < k; j++)
-            for (size_t i = start[j], b = seg_end(&p, k, start, j); i < b; i++)
-                labels[s[pos[i]].i] = j;
-    }
+    final_stats(res, &p, kept, m, k, start, out, n, s, pos, labels);
 done:
     psum_fini(&p);
     free(s);

@@ -121,16 +121,14 @@ static int continuation(const gc_fit_model_t *m, gc_fit_t *f, const double *x, c
     return 0;
 }
 
-static int fit_slots(const gc_sweep_pt_t *pt, size_t n, int slots, one_t *best, gc_err_t *err)
+/* The points as the fit sees them for `slots` slots (x: instructions per
+ * slot, y: cycles, w: relative weights) and its start values: the median
+ * cycles (*scale), lat from the n = 1 points, issue from y/n at the largest
+ * n. tmp: n doubles of scratch. */
+static void fit_start(const gc_sweep_pt_t *pt, size_t n, int slots, double *x, double *y,
+                      double *w, double *tmp, double *scale_out, double *lat_out,
+                      double *issue_out)
 {
-    double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y)), *w = malloc(n * sizeof(*w)),
-           *tmp = malloc(n * sizeof(*tmp));
-    gc_fit_t *f3 = gc_fit_alloc(&pipe3, n), *f2 = gc_fit_alloc(&pipe2, n);
-    int rc = 0;
-    if (!x || !y || !w || !tmp || !f3 || !f2) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory (pipe fit)");
-        goto done;
-    }
     gc_pipe_t shape = {0, 0, 0, slots};
     double nmax = 0, lat0 = INFINITY;
     for (size_t i = 0; i < n; i++) {
@@ -143,7 +141,6 @@ static int fit_slots(const gc_sweep_pt_t *pt, size_t n, int slots, one_t *best, 
             lat0 = y[i];
     }
     double scale = median(tmp, n);
-    /* start: lat from the n = 1 points, issue from y/n at the largest n */
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (x[i] >= 0.5 * nmax)
@@ -156,6 +153,23 @@ static int fit_slots(const gc_sweep_pt_t *pt, size_t n, int slots, one_t *best, 
         for (size_t i = 1; i < n; i++)
             lat0 = tmp[i] < lat0 ? tmp[i] : lat0;
     }
+    *scale_out = scale;
+    *lat_out = lat0;
+    *issue_out = issue0;
+}
+
+static int fit_slots(const gc_sweep_pt_t *pt, size_t n, int slots, one_t *best, gc_err_t *err)
+{
+    double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y)), *w = malloc(n * sizeof(*w)),
+           *tmp = malloc(n * sizeof(*tmp));
+    gc_fit_t *f3 = gc_fit_alloc(&pipe3, n), *f2 = gc_fit_alloc(&pipe2, n);
+    int rc = 0;
+    if (!x || !y || !w || !tmp || !f3 || !f2) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory (pipe fit)");
+        goto done;
+    }
+    double scale, lat0, issue0;
+    fit_start(pt, n, slots, x, y, w, tmp, &scale, &lat0, &issue0);
     const double starts[][3] = {
         {lat0, issue0, 0.02 * lat0}, {lat0, issue0, 0.1 * lat0}, {lat0, 0.5 * issue0, 0.0}};
     best->sse = -1;
@@ -250,11 +264,9 @@ static int same_pattern(const gc_sweep_pt_t *pt, size_t n, int a, int b)
     return 1;
 }
 
-int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slots,
-                 gc_sweep_fit_t *out, gc_err_t *err)
+/* The slot candidates and points gc_sweep_fit refuses. */
+static int check_points(const gc_sweep_pt_t *pt, size_t n, int n_slots, gc_err_t *err)
 {
-    memset(out, 0, sizeof(*out));
-    out->n = n;
     if (n_slots < 1 || n_slots > GC_SWEEP_SLOTS_MAX)
         return gc_err_set(err, GC_EINPUT, "pipe fit: 1..%d slot candidates", GC_SWEEP_SLOTS_MAX);
     if (n < 5)
@@ -268,6 +280,79 @@ int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slot
                               "pipe fit: point %zu: cycles %g, warps %g, "
                               "ilp %g (need cycles > 0, warps and ilp >= 1)",
                               i, pt[i].cyc, pt[i].warps, pt[i].ilp);
+    return 0;
+}
+
+/* Residuals of out->pipe over the points, which branch of the model each
+ * is on; returns how many distinct latency-bound loads there are (0, 1 or
+ * 2 = several), which decides whether the overhead is determined. */
+static int residuals(const gc_sweep_pt_t *pt, size_t n, gc_sweep_fit_t *out)
+{
+    double nlat_first = -1;
+    int nlat_distinct = 0;
+    double ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        double c = gc_pipe_cycles(&out->pipe, pt[i].warps, pt[i].ilp);
+        double r = (c - pt[i].cyc) / pt[i].cyc;
+        ss += r * r;
+        if (fabs(r) > out->max_rel)
+            out->max_rel = fabs(r);
+        if (gc_pipe_latency_bound(&out->pipe, pt[i].warps, pt[i].ilp)) {
+            double k = gc_pipe_per_slot(&out->pipe, pt[i].warps, pt[i].ilp);
+            out->n_lat++;
+            if (nlat_first < 0)
+                nlat_first = k, nlat_distinct = 1;
+            else if (k != nlat_first)
+                nlat_distinct = 2;
+        } else {
+            out->n_thr++;
+        }
+    }
+    out->rms_rel = sqrt(ss / (double)n);
+    return nlat_distinct;
+}
+
+/* Overhead has no say in any point: fit lat and issue alone (from fit o)
+ * into out, with its residuals. */
+static int refit_no_overhead(const gc_sweep_pt_t *pt, size_t n, const one_t *o,
+                             gc_sweep_fit_t *out, gc_err_t *err)
+{
+    double ss;
+    one_t o2;
+    gc_err_t e;
+    gc_err_clear(&e);
+    int rc = fit_fixed_overhead(pt, n, out->pipe.slots, o, &o2, &e);
+    if (rc)
+        return gc_err_set(err, rc, "%s", e.msg);
+    out->pipe.lat_cyc = o2.p[0];
+    out->pipe.issue_cyc = o2.p[1];
+    out->pipe.overhead_cyc = 0;
+    for (int j = 0; j < 2; j++) {
+        out->lo[j] = o2.lo[j];
+        out->hi[j] = o2.hi[j];
+    }
+    out->lo[2] = out->hi[2] = 0;
+    out->has_ci = o2.has_ci;
+    out->iters = o2.iters;
+    ss = 0;
+    out->max_rel = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = (gc_pipe_cycles(&out->pipe, pt[i].warps, pt[i].ilp) - pt[i].cyc) / pt[i].cyc;
+        ss += r * r;
+        out->max_rel = fabs(r) > out->max_rel ? fabs(r) : out->max_rel;
+    }
+    out->rms_rel = sqrt(ss / (double)n);
+    return 0;
+}
+
+int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slots,
+                 gc_sweep_fit_t *out, gc_err_t *err)
+{
+    memset(out, 0, sizeof(*out));
+    out->n = n;
+    int vrc = check_points(pt, n, n_slots, err);
+    if (vrc)
+        return vrc;
     one_t res[GC_SWEEP_SLOTS_MAX];
     int best = -1;
     gc_err_t last;
@@ -310,28 +395,7 @@ int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slot
             (out->slot_sse[s] >= 0 && out->slot_sse[s] < 2 * o->sse))
             out->slots_determined = 0;
     }
-    /* branches and residuals with the exact model */
-    double nlat_first = -1;
-    int nlat_distinct = 0;
-    double ss = 0;
-    for (size_t i = 0; i < n; i++) {
-        double c = gc_pipe_cycles(&out->pipe, pt[i].warps, pt[i].ilp);
-        double r = (c - pt[i].cyc) / pt[i].cyc;
-        ss += r * r;
-        if (fabs(r) > out->max_rel)
-            out->max_rel = fabs(r);
-        if (gc_pipe_latency_bound(&out->pipe, pt[i].warps, pt[i].ilp)) {
-            double k = gc_pipe_per_slot(&out->pipe, pt[i].warps, pt[i].ilp);
-            out->n_lat++;
-            if (nlat_first < 0)
-                nlat_first = k, nlat_distinct = 1;
-            else if (k != nlat_first)
-                nlat_distinct = 2;
-        } else {
-            out->n_thr++;
-        }
-    }
-    out->rms_rel = sqrt(ss / (double)n);
+    int nlat_distinct = residuals(pt, n, out);
     if (out->n_thr < 2)
         return gc_err_set(err, GC_ENODATA,
                           "pipe fit: only %zu of %zu points are "
@@ -340,31 +404,9 @@ int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slot
                           out->n_thr, n);
     out->overhead_determined = nlat_distinct >= 2 && !(o->at_zero && o->hi[2] < 0);
     if (!out->overhead_determined) {
-        /* overhead has no say in any point: fit lat and issue alone */
-        one_t o2;
-        gc_err_t e;
-        gc_err_clear(&e);
-        int rc = fit_fixed_overhead(pt, n, out->pipe.slots, o, &o2, &e);
+        int rc = refit_no_overhead(pt, n, o, out, err);
         if (rc)
-            return gc_err_set(err, rc, "%s", e.msg);
-        out->pipe.lat_cyc = o2.p[0];
-        out->pipe.issue_cyc = o2.p[1];
-        out->pipe.overhead_cyc = 0;
-        for (int j = 0; j < 2; j++) {
-            out->lo[j] = o2.lo[j];
-            out->hi[j] = o2.hi[j];
-        }
-        out->lo[2] = out->hi[2] = 0;
-        out->has_ci = o2.has_ci;
-        out->iters = o2.iters;
-        ss = 0;
-        out->max_rel = 0;
-        for (size_t i = 0; i < n; i++) {
-            double r = (gc_pipe_cycles(&out->pipe, pt[i].warps, pt[i].ilp) - pt[i].cyc) / pt[i].cyc;
-            ss += r * r;
-            out->max_rel = fabs(r) > out->max_rel ? fabs(r) : out->max_rel;
-        }
-        out->rms_rel = sqrt(ss / (double)n);
+            return rc;
     }
     if (!out->has_ci)
         return gc_err_set(err, GC_ENODATA,

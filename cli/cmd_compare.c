@@ -1,4 +1,4 @@
-/* cmd_compare.c - `gpucal compare NAME... [--format md|csv]`. */
+/* cmd_compare.c - `gpucal compare NAME... [--format md|csv|json]`. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdlib.h>
@@ -11,12 +11,15 @@
 
 void gc_usage_compare(FILE *fp)
 {
-    fprintf(fp, "usage: gpucal compare NAME|FILE... [--format md|csv] [--match TEXT]...\n\n"
+    fprintf(fp, "usage: gpucal compare NAME|FILE... [--format md|csv|json] [--match TEXT]...\n\n"
                 "Print architectures side by side: one row per quantity, one column per\n"
                 "architecture, the unit, and the ratio of each value to the first column.\n"
-                "Values a file lacks are shown as '-' (md) or an empty cell (csv), never 0.\n\n"
+                "Values a file lacks are shown as '-' (md), an empty cell (csv) or null (json),\n"
+                "never 0.\n\n"
                 "  --format md    Markdown table (default)\n"
                 "  --format csv   CSV with separate ratio columns\n"
+                "  --format json  {\"schema\": \"gpucal-compare/1\", \"archs\": [...], \"rows\":\n"
+                "                 [{\"quantity\", \"unit\", \"values\", \"ratios\"}]}\n"
                 "  --match TEXT   only rows whose quantity contains TEXT (repeatable:\n"
                 "                 a row is kept when it contains any of them)\n\n"
                 "example: gpucal compare ampere-a100 ada-rtx4090 hopper-h800\n"
@@ -48,9 +51,11 @@ int gc_cmd_compare(int argc, char **argv)
                 fmt = GC_COMPARE_MD;
             else if (!strcmp(optarg, "csv"))
                 fmt = GC_COMPARE_CSV;
+            else if (!strcmp(optarg, "json"))
+                fmt = GC_COMPARE_JSON;
             else
-                return gc_cli_usage_error("gpucal compare", "unknown --format '%s' (md or csv)",
-                                          optarg);
+                return gc_cli_usage_error("gpucal compare",
+                                          "unknown --format '%s' (md, csv or json)", optarg);
         } else {
             return gc_cli_usage_error("gpucal compare", "unknown option '%s'",
                                       argv[optind - 1]);

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/export/accelsim.h"
 #include "../arch/arch.h"
-#include "../model/export/simcheck.h"
+#include "../model/export/export.h"
 #include "../model/export/simtrace.h"
 #include "cli.h"
 
@@ -39,7 +38,9 @@ void gc_usage_export(FILE *fp)
                 "                    traces (dependent chains, throughput kernels) with the figure\n"
                 "                    the arch says each produces (traces/manifest.tsv;\n"
                 "                    scripts/sim-check.sh runs them)\n\n"
-                "--check    Validate config files as the simulator would read them together:\n"
+                "--check    Validate config files as the simulator would read them together,\n"
+                "           one config set at a time (the files of one folder, and of one\n"
+                "           prefix there: refs/X.gpgpusim.config with refs/X.trace.config):\n"
                 "           known option names, values present and well formed, no placeholders,\n"
                 "           sector caches with 128-byte lines, IPOLY indexing only with 16/32/64\n"
                 "           channels, 13 pipeline widths, positive latency/initiation pairs that\n"
@@ -49,33 +50,89 @@ void gc_usage_export(FILE *fp)
                 "         gpucal export --check sim/a100/gpgpusim.config sim/a100/trace.config\n");
 }
 
+/* The config set a file belongs to: its folder and the name before
+ * "gpgpusim.config" / "trace.config" (sim/a100/, refs/SM86_RTX3070.); any
+ * other file name: its folder. The simulator reads one set per run. */
+static void set_key(const char *path, char *key, size_t n)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t bl = strlen(base), keep = bl;
+    static const char *const tails[] = {"gpgpusim.config", "trace.config"};
+    int named = 0;
+    for (int t = 0; t < 2 && !named; t++) {
+        size_t tl = strlen(tails[t]);
+        if (bl >= tl && !strcmp(base + bl - tl, tails[t]))
+            keep = bl - tl, named = 1;
+    }
+    if (!named)
+        keep = 0;
+    snprintf(key, n, "%.*s%.*s", (int)(base - path), path, (int)keep, base);
+}
+
+/* Check the files of one set together with exporter x's validator; print
+ * its ok line (label: the set when there are several). */
+static int check_set(const gc_exporter_t *x, char **files, int nf, const char *label,
+                     gc_err_t *e)
+{
+    size_t n_opts = 0;
+    int rc = x->check_files(files, (size_t)nf, &n_opts, e);
+    if (!rc)
+        printf("ok: %s%s%d file%s, %zu options\n", label ? label : "", label ? ": " : "", nf,
+               nf > 1 ? "s" : "", n_opts);
+    return rc;
+}
+
+/* --check FILE...: the validator of the first exporter that has one; the
+ * files grouped into config sets (set_key), each set checked on its own,
+ * in the order of first appearance. */
 static int cmd_check(int argc, char **argv)
 {
     if (argc < 2)
         return gc_cli_usage_error(CMD, "--check needs at least one config file");
-    gc_simcheck_t *sc = gc_simcheck_create();
+    const gc_exporter_t *const *xs;
+    size_t nx = gc_exporter_list(&xs), x = 0;
+    while (x < nx && !xs[x]->check_files)
+        x++;
     gc_err_t e;
     gc_err_clear(&e);
-    if (!sc) {
-        gc_err_set(&e, GC_ENOMEM, "out of memory");
+    if (x == nx) {
+        gc_err_set(&e, GC_EUSAGE, "no exporter has a validator");
         return gc_cli_fail(&e);
     }
-    int rc = 0;
-    for (int i = 1; i < argc && !rc; i++)
-        rc = gc_simcheck_file(sc, argv[i], &e);
-    if (!rc)
-        rc = gc_simcheck_done(sc, &e);
-    int st = 0;
-    if (rc)
-        st = gc_cli_fail(&e);
-    else
-        printf("ok: %d file%s, %zu options\n", argc - 1, argc > 2 ? "s" : "",
-               gc_simcheck_count(sc));
-    gc_simcheck_destroy(sc);
-    return st;
+    int n = argc - 1;
+    char(*key)[4096] = calloc((size_t)n, sizeof(*key));
+    char **set = calloc((size_t)n, sizeof(*set));
+    unsigned char *done = calloc((size_t)n, 1);
+    int rc = !key || !set || !done ? gc_err_set(&e, GC_ENOMEM, "out of memory") : 0;
+    for (int i = 0; !rc && i < n; i++)
+        set_key(argv[i + 1], key[i], sizeof(key[i]));
+    int nsets = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(key[i], key[j]) != 0;
+        nsets += first;
+    }
+    for (int i = 0; !rc && i < n; i++) {
+        if (done[i])
+            continue;
+        int nf = 0;
+        for (int j = i; j < n; j++)
+            if (!done[j] && !strcmp(key[i], key[j])) {
+                set[nf++] = argv[j + 1];
+                done[j] = 1;
+            }
+        rc = check_set(xs[x], set, nf, nsets > 1 ? (key[i][0] ? key[i] : "./") : NULL, &e);
+    }
+    free(key);
+    free(set);
+    free(done);
+    return rc ? gc_cli_fail(&e) : 0;
 }
 
-static int cmd_accelsim(int argc, char **argv)
+/* NAME --arch A -o DIR [--force] [--clock K] [--form F]: one export */
+static int cmd_write(const gc_exporter_t *x, int argc, char **argv)
 {
     static const struct option opts[] = {{"arch", required_argument, NULL, 'a'},
                                          {"out", required_argument, NULL, 'o'},
@@ -86,7 +143,7 @@ static int cmd_accelsim(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *arch = NULL, *out = NULL;
-    gc_accelsim_opts_t o = {0};
+    gc_export_opts_t o = {0};
     int force = 0, traces = 0, c;
     opterr = 0;
     optind = 0;
@@ -127,32 +184,28 @@ static int cmd_accelsim(int argc, char **argv)
     }
     if (optind < argc)
         return gc_cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    if (traces && strcmp(x->name, "accel-sim"))
+        return gc_cli_usage_error(CMD, "--traces is for accel-sim only");
     if (!arch)
-        return gc_cli_usage_error(CMD, "accel-sim needs --arch NAME|FILE");
+        return gc_cli_usage_error(CMD, "%s needs --arch NAME|FILE", x->name);
     if (!out)
-        return gc_cli_usage_error(CMD, "accel-sim needs -o DIR");
+        return gc_cli_usage_error(CMD, "%s needs -o DIR", x->name);
     gc_err_t e;
     gc_err_clear(&e);
     gc_arch_t *a = NULL;
     if (gc_arch_open(&a, arch, &e) != 0)
         return gc_cli_fail(&e);
-    gc_accelsim_info_t info;
+    gc_export_info_t info;
     int st = 0;
     int nb = 0;
-    if (gc_accelsim_export(a, &o, out, force, &info, &e) != 0 ||
+    if (gc_export_write(x, a, &o, out, force, &info, &e) != 0 ||
         (traces && gc_simtrace_write(a, &info, out, force, &nb, &e) != 0)) {
         st = gc_cli_fail(&e);
     } else {
-        printf("wrote %s/gpgpusim.config and %s/trace.config for %s: %d options, %d from the "
-               "arch, %d fixed constants; tensor unit from %s\n",
-               out, out, a->name, info.n_options, info.n_arch, info.n_const, info.form);
-        if (info.fallbacks[0])
-            printf("values the arch lacks, filled by the documented rules of model/export/export.md: %s "
-                   "(each is "
-                   "marked in the files)\n",
-                   info.fallbacks);
+        x->summary(&info, out, a->name, stdout);
         if (traces)
-            printf("wrote %d microbenchmark traces with the arch's figures: %s/traces/manifest.tsv\n",
+            printf("wrote %d microbenchmark traces with the arch's figures: "
+                   "%s/traces/manifest.tsv\n",
                    nb, out);
     }
     gc_arch_destroy(a);
@@ -169,8 +222,9 @@ int gc_cmd_export(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--check"))
         return cmd_check(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "accel-sim"))
-        return cmd_accelsim(argc - 1, argv + 1);
+    const gc_exporter_t *x = gc_exporter_find(argv[1]);
+    if (x)
+        return cmd_write(x, argc - 1, argv + 1);
     if (!strcmp(argv[1], "keys")) {
         if (argc > 2 && gc_cli_is_help(argv[2])) {
             gc_usage_export(stdout);
@@ -178,7 +232,7 @@ int gc_cmd_export(int argc, char **argv)
         }
         if (argc > 2)
             return gc_cli_usage_error(CMD, "keys takes no arguments");
-        gc_accelsim_doc(stdout);
+        gc_exporter_find("accel-sim")->doc(stdout);
         return 0;
     }
     return gc_cli_usage_error(CMD, "unknown mode '%s' (accel-sim, --check or keys)", argv[1]);

@@ -9,6 +9,7 @@
 #include "../arch/arch.h"
 #include "../model/predict/gemm.h"
 #include "../model/predict/kernel.h"
+#include "../model/predict/machine.h"
 #include "../model/predict/ops.h"
 #include "../model/predict/predict.h"
 #include "../model/predict/stream.h"
@@ -17,7 +18,8 @@
 void gc_usage_predict(FILE *fp)
 {
     fprintf(fp,
-            "usage: gpucal predict KERNEL.yaml --arch NAME [--format text|json] [--clock MHZ]\n"
+            "usage: gpucal predict KERNEL.yaml|- --arch NAME [--format text|json] [--clock MHZ]\n"
+            "                           [--set NAME=VALUE]... [--verbose]\n"
             "       gpucal predict gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8\n"
             "                           --arch NAME [--format text|json] [--clock MHZ]\n"
             "       gpucal predict stream --op copy|triad|reduce --bytes N --arch NAME\n"
@@ -28,7 +30,8 @@ void gc_usage_predict(FILE *fp)
             "time at the sustained clock of its load class, the resource that bounds it and\n"
             "a stall stack (cycles per resource). The model and the description format are\n"
             "in model/kernels/README.md.\n\n"
-            "  KERNEL.yaml   a kernel description (schema gpucal-kernel/1)\n"
+            "  KERNEL.yaml   a kernel description (schema gpucal-kernel/1); - reads it from\n"
+            "                standard input\n"
             "  gemm          C = A*B as a vendor library would run it: gpucal picks the\n"
             "                instruction, tile and pipeline for the arch and says which\n"
             "  stream        copy (b = a), triad (a = b + s*c) or reduce (sum of a) over\n"
@@ -36,7 +39,13 @@ void gc_usage_predict(FILE *fp)
             "  --arch NAME   a shipped arch (gpucal arch list) or a path to an arch file\n"
             "  --format      text (default) or json (keys documented in model/kernels/README.md)\n"
             "  --clock MHZ   run at this SM clock (e.g. a locked clock) instead of the\n"
-            "                arch's sustained clock for the kernel's load class\n");
+            "                arch's sustained clock for the kernel's load class\n"
+            "  --set N=V     give the description's parameter N (under params:) the value V,\n"
+            "                a number or an expression over the parameters (repeatable)\n"
+            "  --verbose     text output also lists the values derived because the arch\n"
+            "                file lacks them (JSON always has them, under \"derived\")\n\n"
+            "gpucal predict --vocabulary prints every op class, the keys each takes, the\n"
+            "alu names and the types a description may use (Markdown).\n");
 }
 
 typedef struct args {
@@ -45,6 +54,9 @@ typedef struct args {
     long m, n, k;
     double bytes;
     int first; /* index of the first positional argument */
+    int verbose;
+    const char *set[GC_KERNEL_PARAMS_MAX];
+    int n_set;
 } args_t;
 
 static int parse(const char *cmd, int argc, char **argv, int templ, args_t *a)
@@ -55,14 +67,33 @@ static int parse(const char *cmd, int argc, char **argv, int templ, args_t *a)
         {"n", required_argument, NULL, 'N'},     {"k", required_argument, NULL, 'K'},
         {"dtype", required_argument, NULL, 'd'}, {"op", required_argument, NULL, 'o'},
         {"bytes", required_argument, NULL, 'b'}, {"help", no_argument, NULL, 'h'},
+        {"verbose", no_argument, NULL, 'v'},     {"set", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof(*a));
     a->format = "text";
     opterr = 0;
     optind = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
         switch (ch) {
+        case 'v':
+            a->verbose = 1;
+            break;
+        case 's':
+            if (templ != 0) {
+                gc_cli_usage_error(cmd, "--set belongs to `gpucal predict KERNEL.yaml`");
+                return -1;
+            }
+            if (!strchr(optarg, '=') || optarg[0] == '=') {
+                gc_cli_usage_error(cmd, "--set takes NAME=VALUE, got '%s'", optarg);
+                return -1;
+            }
+            if (a->n_set == GC_KERNEL_PARAMS_MAX) {
+                gc_cli_usage_error(cmd, "at most %d --set", GC_KERNEL_PARAMS_MAX);
+                return -1;
+            }
+            a->set[a->n_set++] = optarg;
+            break;
         case 'h':
             gc_usage_predict(stdout);
             return 1;
@@ -170,8 +201,9 @@ static int check_finite(const gc_prediction_t *p)
 }
 
 static int emit(const gc_prediction_t *p, const char *extra_json, const char *extra_text,
-                const char *format)
+                const args_t *a)
 {
+    const char *format = a->format;
     int st = check_finite(p);
     if (st)
         return st;
@@ -181,6 +213,8 @@ static int emit(const gc_prediction_t *p, const char *extra_json, const char *ex
         gc_predict_print_text(p, stdout);
         if (extra_text && extra_text[0])
             fputs(extra_text, stdout);
+        if (a->verbose)
+            gc_predict_print_derived(p, stdout);
     }
     return fflush(stdout) == 0 ? 0 : 1;
 }
@@ -200,8 +234,11 @@ static int predict_file(int argc, char **argv)
     gc_err_clear(&err);
     gc_kernel_t *k = NULL;
     gc_arch_t *arch = NULL;
-    if (gc_kernel_load(&k, argv[a.first], &err) || gc_arch_open(&arch, a.arch, &err)) {
+    gc_kernel_opts_t ko = {a.set, a.n_set};
+    if (gc_kernel_load_opts(&k, argv[a.first], &ko, &err) || gc_arch_open(&arch, a.arch, &err) ||
+        gc_machine_attach(arch, &err)) {
         gc_kernel_destroy(k);
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
     }
     gc_predict_opts_t o = {a.clock};
@@ -210,7 +247,7 @@ static int predict_file(int argc, char **argv)
     if (gc_predict(arch, k, &o, &p, &err))
         st = gc_cli_fail(&err);
     else
-        st = emit(&p, NULL, NULL, a.format);
+        st = emit(&p, NULL, NULL, &a);
     gc_kernel_destroy(k);
     gc_arch_destroy(arch);
     return st;
@@ -234,8 +271,10 @@ static int predict_gemm(int argc, char **argv)
     gc_err_t err;
     gc_err_clear(&err);
     gc_arch_t *arch = NULL;
-    if (gc_arch_open(&arch, a.arch, &err))
+    if (gc_arch_open(&arch, a.arch, &err) || gc_machine_attach(arch, &err)) {
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
+    }
     gc_predict_opts_t o = {a.clock};
     gc_gemm_result_t g;
     int st;
@@ -244,7 +283,7 @@ static int predict_gemm(int argc, char **argv)
     } else {
         char js[1024], tx[1024];
         gc_gemm_describe(&g, js, sizeof(js), tx, sizeof(tx));
-        st = emit(&g.pred, js, tx, a.format);
+        st = emit(&g.pred, js, tx, &a);
     }
     gc_arch_destroy(arch);
     return st;
@@ -267,8 +306,10 @@ static int predict_stream(int argc, char **argv)
     gc_err_t err;
     gc_err_clear(&err);
     gc_arch_t *arch = NULL;
-    if (gc_arch_open(&arch, a.arch, &err))
+    if (gc_arch_open(&arch, a.arch, &err) || gc_machine_attach(arch, &err)) {
+        gc_arch_destroy(arch);
         return gc_cli_fail(&err);
+    }
     gc_predict_opts_t o = {a.clock};
     gc_stream_result_t s;
     int st;
@@ -277,7 +318,7 @@ static int predict_stream(int argc, char **argv)
     } else {
         char js[1024], tx[1024];
         gc_stream_describe(&s, js, sizeof(js), tx, sizeof(tx));
-        st = emit(&s.pred, js, tx, a.format);
+        st = emit(&s.pred, js, tx, &a);
     }
     gc_arch_destroy(arch);
     return st;
@@ -288,6 +329,10 @@ int gc_cmd_predict(int argc, char **argv)
     if (argc > 1 && gc_cli_is_help(argv[1])) {
         gc_usage_predict(stdout);
         return 0;
+    }
+    if (argc == 2 && !strcmp(argv[1], "--vocabulary")) {
+        gc_kernel_vocabulary(stdout);
+        return fflush(stdout) == 0 ? 0 : 1;
     }
     if (argc > 1 && !strcmp(argv[1], "gemm"))
         return predict_gemm(argc - 1, argv + 1);

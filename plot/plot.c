@@ -1,6 +1,7 @@
 /* plot.c - SVG charts through gnuplot (see plot.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
+#include "plot_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,10 +21,6 @@ extern char **environ;
 
 /* ---- the script and gnuplot ---- */
 
-typedef struct script {
-    FILE *fp;
-    char path[4096];
-} script_t;
 
 static const char *tmpdir(void)
 {
@@ -31,7 +28,7 @@ static const char *tmpdir(void)
     return t && *t ? t : "/tmp";
 }
 
-static int script_open(script_t *s, gc_err_t *err)
+int gc_plot_script_open(gc_plot_script_t *s, gc_err_t *err)
 {
     memset(s, 0, sizeof(*s));
     snprintf(s->path, sizeof(s->path), "%s/gpucal-plot-XXXXXX", tmpdir());
@@ -51,7 +48,7 @@ static int script_open(script_t *s, gc_err_t *err)
     return 0;
 }
 
-static void script_drop(script_t *s)
+void gc_plot_script_drop(gc_plot_script_t *s)
 {
     if (s->fp)
         fclose(s->fp);
@@ -62,7 +59,7 @@ static void script_drop(script_t *s)
 }
 
 /* s as a gnuplot single-quoted string ('' stands for '). */
-static void q(FILE *fp, const char *s)
+void gc_plot_q(FILE *fp, const char *s)
 {
     fputc('\'', fp);
     for (; *s; s++) {
@@ -74,22 +71,64 @@ static void q(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
-static void preamble(FILE *fp, int w, int h, const char *title, const char *xl, const char *yl,
-                     const char *foot)
+int gc_plot_is_png(const char *out)
 {
-    fprintf(fp,
-            "set terminal svg size %d,%d noenhanced font 'sans,12' background '#ffffff'\n"
-            "set encoding utf8\nset grid\nset bmargin 5\nset datafile missing '?'\n",
-            w, h);
+    size_t n = strlen(out);
+    return n > 4 && !strcmp(out + n - 4, ".png");
+}
+
+void gc_plot_terminal(FILE *fp, const char *out, int w, int h)
+{
+    if (gc_plot_is_png(out))
+        fprintf(fp,
+                "set terminal pngcairo size %d,%d noenhanced font 'sans,11' background "
+                "'#ffffff'\n",
+                w, h);
+    else
+        fprintf(fp,
+                "set terminal svg size %d,%d noenhanced font 'sans,12' background '#ffffff'\n",
+                w, h);
+    fputs("set encoding utf8\nset datafile missing '?'\n", fp);
+}
+
+void gc_plot_preamble(FILE *fp, const char *out, int w, int h, const char *title, const char *xl,
+                      const char *yl, const char *foot)
+{
+    gc_plot_terminal(fp, out, w, h);
+    fputs("set grid\nset bmargin 5\n", fp);
     fputs("set title ", fp);
-    q(fp, title);
+    gc_plot_q(fp, title);
     fputs("\nset xlabel ", fp);
-    q(fp, xl);
+    gc_plot_q(fp, xl);
     fputs("\nset ylabel ", fp);
-    q(fp, yl);
+    gc_plot_q(fp, yl);
     fputs("\nset label 99 ", fp);
-    q(fp, foot);
+    gc_plot_q(fp, foot);
     fputs(" at screen 0.01, screen 0.02 font ',8' tc rgb '#666666'\n", fp);
+}
+
+/* Colours of the architectures: a fixed colour per shipped file, so a GPU
+ * looks the same in every figure; any other name gets one of the palette's
+ * colours by a hash of its name. */
+const char *gc_plot_arch_colour(const char *name)
+{
+    static const struct {
+        const char *name, *rgb;
+    } fixed[] = {
+        {"turing-rtx2080ti", "#8c564b"}, {"ampere-a100", "#1f77b4"},
+        {"ampere-rtx3070ti", "#17becf"}, {"ada-rtx4090", "#2ca02c"},
+        {"hopper-h100", "#d62728"},      {"hopper-h800", "#ff7f0e"},
+        {"hopper-h200", "#9467bd"},
+    };
+    static const char *const palette[] = {"#e377c2", "#7f7f7f", "#bcbd22", "#393b79",
+                                          "#637939", "#8c6d31", "#843c39", "#7b4173"};
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        if (name && !strcmp(name, fixed[i].name))
+            return fixed[i].rgb;
+    unsigned h = 5381;
+    for (const char *c = name ? name : ""; *c; c++)
+        h = h * 33 + (unsigned char)*c;
+    return palette[h % (sizeof(palette) / sizeof(palette[0]))];
 }
 
 /* The last non-empty line of file path, for an error message. */
@@ -109,7 +148,7 @@ static void last_line(const char *path, char *buf, size_t n)
 }
 
 /* Run gnuplot on the script; its stdout (the SVG) becomes out. */
-static int render(script_t *s, const char *out, int force, gc_err_t *err)
+int gc_plot_render(gc_plot_script_t *s, const char *out, int force, gc_err_t *err)
 {
     if (fflush(s->fp) != 0 || ferror(s->fp))
         return gc_err_set(err, GC_EIO, "%s: cannot write the gnuplot script", s->path);
@@ -176,8 +215,8 @@ static int render(script_t *s, const char *out, int force, gc_err_t *err)
 
 int gc_plot_check(gc_err_t *err)
 {
-    script_t s;
-    int rc = script_open(&s, err);
+    gc_plot_script_t s;
+    int rc = gc_plot_script_open(&s, err);
     if (rc)
         return rc;
     /* a script that draws nothing: only whether gnuplot starts */
@@ -196,7 +235,7 @@ int gc_plot_check(gc_err_t *err)
     if (!e)
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
-    script_drop(&s);
+    gc_plot_script_drop(&s);
     if (e == ENOENT)
         return gc_err_set(err, GC_ERUN,
                           "gnuplot not found on PATH: install it to draw charts "
@@ -312,8 +351,23 @@ static int open_trace(gc_trace_reader_t **r, const char *path, const char *const
 
 typedef struct series {
     char name[160];
+    char dev[96], path[32], pattern[16];
     pts_t p;
 } series_t;
+
+/* Colour of a P-chase path (the same in every latency chart). */
+static const char *path_colour(const char *path)
+{
+    static const struct {
+        const char *path, *rgb;
+    } c[] = {{"l1", "#1f77b4"},     {"l2", "#ff7f0e"},         {"global", "#2ca02c"},
+             {"tma", "#d62728"},    {"shared", "#9467bd"},     {"shared_idx", "#8c564b"},
+             {"texture", "#e377c2"}, {"constant", "#7f7f7f"}};
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+        if (!strcmp(path, c[i].path))
+            return c[i].rgb;
+    return "#17becf";
+}
 
 /* Step vertices of an arch's latencies over array size (KiB); a NaN pair
  * breaks the line. */
@@ -407,7 +461,11 @@ int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const
                                    "more than %d series in one chart", GC_PLOT_SERIES_MAX);
                     break;
                 }
-                snprintf(sr[ns++].name, sizeof(sr[0].name), "%s", name);
+                snprintf(sr[ns].name, sizeof(sr[0].name), "%s", name);
+                snprintf(sr[ns].dev, sizeof(sr[0].dev), "%s", dev ? dev : base_name(traces[t]));
+                snprintf(sr[ns].path, sizeof(sr[0].path), "%s", gc_trace_cell(r, idx[0]));
+                snprintf(sr[ns].pattern, sizeof(sr[0].pattern), "%s", gc_trace_cell(r, idx[1]));
+                ns++;
             }
             double kib = bytes / 1024.0;
             if (!(kib > 0)) {
@@ -451,11 +509,17 @@ int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const
     for (int k = 0; k < ns; k++)
         if ((rc = pts_sort(&sr[k].p, err)) != 0)
             goto done;
-    script_t s;
-    if ((rc = script_open(&s, err)) != 0)
+    gc_plot_script_t s;
+    if ((rc = gc_plot_script_open(&s, err)) != 0)
         goto done;
-    preamble(s.fp, 960, 600, "Load latency vs array size (P-chase)", "array size (KiB)",
-             "latency (cycles)", foot);
+    /* one device: its name in the title, not in every legend entry */
+    int one_dev = ns > 0;
+    for (int k = 1; k < ns; k++)
+        one_dev &= !strcmp(sr[k].dev, sr[0].dev);
+    char title[256];
+    snprintf(title, sizeof(title), "Load latency vs array size (P-chase%s%s)",
+             one_dev ? ", " : "", one_dev ? sr[0].dev : "");
+    gc_plot_preamble(s.fp, out, 960, 600, title, "array size (KiB)", "latency (cycles)", foot);
     fputs("set logscale x 2\nset format x '%g'\nset key top left\n", s.fp);
     char nm[16];
     for (int k = 0; k < ns; k++) {
@@ -470,21 +534,28 @@ int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const
     fputs("plot ", s.fp);
     int first = 1;
     for (int k = 0; k < ns; k++) {
-        fprintf(s.fp, "%s$s%d using 1:2 with linespoints pt 7 ps 0.5 title ", first ? "" : ", ", k);
-        q(s.fp, sr[k].name);
+        /* colour by path, seq solid with circles, rand dotted with squares */
+        int rnd = !strcmp(sr[k].pattern, "rand");
+        fprintf(s.fp, "%s$s%d using 1:2 with linespoints pt %d ps 0.5 dt %d lc rgb '%s' title ",
+                first ? "" : ", ", k, rnd ? 5 : 7, rnd ? 3 : 1, path_colour(sr[k].path));
+        char t[160];
+        snprintf(t, sizeof(t), "%s%s%s %s", one_dev ? "" : sr[k].dev, one_dev ? "" : ", ",
+                 sr[k].path, sr[k].pattern);
+        gc_plot_q(s.fp, t);
         first = 0;
     }
     for (int i = 0; i < n_arch; i++)
         if (ap[i].n) {
             char t[200];
             snprintf(t, sizeof(t), "%s (arch file: L1, L2, DRAM)", archs[i]->name);
-            fprintf(s.fp, "%s$a%d using 1:2 with lines dt 2 lw 2 title ", first ? "" : ", ", i);
-            q(s.fp, t);
+            fprintf(s.fp, "%s$a%d using 1:2 with lines dt 2 lw 3 lc rgb '%s' title ",
+                    first ? "" : ", ", i, gc_plot_arch_colour(archs[i]->name));
+            gc_plot_q(s.fp, t);
             first = 0;
         }
     fputs("\n", s.fp);
-    rc = render(&s, out, force, err);
-    script_drop(&s);
+    rc = gc_plot_render(&s, out, force, err);
+    gc_plot_script_drop(&s);
 done:
     if (sr)
         for (int k = 0; k < GC_PLOT_SERIES_MAX; k++)
@@ -539,8 +610,10 @@ static size_t index_of(const long *v, size_t n, long x)
     return 0;
 }
 
+/* One heat map; 1 (nothing written) when the form's sweep is not 2-D (one
+ * warp count or one ILP: a line, not a map). */
 static int heatmap_one(const form_t *f, const char *dev, const char *trace, const char *outdir,
-                       int force, gc_err_t *err)
+                       const char *ext, int force, gc_err_t *err)
 {
     long *wv = malloc(f->n * sizeof(long)), *iv = malloc(f->n * sizeof(long));
     if (!wv || !iv) {
@@ -549,27 +622,36 @@ static int heatmap_one(const form_t *f, const char *dev, const char *trace, cons
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
     size_t nw = uniq(f, 0, wv), ni = uniq(f, 1, iv);
+    if (nw < 2 || ni < 2) {
+        free(wv);
+        free(iv);
+        return 1;
+    }
+    double vmax = 0;
+    for (size_t i = 0; i < f->n; i++)
+        vmax = fmax(vmax, f->c[i].sum / f->c[i].n);
     char file[160], path[4096], title[320], foot[1024];
     size_t k = 0;
     for (const char *p = f->label; *p && k + 1 < sizeof(file); p++)
         file[k++] = (*p == ' ') ? '-' : (*p == '.') ? '_' : *p;
     file[k] = '\0';
-    snprintf(path, sizeof(path), "%s/heatmap-%s.svg", outdir, file);
+    snprintf(path, sizeof(path), "%s/heatmap-%s.%s", outdir, file, ext);
     snprintf(title, sizeof(title), "%s: throughput over ILP x warps (%s)", f->label, dev);
-    snprintf(foot, sizeof(foot), "gpucal plot heatmap: %s (scope sm; mean of repeated points)",
+    snprintf(foot, sizeof(foot),
+             "gpucal plot heatmap: %s (scope sm; mean of repeated points; blank: not measured)",
              trace);
-    script_t s;
-    int rc = script_open(&s, err);
+    gc_plot_script_t s;
+    int rc = gc_plot_script_open(&s, err);
     if (rc) {
         free(wv);
         free(iv);
         return rc;
     }
-    preamble(s.fp, 760, 560, title, "warps per SM", "ILP (independent instructions per warp)",
+    gc_plot_preamble(s.fp, path, 900, 600, title, "warps per SM", "ILP (independent instructions per warp)",
              foot);
     fprintf(s.fp,
-            "set cblabel 'throughput (FMA/clk/SM)'\nunset key\nunset grid\n"
-            "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
+            "set cblabel 'throughput (FMA/clk/SM, scale from 0)'\nunset key\nunset grid\n"
+            "set cbrange [0:*]\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
             "set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 "
             "'#fde725')\nset xtics (",
             nw - 1, ni - 1);
@@ -582,19 +664,24 @@ static int heatmap_one(const form_t *f, const char *dev, const char *trace, cons
     for (size_t i = 0; i < f->n; i++)
         fprintf(s.fp, "%zu %zu %.17g\n", index_of(wv, nw, f->c[i].warps),
                 index_of(iv, ni, f->c[i].ilp), f->c[i].sum / f->c[i].n);
-    fputs("EOD\nplot $d using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc "
-          "palette, $d using 1:2:(sprintf('%.0f', $3)) with labels font ',9' tc rgb '#ffffff'\n",
-          s.fp);
-    rc = render(&s, path, force, err);
-    script_drop(&s);
+    /* the value in each cell: dark on the bright end of the palette */
+    fprintf(s.fp,
+            "EOD\nplot $d using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc "
+            "palette, $d using 1:2:($3 > %.17g ? sprintf('%%.0f', $3) : '') with labels "
+            "font ',9' tc rgb '#000000', $d using 1:2:($3 > %.17g ? '' : sprintf('%%.0f', $3)) "
+            "with labels font ',9' tc rgb '#ffffff'\n",
+            0.6 * vmax, 0.6 * vmax);
+    rc = gc_plot_render(&s, path, force, err);
+    gc_plot_script_drop(&s);
     free(wv);
     free(iv);
     return rc;
 }
 
-int gc_plot_heatmaps(const char *trace, const char *outdir, int force, int *n_written,
-                     gc_err_t *err)
+int gc_plot_heatmaps(const char *trace, const char *outdir, const char *ext, int force,
+                     int *n_written, int *n_flat, gc_err_t *err)
 {
+    *n_flat = 0;
     static const char *const benches[] = {"mma", "mma_sp", "wgmma", NULL};
     static const char *const cols[] = {"inst",  "shape", "a_type",    "c_type",
                                        "warps", "ilp",   "fma_clk_sm"};
@@ -674,8 +761,10 @@ int gc_plot_heatmaps(const char *trace, const char *outdir, int force, int *n_wr
     if (!rc)
         rc = gc_mkdir_p(outdir, err);
     for (int k = 0; k < nf && !rc; k++) {
-        rc = heatmap_one(&fm[k], dev, trace, outdir, force, err);
-        if (!rc)
+        rc = heatmap_one(&fm[k], dev, trace, outdir, ext, force, err);
+        if (rc == 1)
+            (*n_flat)++, rc = 0;
+        else if (!rc)
             (*n_written)++;
     }
     for (int k = 0; k < GC_PLOT_FORMS_MAX; k++)
@@ -687,6 +776,31 @@ int gc_plot_heatmaps(const char *trace, const char *outdir, int force, int *n_wr
 /* ---- P-chase latency histogram ---- */
 
 #define HIST_MAX 100000 /* cycles: the arch schema's latency bound */
+
+/* The smallest latency at or below which a fraction q of the n counts lie. */
+static long hist_quantile(const long *cnt, long lo, long hi, long n, double q)
+{
+    long acc = 0;
+    for (long i = lo; i <= hi; i++) {
+        acc += cnt[i];
+        if (acc >= q * n)
+            return i;
+    }
+    return hi;
+}
+
+/* The largest of the arch's L2 near/far hit/miss centres (0: none). */
+static double hist_centre_max(const gc_arch_t *a)
+{
+    const gc_l2_t *l2 = &a->memory.l2;
+    const gc_qty_t *q[4] = {&l2->near_hit_cyc, &l2->far_hit_cyc, &l2->near_miss_cyc,
+                            &l2->far_miss_cyc};
+    double m = 0;
+    for (int i = 0; i < 4; i++)
+        if (q[i]->set)
+            m = fmax(m, q[i]->v);
+    return m;
+}
 
 int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int force,
                  gc_err_t *err)
@@ -725,26 +839,36 @@ int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int 
     gc_trace_close(r);
     if (!rc && n == 0)
         rc = gc_err_at(err, GC_ENODATA, trace, 0, 0, "no rows: nothing to draw");
-    script_t s;
+    gc_plot_script_t s;
     if (!rc)
-        rc = script_open(&s, err);
+        rc = gc_plot_script_open(&s, err);
     if (rc) {
         free(cnt);
         return rc;
     }
-    long w = (hi - lo) / 200 + 1; /* about 200 bins */
+    /* the axis ends at the 99.9th percentile: a handful of slow outliers
+     * would otherwise squeeze the clusters into the left half */
+    long top = hist_quantile(cnt, lo, hi, n, 0.999), beyond = 0;
+    for (long i = top + 1; i <= hi; i++)
+        beyond += cnt[i];
+    long w = (top - lo) / 200 + 1; /* about 200 bins */
     char title[256], foot[1024];
     snprintf(title, sizeof(title),
              "Fine-grained P-chase latency histogram and k-means centres (%s)", dev);
-    snprintf(foot, sizeof(foot), "gpucal plot hist: %s (%ld accesses, bins of %ld cycles)%s%s",
-             trace, n, w, arch ? "; centres: arch " : "", arch ? arch->name : "");
-    preamble(s.fp, 960, 560, title, "latency (cycles)", "accesses (count)", foot);
+    snprintf(foot, sizeof(foot),
+             "gpucal plot hist: %s (%ld accesses, bins of %ld cycles; %ld above %ld cycles, up "
+             "to %ld, not drawn)%s%s",
+             trace, n, w, beyond, top, hi, arch ? "; centres: arch " : "", arch ? arch->name : "");
+    gc_plot_preamble(s.fp, out, 960, 560, title, "latency (cycles)", "accesses (count)", foot);
+    double x0 = (double)(lo - lo % w), x1 = (double)top + w;
+    if (arch)
+        x1 = fmax(x1, hist_centre_max(arch) + 3 * w);
     fprintf(s.fp,
-            "set style fill solid 0.6 noborder\nset boxwidth %ld\nset key top right\n"
-            "set yrange [0:*]\n",
-            w);
+            "set style fill solid 0.6 noborder\nset boxwidth %ld\nset tmargin 6\nset title offset 0, 1.6\nset key at screen 0.5, screen 0.90 center top horizontal maxrows 1\n"
+            "set yrange [0:*]\nset xrange [%g:%g]\nset offsets 0, 0, graph 0.12, 0\n",
+            w, x0 - w, x1);
     fputs("$h << EOD\n", s.fp);
-    for (long b = lo - lo % w; b <= hi; b += w) {
+    for (long b = lo - lo % w; b <= top; b += w) {
         long c = 0;
         for (long i = b; i < b + w && i <= HIST_MAX; i++)
             c += cnt[i];
@@ -767,15 +891,14 @@ int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int 
                 continue;
             char lab[64];
             snprintf(lab, sizeof(lab), "%s %.1f", c[i].name, c[i].q->v);
+            /* level text beside the line, two heights so neighbours do not meet */
             fprintf(s.fp,
                     "set arrow %d from %.17g, graph 0 to %.17g, graph 1 nohead front dt 2 lw 2 lc "
                     "rgb '#d62728'\nset label %d ",
                     i + 1, c[i].q->v, c[i].q->v, i + 1);
-            q(s.fp, lab);
-            fprintf(s.fp,
-                    " at %.17g, graph 0.97 rotate by 90 right front offset -0.8,0 tc "
-                    "rgb '#d62728'\n",
-                    c[i].q->v);
+            gc_plot_q(s.fp, lab);
+            fprintf(s.fp, " at %.17g, graph %.2f left front offset 0.5,0 tc rgb '#222222'\n",
+                    c[i].q->v, nc % 2 ? 0.87 : 0.95);
             nc++;
         }
     }
@@ -784,133 +907,11 @@ int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int 
         char t[160];
         snprintf(t, sizeof(t), "k-means centres of %s (L2 near/far hit/miss)", arch->name);
         fputs(", NaN with lines dt 2 lw 2 lc rgb '#d62728' title ", s.fp);
-        q(s.fp, t);
+        gc_plot_q(s.fp, t);
     }
     fputs("\n", s.fp);
-    rc = render(&s, out, force, err);
-    script_drop(&s);
+    rc = gc_plot_render(&s, out, force, err);
+    gc_plot_script_drop(&s);
     free(cnt);
-    return rc;
-}
-
-/* ---- tensor forms across architectures ---- */
-
-/* "inst shape a.c[ operands]": a form whatever its data pattern. */
-static const char *form_label(const gc_tensor_t *t, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s %s %s.%s%s%s", t->inst, t->shape, t->a, t->c, t->operands ? " " : "",
-             t->operands ? t->operands : "");
-    return buf;
-}
-
-/* The entry of a for form label l: random data preferred over zero. */
-static const gc_tensor_t *form_find(const gc_arch_t *a, const char *l)
-{
-    const gc_tensor_t *best = NULL;
-    char buf[128];
-    for (size_t t = 0; t < a->n_tensor; t++) {
-        const gc_tensor_t *e = &a->tensor[t];
-        if (strcmp(form_label(e, buf, sizeof(buf)), l))
-            continue;
-        if (!best || (e->data && !strcmp(e->data, "rand")))
-            best = e;
-    }
-    return best;
-}
-
-int gc_plot_mma(const gc_arch_t *const *archs, int n_arch, const char *inst, const char *out,
-                int force, gc_err_t *err)
-{
-    char(*lab)[128] = calloc(GC_PLOT_FORMS_MAX, sizeof(*lab));
-    if (!lab)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    int nf = 0, rc = 0;
-    for (int i = 0; i < n_arch && !rc; i++)
-        for (size_t t = 0; t < archs[i]->n_tensor; t++) {
-            const gc_tensor_t *e = &archs[i]->tensor[t];
-            if (strcmp(e->inst, inst) || (!e->latency_cyc.set && !e->peak_fma_clk_sm.set))
-                continue;
-            char l[128];
-            form_label(e, l, sizeof(l));
-            int k = 0;
-            while (k < nf && strcmp(lab[k], l))
-                k++;
-            if (k == nf) {
-                if (nf == GC_PLOT_FORMS_MAX) {
-                    rc = gc_err_set(err, GC_ELIMIT, "more than %d tensor forms", GC_PLOT_FORMS_MAX);
-                    break;
-                }
-                snprintf(lab[nf++], sizeof(lab[0]), "%s", l);
-            }
-        }
-    if (!rc && nf == 0)
-        rc = gc_err_set(err, GC_ENODATA,
-                        "no tensor form with inst '%s' and a latency or peak in the given arch "
-                        "files (try --inst mma, mma.sp or wgmma)",
-                        inst);
-    script_t s;
-    if (!rc)
-        rc = script_open(&s, err);
-    if (rc) {
-        free(lab);
-        return rc;
-    }
-    char foot[1024] = "gpucal plot mma: arch";
-    for (int i = 0; i < n_arch; i++) {
-        size_t fl = strlen(foot);
-        snprintf(foot + fl, sizeof(foot) - fl, " %s", archs[i]->name);
-    }
-    size_t fl = strlen(foot);
-    snprintf(foot + fl, sizeof(foot) - fl, " (random-data figures where the file has both)");
-    int wide = nf > 14 ? 56 * nf + 360 : 1160;
-    fprintf(s.fp,
-            "set terminal svg size %d,1000 noenhanced font 'sans,12' background "
-            "'#ffffff'\nset encoding utf8\nset grid ytics\nset datafile missing '?'\n"
-            "set style data histograms\nset style histogram clustered gap 1\n"
-            "set style fill solid 0.8 border -1\nset xtics rotate by -35 left\n"
-            "set key outside right top vertical\nset rmargin 16\nset bmargin 10\n"
-            "set yrange [0:*]\n"
-            "set label 99 ",
-            wide);
-    q(s.fp, foot);
-    fputs(" at screen 0.01, screen 0.008 font ',8' tc rgb '#666666'\n", s.fp);
-    /* two tables: latency and peak, one column per arch */
-    for (int which = 0; which < 2; which++) {
-        fprintf(s.fp, "$%s << EOD\n", which ? "peak" : "lat");
-        for (int k = 0; k < nf; k++) {
-            fprintf(s.fp, "\"%s\"", lab[k]); /* labels are [a-z0-9. ] (schema) */
-            for (int i = 0; i < n_arch; i++) {
-                const gc_tensor_t *e = form_find(archs[i], lab[k]);
-                const gc_qty_t *v = !e ? NULL : which ? &e->peak_fma_clk_sm : &e->latency_cyc;
-                if (v && v->set)
-                    fprintf(s.fp, " %.17g", v->v);
-                else
-                    fputs(" ?", s.fp);
-            }
-            fputc('\n', s.fp);
-        }
-        fputs("EOD\n", s.fp);
-    }
-    fputs("set multiplot layout 2,1\n", s.fp);
-    for (int which = 0; which < 2; which++) {
-        char title[160];
-        snprintf(title, sizeof(title),
-                 which ? "%s peak throughput per form" : "%s completion latency per form", inst);
-        fputs("set title ", s.fp);
-        q(s.fp, title);
-        fputs("\nset xlabel 'instruction form (inst shape A.C)'\nset ylabel ", s.fp);
-        q(s.fp, which ? "peak (FMA/clk/SM)" : "latency (cycles)");
-        fputs("\nplot ", s.fp);
-        for (int i = 0; i < n_arch; i++) {
-            fprintf(s.fp, "%s$%s using %d%s title ", i ? ", " : "", which ? "peak" : "lat", i + 2,
-                    i ? "" : ":xtic(1)");
-            q(s.fp, archs[i]->name);
-        }
-        fputs("\n", s.fp);
-    }
-    fputs("unset multiplot\n", s.fp);
-    rc = render(&s, out, force, err);
-    script_drop(&s);
-    free(lab);
     return rc;
 }

@@ -9,11 +9,12 @@ set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
 # build only what the demo runs: the CUDA benches only where there is a GPU to
-# run them (the test command still compiles them, so they cannot rot)
+# run them (the test command still compiles them, so they cannot rot), and only the
+# gpucal binary (no tests, benches or fuzz replays)
 cuda=OFF
 nvidia-smi -L >/dev/null 2>&1 && cuda=ON
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPUCAL_CUDA=$cuda >/dev/null
-cmake --build build -j"$(nproc)" >/dev/null
+cmake --build build -j"$(nproc)" --target gpucal >/dev/null
 G=./build/gpucal
 
 echo "== 1. gpucal calib traces/h100: the H100's arch file from its measured traces" >&2

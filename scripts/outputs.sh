@@ -64,4 +64,8 @@ done
 run help "$G" --help
 # paths of this run's folder differ between runs: keep them out of the diff
 grep -rl "$O" "$O" 2>/dev/null | while read -r f; do sed -i "s|$O|OUT|g" "$f"; done
+# so do the names of gnuplot's temporary scripts (mkstemp) in its warnings
+grep -rl "gpucal-plot-" "$O" 2>/dev/null | while read -r f; do
+    sed -i "s|/gpucal-plot-[A-Za-z0-9]*|/gpucal-plot-XXXXXX|g" "$f"
+done
 exit 0

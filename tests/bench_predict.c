@@ -7,7 +7,8 @@
  * loop (the descriptions are parsed once: a design-space sweep re-predicts
  * the same description on many archs or clocks). Also times the gemm
  * template, which builds and predicts every candidate tile per call, and a
- * full file load + predict. Prints one line per case. Target: >= 1e5
+ * full file load + predict, and resolving an arch into its machine (done
+ * once at load, machine.h). Prints one line per case. Target: >= 1e5
  * predictions per second (goal 1e6).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -18,6 +19,7 @@
 #include "arch/arch.h"
 #include "model/predict/gemm.h"
 #include "model/predict/kernel.h"
+#include "model/predict/machine.h"
 #include "model/predict/predict.h"
 
 static double now(void)
@@ -36,7 +38,9 @@ int main(int argc, char **argv)
     gc_err_t e;
     gc_err_clear(&e);
     gc_arch_t *ada = NULL, *hop = NULL;
-    if (gc_arch_open(&ada, "ada-rtx4090", &e) || gc_arch_open(&hop, "hopper-h800", &e)) {
+    /* each arch resolved once into its machine, as `gpucal predict` does */
+    if (gc_arch_open(&ada, "ada-rtx4090", &e) || gc_arch_open(&hop, "hopper-h800", &e) ||
+        gc_machine_attach(ada, &e) || gc_machine_attach(hop, &e)) {
         fprintf(stderr, "%s\n", e.msg);
         return 1;
     }
@@ -102,6 +106,23 @@ int main(int argc, char **argv)
             n += 100;
         } while ((t = now() - t0) < secs);
         printf("load + predict mma_matmul_3_1 on %-12s %10.0f per second\n", ada->name, n / t);
+    }
+    /* resolving an arch into its machine: paid once per arch at load */
+    {
+        long n = 0;
+        double t0 = now(), t;
+        do {
+            for (int i = 0; i < 100; i++) {
+                gc_machine_t *m = NULL;
+                if (gc_machine_create(&m, hop, &e))
+                    return 1;
+                sink += m->sms;
+                gc_machine_destroy(m);
+            }
+            n += 100;
+        } while ((t = now() - t0) < secs);
+        printf("resolve machine               of %-12s %10.0f per second (%zu tensor forms)\n",
+               hop->name, n / t, hop->n_tensor);
     }
     gc_arch_destroy(ada);
     gc_arch_destroy(hop);

@@ -37,10 +37,10 @@ run $G arch validate $FIX; expect_rc 0 validate; expect_out 'ok \(test-minimal, 
 run $G arch validate --require-sources $FIX; expect_rc 2 "require sources"; expect_err '6 of 9 values have no source, first sm.sub_cores' strict
 run $G arch schema; expect_rc 0 schema; expect_out '^### `memory.l2`' schema; expect_out 'near_hit_cyc' schema
 
-# unknown key: a warning with FILE:LINE:COL, the file still loads
+# unknown key: an error with FILE:LINE:COL naming the closest known key
 sed 's/^  sub_cores: 4/  sub_cores: 4\n  sub_corez: 4/' $FIX >"$T/unknown.yaml"
-run $G arch validate "$T/unknown.yaml"; expect_rc 0 "unknown key"
-expect_err "unknown.yaml:9:3: warning: unknown key 'sm.sub_corez' ignored" "unknown key warning"
+run $G arch validate "$T/unknown.yaml"; expect_rc 2 "unknown key"; expect_err_lines 1 "unknown key"
+expect_err "unknown.yaml:9:3: unknown key 'sm.sub_corez' \(did you mean 'sub_cores'\?\)" "unknown key error"
 
 # limits: a file over 8 MiB, a million keys, a 1 MB line
 head -c 9000000 /dev/zero | tr '\0' 'a' >"$T/big.yaml"
@@ -58,6 +58,13 @@ run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/other.yaml" --format csv; 
 expect_out '^memory.l2.near_hit_cyc,cycles,258.0,516.0,2.0000$' "compare csv"
 expect_out '^tensor\[mma m16n8k16 f16.f32\].latency_cyc,cycles,24.7,,$' "compare csv missing"
 # data patterns: rand shown under the plain label, its zero twin dropped, zero-only kept
+run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/other.yaml" --format json; expect_rc 0 "compare json"
+expect_out '^    \{"quantity": "memory.l2.near_hit_cyc", "unit": "cycles", "values": \[258.0, 516.0\], "ratios": \[2\]\}' "compare json"
+expect_out '"quantity": "tensor\[mma m16n8k16 f16.f32\].latency_cyc", "unit": "cycles", "values": \[24.7, null\], "ratios": \[null\]' "compare json missing"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["schema"] == "gpucal-compare/1"' "$out" ||
+        fail "compare --format json is not valid JSON"
+fi
 run $G compare $FIX "$GC_SRC/tests/fixtures/arch/good/patterns.yaml"; expect_rc 0 "compare patterns"
 expect_out '^\| tensor\[mma m16n8k16 f16.f32\].latency_cyc \| cycles \| 24.7 \| 30.0 \(1.21x\) \|$' "rand under plain label"
 grep -q 'f16.f32 zero\]' "$out" && grep -q 'tensor\[mma m16n8k16 f16.f32 zero\]' "$out" && fail "zero twin of a rand form shown"

@@ -103,6 +103,14 @@ for a in $($G arch list | awk '$1 != "NAME" { print $1 }'); do
     fi
 done
 echo "note: $n_ok shipped arch file(s) export a valid config"
+# several folders at once: one config set per folder, each checked on its own
+sets=$(ls -d "$T"/ship/*/ 2>/dev/null | head -n 2)
+if [ "$(echo "$sets" | wc -w)" -eq 2 ]; then
+    # shellcheck disable=SC2046
+    run $G export --check $(for d in $sets; do echo "${d}gpgpusim.config ${d}trace.config"; done)
+    expect_rc 0 "check two sets"
+    [ "$(grep -c ': 2 files, 120 options$' "$out")" -eq 2 ] || fail "check two sets: expected two ok lines"
+fi
 case " $($G arch list | awk '{print $1}' | tr '\n' ' ') " in
 *" ampere-a100 "*)
     run $G export accel-sim --arch ampere-a100 -o "$T/a100"; expect_rc 0 "ampere-a100 exports"

@@ -35,8 +35,10 @@ fi
 # ---- latency vs array size: a trace and two archs ----
 run $G plot latency --trace "$TR/pchase.csv" --arch "$ARCH" --arch "$GC_SRC/tests/fixtures/arch/good/minimal.yaml" -o "$T/lat.svg"
 expect_rc 0 latency; expect_out "^wrote $T/lat.svg$" latency; expect_err_lines 0 latency
-svg "$T/lat.svg" 'Load latency vs array size (P-chase)' 'array size (KiB)' 'latency (cycles)' \
-    'Test GPU (synthetic), global seq' 'test-export (arch file: L1, L2, DRAM)'
+svg "$T/lat.svg" 'Load latency vs array size (P-chase, Test GPU (synthetic))' 'array size (KiB)' \
+    'latency (cycles)' 'global seq' 'test-export (arch file: L1, L2, DRAM)'
+# one device: its name once, in the title, not in each legend entry
+[ "$(grep -c 'Test GPU (synthetic)' "$T/lat.svg")" -eq 1 ] || fail "latency: the device name is repeated"
 # minimal.yaml has no L1/L2/DRAM latencies: no line for it
 grep -qF 'test-minimal (arch file' "$T/lat.svg" && fail "latency: a line for an arch without latencies"
 run $G plot latency --arch "$ARCH" -o "$T/new/dir/lat-arch.svg"; expect_rc 0 "latency arch only"
@@ -44,15 +46,21 @@ svg "$T/new/dir/lat-arch.svg" 'Load latency vs array size (P-chase)' 'array size
 
 # ---- ILP x warps heat maps, one per form; scope=gpu rows left out ----
 run $G plot heatmap --trace "$TR/mma.csv" -o "$T/hm"; expect_rc 0 heatmap
-expect_out "^wrote 2 heat maps to $T/hm$" heatmap
+expect_out "^wrote 2 heat maps to $T/hm \(0 forms with a one-dimensional sweep left out\)$" heatmap
 svg "$T/hm/heatmap-mma-m16n8k16-f16_f32-rand.svg" \
     'mma m16n8k16 f16.f32 rand: throughput over ILP x warps (Test GPU (synthetic))' \
-    'warps per SM' 'ILP (independent instructions per warp)' 'throughput (FMA/clk/SM)' '506'
+    'warps per SM' 'ILP (independent instructions per warp)' 'throughput (FMA/clk/SM, scale from 0)' '506'
 svg "$T/hm/heatmap-mma-m16n8k8-f16_f32-rand.svg" \
     'mma m16n8k8 f16.f32 rand: throughput over ILP x warps (Test GPU (synthetic))'
 # 4 warps values x 4 ILP values: 16 cells with their values as text
 [ "$(grep -c '<text>[0-9][0-9]*</text>' "$T/hm/heatmap-mma-m16n8k16-f16_f32-rand.svg")" -ge 16 ] ||
     fail "heatmap: fewer than 16 cell labels"
+
+# a form swept over one warp count is a line, not a map: left out, and said so
+awk -F, '/^#/ || /^inst,/ || ($2 == "m16n8k16" || $9 == 1)' "$TR/mma.csv" >"$T/flat.csv"
+run $G plot heatmap --trace "$T/flat.csv" -o "$T/hmflat"; expect_rc 0 "heatmap 1-D"
+expect_out "^wrote 1 heat map to $T/hmflat \(1 form with a one-dimensional sweep left out\)$" "heatmap 1-D"
+[ -e "$T/hmflat/heatmap-mma-m16n8k8-f16_f32-rand.svg" ] && fail "a heat map of a 1-D sweep"
 
 # ---- the P-chase histogram with the arch's k-means centres ----
 run $G plot hist --trace "$TR/pchase_fine.csv" --arch "$ARCH" -o "$T/hist.svg"; expect_rc 0 hist
@@ -66,9 +74,54 @@ svg "$T/hist2.svg" 'latency (cycles)' 'accesses (count)'
 # ---- latency and peak per form across architectures ----
 run $G plot mma --arch "$ARCH" --arch "$GC_SRC/tests/fixtures/arch/good/minimal.yaml" -o "$T/mma.svg"
 expect_rc 0 mma
-svg "$T/mma.svg" 'mma completion latency per form' 'mma peak throughput per form' \
-    'latency (cycles)' 'peak (FMA/clk/SM)' 'instruction form (inst shape A.C)' \
+svg "$T/mma.svg" 'mma: tensor forms across architectures' 'completion latency (1 warp, ILP 1)' \
+    'peak throughput per SM' 'latency (cycles, log scale)' 'peak (FMA/clk/SM, log scale)' \
     'test-export' 'test-minimal'
+# shipped Hopper and Ampere files: sm_90's emulated forms starred, the same colour per arch
+run $G plot mma --arch hopper-h100 --arch ampere-a100 -o "$T/mma2.svg"; expect_rc 0 "mma shipped"
+svg "$T/mma2.svg" 'm16n8k32 e4m3.f32 *' 'm16n8k16 f16.f32' 'ampere-a100' 'hopper-h100'
+grep -qF 'emulated on that GPU' "$T/mma2.svg" || fail "mma chart lacks the emulation note"
+# forms in one order whatever the order of the archs (same file, arch order swapped)
+run $G plot mma --arch ampere-a100 --arch hopper-h100 -o "$T/mma3.svg"; expect_rc 0 "mma swapped"
+cmp -s "$T/mma2.svg" "$T/mma3.svg" || fail "mma chart depends on the order of --arch"
+grep -q 'rgb(214, *39, *40)' "$T/mma2.svg" || fail "hopper-h100 is not drawn in its colour (#d62728)"
+
+# ---- roofline, stall stacks, predicted vs measured ----
+K=$GC_SRC/model/kernels
+run $G plot roofline --arch hopper-h100 "$K/h100_stream_triad.yaml" "$K/h100_mma_pipe.yaml" \
+    "$K/softmax_params.yaml" -o "$T/roof.svg"
+expect_rc 0 roofline
+svg "$T/roof.svg" 'operational intensity (FLOP per DRAM byte)' 'performance (TFLOP/s)' \
+    'DRAM: 3036 GB/s' 'CUDA cores fp32 (ffma): 64.1 TFLOP/s'
+grep -qF 'h100_mma_pipe: ' "$T/roof.svg" || fail "roofline lacks the kernel h100_mma_pipe"
+grep -qF 'tensor f16, bf16 (wgmma): 952 TFLOP/s' "$T/roof.svg" || fail "roofline lacks the f16 tensor ceiling"
+run $G plot roofline --arch hopper-h100 "$K/h100_stream_copy.yaml" -o "$T/roof2.svg"
+expect_rc 0 "roofline no flop"; expect_err "left off the roofline: it has no arithmetic" "roofline no flop"
+run $G plot roofline --arch hopper-h100,ampere-a100 -o "$T/x.svg"; expect_rc 2 "roofline two archs"
+run $G plot roofline --arch hopper-h100 "$K/softmax_params.yaml" --set COL=2 -o "$T/x.svg"
+expect_rc 2 "roofline bad --set"; expect_err_lines 1 "roofline bad --set"
+run $G plot stall --arch ampere-a100,hopper-h100 "$K/mma_matmul_3_1.yaml" -o "$T/stall.svg"
+expect_rc 0 stall
+svg "$T/stall.svg" 'Stall stack of mma_matmul_3_1 on 2 architectures' 'predicted time (us)' \
+    'ampere-a100' 'hopper-h100' 'shared' 'tensor'
+run $G plot stall --arch hopper-h100 "$K/h100_stream_triad.yaml" "$K/h100_mma_pipe.yaml" -o "$T/stall2.png"
+expect_rc 0 "stall png"
+[ "$(head -c 4 "$T/stall2.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "stall2.png is not a PNG"
+run $G plot stall --arch hopper-h100 -o "$T/x.svg"; expect_rc 2 "stall no kernel"
+printf 'name,predicted_us,measured_us,gpu\na,10,10,hopper-h100\n"b, with comma",12,10,hopper-h100\nc,5,10,ampere-a100\n' >"$T/v.csv"
+run $G plot validation "$T/v.csv" -o "$T/val.svg"; expect_rc 0 validation
+svg "$T/val.svg" 'Predicted vs measured kernel time: 3 rows, median |error| 20.0 %, 1 within 10 %' \
+    'measured (us, log scale)' 'predicted by gpucal (us, log scale)' 'hopper-h100 (2)' 'ampere-a100 (1)'
+run $G plot validation -o "$T/val2.svg"; expect_rc 0 "validation default tables"
+grep -qF 'h100_kernels.csv' "$T/val2.svg" || fail "the default validation chart lacks h100_kernels.csv"
+printf 'name,predicted_us,measured_us\na,fast,10\n' >"$T/vbad.csv"
+run $G plot validation "$T/vbad.csv" -o "$T/x.svg"; expect_rc 2 "validation bad cell"
+expect_err_lines 1 "validation bad cell"; expect_err "vbad.csv:2: predicted_us 'fast' is not a positive time" "validation bad cell"
+run $G plot validation "$T/none.csv" -o "$T/x.svg"; expect_rc 2 "validation no file"
+expect_err_lines 1 "validation no file"; expect_err "none.csv: cannot open the validation table" "validation no file"
+printf 'kernel,time\na,1\n' >"$T/vhdr.csv"
+run $G plot validation "$T/vhdr.csv" -o "$T/x.svg"; expect_rc 2 "validation header"
+expect_err "the header needs the columns name,predicted_us,measured_us" "validation header"
 run $G plot mma --arch "$ARCH" --inst wgmma -o "$T/wg.svg"; expect_rc 1 "mma no forms"
 expect_err_lines 1 "mma no forms"; expect_err "no tensor form with inst 'wgmma'" "mma no forms"
 

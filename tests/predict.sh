@@ -12,7 +12,8 @@ expect_rc 0 "predict file"
 expect_out '^mma_matmul_3_1 on ada-rtx4090: [0-9.]+ us \([0-9]+ cycles at 2710 MHz, tensor\[form\]\.clock_mhz\), tensor-bound$' "text head"
 expect_out 'occupancy: 2 blocks/SM \(16 warps\), limited by (registers|shared)' "occupancy"
 expect_out 'stall stack' "stack"
-expect_out 'tensor\[mma m16n8k16 f16.f32\].issue_cyc = 31.7' "derived issue interval"
+run $G predict "$K/mma_matmul_3_1.yaml" --arch ada-rtx4090 --verbose
+expect_out 'tensor\[mma m16n8k16 f16.f32\].issue_cyc = 31.7' "derived issue interval (--verbose)"
 # options first, json, a locked clock
 run $G predict --arch ada-rtx4090 --clock 2520 --format json "$K/mma_matmul_2_1.yaml"
 expect_rc 0 "predict json"
@@ -36,12 +37,36 @@ for f in "$K"/mma_matmul_*.yaml; do
     done
 done
 
-# unknown keys: a warning with the place, the prediction still made
+# unknown keys: an error with the place and the closest known key
 sed 's/^  trips: 128$/  trips: 128\n  colour: blue/' "$K/mma_matmul_2_1.yaml" >"$T/warn.yaml"
 run $G predict "$T/warn.yaml" --arch ada-rtx4090
-expect_rc 0 "unknown key"
-expect_err "warn.yaml:[0-9]+:3: warning: unknown key 'loop.colour' ignored" "unknown key warning"
-expect_out 'mma_matmul_2_1 on ada-rtx4090' "unknown key still predicts"
+expect_rc 2 "unknown key"; expect_err_lines 1 "unknown key"
+expect_err "warn.yaml:[0-9]+:3: unknown key 'loop.colour'; the keys here are: trips, stages, ops" "unknown key error"
+sed 's/^  trips: 128$/  trps: 128/' "$K/mma_matmul_2_1.yaml" >"$T/typo.yaml"
+run $G predict "$T/typo.yaml" --arch ada-rtx4090
+expect_rc 2 "misspelt key"; expect_err "unknown key 'loop.trps' \(did you mean 'trips'\?\)" "misspelt key"
+
+# parameters and expressions, --set, stdin, a kernel without a main loop, no registers
+S=$K/softmax_params.yaml
+run $G predict "$S" --arch hopper-h100
+expect_rc 0 "params"; expect_out '^softmax_params on hopper-h100: ' "params head"
+expect_out 'registers: [0-9]+ per thread, estimated' "registers estimated"
+expect_out '4096 blocks' "grid from params"
+run $G predict - --arch hopper-h100 --set ROWS=1024 --format json <"$S"
+expect_rc 0 "stdin + --set"; expect_out '"blocks": 1024' "--set ROWS"
+expect_out '"registers_estimated": true' "registers flagged in json"
+run $G predict "$S" --arch hopper-h100 --set ROW=2
+expect_rc 2 "--set unknown"; expect_err "no such parameter \(did you mean 'ROWS'\?\)" "--set suggestion"
+run $G predict "$S" --arch hopper-h100 --set ROWS=1/0
+expect_rc 2 "--set div0"; expect_err_lines 1 "--set div0"; expect_err "division by zero" "--set div0"
+run $G predict "$S" --arch hopper-h100 --set ROWS=7/2
+expect_rc 2 "fractional grid"; expect_err "must be a whole number of blocks" "fractional grid"
+sed 's/COLS \/ THREADS/COLS \/ THREDS/' "$S" >"$T/badname.yaml"
+run $G predict "$T/badname.yaml" --arch hopper-h100
+expect_rc 2 "unknown name"; expect_err "unknown name 'THREDS' \(did you mean 'THREADS'\?\)" "name suggestion"
+# the derived block only with --verbose
+run $G predict "$S" --arch hopper-h100
+grep -q derived "$out" && fail "a derived block without --verbose"
 
 # usage errors: one line, exit 2
 run $G predict "$K/mma_matmul_1_0.yaml"

@@ -66,8 +66,64 @@ static void bad(const char *from, const char *to, const char *want)
     gc_kernel_destroy(k);
 }
 
+/* Parameters, expressions, --set, body and the register estimate. */
+static void test_params(void)
+{
+    static const char *const text =
+        "schema: gpucal-kernel/1\nname: p\nparams: {N: 4096, TILE: 128, T2: TILE * 2}\n"
+        "launch: {grid: [N / TILE, \"cdiv(N, T2)\"], block: TILE}\n"
+        "loop:\n  trips: N / 32\n  ops:\n"
+        "    - {op: mma, shape: m16n8k16, a: f16, c: f32, count: 32, chains: 16}\n"
+        "footprint: {read_bytes: N * N * 2}\n";
+    gc_kernel_t *k = NULL;
+    gc_err_t e;
+    CHECK(parse(text, &k, &e) == 0);
+    if (k) {
+        CHECK(k->grid[0] == 32 && k->grid[1] == 16 && k->block[0] == 128);
+        CHECK_NEAR(k->loop.trips, 128, 0);
+        CHECK_NEAR(k->read_bytes, 4096.0 * 4096 * 2, 0);
+        /* no registers: 32 + 16 chains x (16 x 8 f32 accumulators over 32 threads) = 96 */
+        CHECK(k->regs_estimated == 1);
+        CHECK_NEAR(k->regs, 96, 0);
+    }
+    gc_kernel_destroy(k);
+    /* --set replaces a parameter; the ones after it see the new value */
+    const char *sets[] = {"N=1024", "TILE=64"};
+    gc_kernel_opts_t o = {sets, 2};
+    gc_err_clear(&e);
+    CHECK(gc_kernel_parse_opts(&k, "t.yaml", text, strlen(text), &o, &e) == 0);
+    if (k)
+        CHECK(k->grid[0] == 16 && k->grid[1] == 8 && k->block[0] == 64);
+    gc_kernel_destroy(k);
+    const char *bad_set[] = {"TILES=3"};
+    gc_kernel_opts_t ob = {bad_set, 1};
+    CHECK(gc_kernel_parse_opts(&k, "t.yaml", text, strlen(text), &ob, &e) != 0);
+    CHECK_HAS(e.msg, "--set TILES=3: no such parameter (did you mean 'TILE'?)");
+    const char *zero[] = {"TILE=0"};
+    gc_kernel_opts_t oz = {zero, 1};
+    CHECK(gc_kernel_parse_opts(&k, "t.yaml", text, strlen(text), &oz, &e) != 0);
+    CHECK_HAS(e.msg, "division by zero");
+    /* a fractional grid, a parameter named after a function, loop and body together */
+    CHECK(parse("schema: gpucal-kernel/1\nname: p\nparams: {N: 100}\n"
+                "launch: {grid: N / 3, block: 32}\nbody: {ops: []}\n", &k, &e) != 0);
+    CHECK_HAS(e.msg, "t.yaml:4:16: launch.grid: N / 3 = 33.3333: must be a whole number of blocks");
+    CHECK(parse("schema: gpucal-kernel/1\nname: p\nparams: {ceil: 1}\n"
+                "launch: {grid: 1, block: 32}\nbody: {ops: []}\n", &k, &e) != 0);
+    CHECK_HAS(e.msg, "'ceil' is not a parameter name");
+    CHECK(parse("schema: gpucal-kernel/1\nname: p\nlaunch: {grid: 1, block: 32}\n"
+                "body: {ops: [], trips: 2}\n", &k, &e) != 0);
+    CHECK_HAS(e.msg, "unknown key 'body.trips'");
+    /* a body is a loop of one trip; registers given: not estimated */
+    CHECK(parse("schema: gpucal-kernel/1\nname: p\nlaunch: {grid: 1, block: 32, registers: 40}\n"
+                "body: {ops: [{op: bar, count: 1}]}\n", &k, &e) == 0);
+    if (k)
+        CHECK(k->loop.present && k->loop.trips == 1 && k->regs == 40 && !k->regs_estimated);
+    gc_kernel_destroy(k);
+}
+
 int main(void)
 {
+    test_params();
     gc_warn_set_quiet(1);
     gc_kernel_t *k = NULL;
     gc_err_t e;
@@ -116,7 +172,7 @@ int main(void)
     bad("launch:\n  grid: [64, 32]\n  block: [16, 16]\n  registers: 64\n", "launch:\n  block: [16, 16]\n  registers: 64\n",
         "t.yaml:5:3: launch: missing required key 'grid'");
     bad("count: 2}", "count: -2}", "t.yaml:17:40: loop.ops[0].count: negative value -2");
-    bad("count: 8, chains: 4}", "count: abc, chains: 4}", "expected a number");
+    bad("count: 8, chains: 4}", "count: abc, chains: 4}", "unknown name 'abc'");
     bad("count: 8, chains: 4}", "count: \"8\", chains: 4}", "quoted text (remove the quotes)");
     bad("count: 8, chains: 4}", "count: .nan, chains: 4}", "NaN and infinity are refused");
     bad("count: 8, chains: 4}", "count: 2, chains: 4}", "chains (4) exceeds count (2)");
@@ -134,7 +190,7 @@ int main(void)
     bad("registers: 64", "registers: 300", "300 is out of range");
     bad("schema: gpucal-kernel/1", "schema: gpucal-kernel/2", "'gpucal-kernel/2' is not supported");
     bad("schema: gpucal-kernel/1", "schema: gpucal-arch/1", "an arch file is given with --arch");
-    bad("  trips: 128\n", "  trip: 128\n", "missing required key 'trips'");
+    bad("  trips: 128\n", "  trip: 128\n", "unknown key 'loop.trip' (did you mean 'trips'?)");
     bad("  trips: 128\n  stages: 3\n", "  trips: 128\n  stages: 0\n", "loop.stages: 0 is out of range");
     bad("name: demo\n", "name: demo\nname: again\n", "duplicate key 'name' (first on line 2)");
     bad("l2_warm: true", "l2_warm: yes", "expected true or false");
@@ -155,16 +211,16 @@ int main(void)
     CHECK(parse("schema: [\n", &k, &e) != 0);
     CHECK(e.located);
 
-    /* unknown keys warn and are ignored: the description still loads */
+    /* unknown keys are errors naming the closest known key */
     char buf[4096];
     snprintf(buf, sizeof(buf), "%s", good);
     char *at = strstr(buf, "count: 1}");
     memcpy(at, "cnt: 1}  ", 9);
-    CHECK(parse(buf, &k, &e) != 0); /* the bar lost its count: refused */
-    CHECK_HAS(e.msg, "needs 'count'");
+    CHECK(parse(buf, &k, &e) != 0);
+    CHECK_HAS(e.msg, "unknown key 'loop.ops[1].cnt' (did you mean 'count'?)");
     snprintf(buf, sizeof(buf), "%scolour: blue\n", good);
-    CHECK(parse(buf, &k, &e) == 0);
-    gc_kernel_destroy(k);
+    CHECK(parse(buf, &k, &e) != 0);
+    CHECK_HAS(e.msg, "unknown key 'colour'");
 
     /* an empty op list is a loop that does nothing (an empty kernel) */
     CHECK(parse("schema: gpucal-kernel/1\nname: e\nlaunch: {grid: 1, block: 32, registers: 8}\n"

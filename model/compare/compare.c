@@ -165,20 +165,21 @@ static int wanted(const char *key, const char *const *match)
     return 0;
 }
 
-int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_fmt_t fmt,
-                     const char *const *match, gc_err_t *err)
+/* The rows of every arch into t: each arch's quantities, zero-data twins
+ * and unmatched keys dropped, merged by key. */
+static void collect_all(table_t *t, const gc_arch_t *const *archs, int n,
+                        const char *const *match)
 {
-    table_t t = {NULL, 0, 0, n, 0, 0, 0};
-    for (int a = 0; a < n && !t.oom; a++) {
-        t.cur = a;
-        t.after = 0;
+    for (int a = 0; a < n && !t->oom; a++) {
+        t->cur = a;
+        t->after = 0;
         items_t l = {NULL, 0, 0, 0};
         gc_arch_walk(archs[a], 0, collect, &l);
-        t.oom |= l.oom;
+        t->oom |= l.oom;
         /* decide every drop before any key is rewritten (twins are found by
          * their original keys) */
         unsigned char *drop = calloc(l.n ? l.n : 1, 1);
-        t.oom |= !drop;
+        t->oom |= !drop;
         for (size_t i = 0; drop && i < l.n; i++)
             drop[i] = strstr(l.v[i].key, " zero]") && normalise(&l, i);
         for (size_t i = 0; drop && i < l.n; i++)
@@ -186,72 +187,140 @@ int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_
                 normalise(&l, i);
                 drop[i] = !wanted(l.v[i].key, match);
             }
-        for (size_t i = 0; drop && i < l.n && !t.oom; i++) {
+        for (size_t i = 0; drop && i < l.n && !t->oom; i++) {
             if (drop[i])
                 continue;
             gc_arch_item_t it = {l.v[i].key, l.v[i].unit, NULL, l.v[i].q, l.v[i].is_int};
-            merge(&it, &t);
+            merge(&it, t);
         }
         for (size_t i = 0; i < l.n; i++)
             free(l.v[i].key);
         free(l.v);
         free(drop);
     }
-    int rc = 0;
-    if (t.oom) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto done;
-    }
-    if (fmt == GC_COMPARE_CSV) {
-        fprintf(fp, "quantity,unit");
+}
+
+/* t as CSV: one row per quantity, then the ratios to the first arch. */
+static void write_csv(FILE *fp, const table_t *t, const gc_arch_t *const *archs, int n)
+{
+    fprintf(fp, "quantity,unit");
+    for (int a = 0; a < n; a++)
+        fprintf(fp, ",%s", archs[a]->name);
+    for (int a = 1; a < n; a++)
+        fprintf(fp, ",%s/%s", archs[a]->name, archs[0]->name);
+    fputc('\n', fp);
+    for (size_t i = 0; i < t->n; i++) {
+        const row_t *r = &t->rows[i];
+        fprintf(fp, "%s,%s", r->key, r->unit);
         for (int a = 0; a < n; a++)
-            fprintf(fp, ",%s", archs[a]->name);
-        for (int a = 1; a < n; a++)
-            fprintf(fp, ",%s/%s", archs[a]->name, archs[0]->name);
-        fputc('\n', fp);
-        for (size_t i = 0; i < t.n; i++) {
-            const row_t *r = &t.rows[i];
-            fprintf(fp, "%s,%s", r->key, r->unit);
-            for (int a = 0; a < n; a++)
-                if (r->q[a]) {
-                    char b[48];
-                    fprintf(fp, ",%s", gc_num_format(b, sizeof(b), r->q[a]->v, r->is_int));
-                } else {
-                    fputc(',', fp);
-                }
-            for (int a = 1; a < n; a++)
-                (r->q[a] && r->q[0] && r->q[0]->v != 0)
-                    ? fprintf(fp, ",%.4f", r->q[a]->v / r->q[0]->v)
-                    : fprintf(fp, ",");
-            fputc('\n', fp);
-        }
-    } else {
-        fprintf(fp, "| quantity | unit |");
-        for (int a = 0; a < n; a++)
-            fprintf(fp, " %s |", archs[a]->name);
-        fprintf(fp, "\n| --- | --- |");
-        for (int a = 0; a < n; a++)
-            fprintf(fp, " ---: |");
-        fputc('\n', fp);
-        for (size_t i = 0; i < t.n; i++) {
-            const row_t *r = &t.rows[i];
-            fprintf(fp, "| %s | %s |", r->key, r->unit);
-            for (int a = 0; a < n; a++) {
+            if (r->q[a]) {
                 char b[48];
-                fmt_val(b, sizeof(b), r->q[a], r->is_int);
-                if (a && r->q[a] && r->q[0] && r->q[0]->v != 0)
-                    fprintf(fp, " %s (%.2fx) |", b, r->q[a]->v / r->q[0]->v);
-                else
-                    fprintf(fp, " %s |", b);
+                fprintf(fp, ",%s", gc_num_format(b, sizeof(b), r->q[a]->v, r->is_int));
+            } else {
+                fputc(',', fp);
             }
-            fputc('\n', fp);
-        }
-        fprintf(fp, "\n%zu quantities; (Nx) = ratio to %s; '-' = not in that file.\n", t.n,
-                archs[0]->name);
+        for (int a = 1; a < n; a++)
+            (r->q[a] && r->q[0] && r->q[0]->v != 0)
+                ? fprintf(fp, ",%.4f", r->q[a]->v / r->q[0]->v)
+                : fprintf(fp, ",");
+        fputc('\n', fp);
     }
-    if (ferror(fp))
+}
+
+/* t as a Markdown table with ratios to the first arch. */
+static void write_md(FILE *fp, const table_t *t, const gc_arch_t *const *archs, int n)
+{
+    fprintf(fp, "| quantity | unit |");
+    for (int a = 0; a < n; a++)
+        fprintf(fp, " %s |", archs[a]->name);
+    fprintf(fp, "\n| --- | --- |");
+    for (int a = 0; a < n; a++)
+        fprintf(fp, " ---: |");
+    fputc('\n', fp);
+    for (size_t i = 0; i < t->n; i++) {
+        const row_t *r = &t->rows[i];
+        fprintf(fp, "| %s | %s |", r->key, r->unit);
+        for (int a = 0; a < n; a++) {
+            char b[48];
+            fmt_val(b, sizeof(b), r->q[a], r->is_int);
+            if (a && r->q[a] && r->q[0] && r->q[0]->v != 0)
+                fprintf(fp, " %s (%.2fx) |", b, r->q[a]->v / r->q[0]->v);
+            else
+                fprintf(fp, " %s |", b);
+        }
+        fputc('\n', fp);
+    }
+    fprintf(fp, "\n%zu quantities; (Nx) = ratio to %s; '-' = not in that file.\n", t->n,
+            archs[0]->name);
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(fp, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(fp, "\\u%04x", ch);
+        else
+            fputc(ch, fp);
+    }
+    fputc('"', fp);
+}
+
+/* {"schema": "gpucal-compare/1", "archs": [...], "rows": [{"quantity",
+ * "unit", "values": [v|null per arch], "ratios": [v / first|null per arch
+ * after the first]}]}: a missing value is null, never 0. */
+static void write_json(FILE *fp, const table_t *t, const gc_arch_t *const *archs, int n)
+{
+    fputs("{\n  \"schema\": \"gpucal-compare/1\",\n  \"archs\": [", fp);
+    for (int a = 0; a < n; a++) {
+        fputs(a ? ", " : "", fp);
+        json_str(fp, archs[a]->name);
+    }
+    fputs("],\n  \"rows\": [", fp);
+    for (size_t i = 0; i < t->n; i++) {
+        const row_t *r = &t->rows[i];
+        fputs(i ? ",\n    {\"quantity\": " : "\n    {\"quantity\": ", fp);
+        json_str(fp, r->key);
+        fputs(", \"unit\": ", fp);
+        json_str(fp, r->unit);
+        fputs(", \"values\": [", fp);
+        for (int a = 0; a < n; a++) {
+            char b[48];
+            fprintf(fp, "%s%s", a ? ", " : "",
+                    r->q[a] ? gc_num_format(b, sizeof(b), r->q[a]->v, r->is_int) : "null");
+        }
+        fputs("], \"ratios\": [", fp);
+        for (int a = 1; a < n; a++) {
+            fputs(a > 1 ? ", " : "", fp);
+            if (r->q[a] && r->q[0] && r->q[0]->v != 0)
+                fprintf(fp, "%.6g", r->q[a]->v / r->q[0]->v);
+            else
+                fputs("null", fp);
+        }
+        fputs("]}", fp);
+    }
+    fprintf(fp, "%s]\n}\n", t->n ? "\n  " : "");
+}
+
+int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_fmt_t fmt,
+                     const char *const *match, gc_err_t *err)
+{
+    table_t t = {NULL, 0, 0, n, 0, 0, 0};
+    collect_all(&t, archs, n, match);
+    int rc = 0;
+    if (t.oom)
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+    else if (fmt == GC_COMPARE_CSV)
+        write_csv(fp, &t, archs, n);
+    else if (fmt == GC_COMPARE_JSON)
+        write_json(fp, &t, archs, n);
+    else
+        write_md(fp, &t, archs, n);
+    if (!rc && ferror(fp))
         rc = gc_err_set(err, GC_EIO, "write error");
-done:
     for (size_t i = 0; i < t.n; i++) {
         free(t.rows[i].key);
         free(t.rows[i].q);

@@ -10,9 +10,10 @@
 #include "../../util/err.h"
 #include "../../arch/arch.h"
 
-typedef enum { GC_COMPARE_MD, GC_COMPARE_CSV } gc_compare_fmt_t;
+typedef enum { GC_COMPARE_MD, GC_COMPARE_CSV, GC_COMPARE_JSON } gc_compare_fmt_t;
 
-/* Write the table of n archs to fp. match: NULL, or a NULL-terminated list
+/* Write the table of n archs to fp (Markdown, CSV, or JSON: schema
+ * gpucal-compare/1, a missing value is null). match: NULL, or a NULL-terminated list
  * of texts; then only rows whose key contains one of them are written.
  * Returns 0, or GC_ENOMEM. */
 int gc_compare_write(FILE *fp, const gc_arch_t *const *archs, int n, gc_compare_fmt_t fmt,

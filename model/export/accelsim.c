@@ -830,12 +830,23 @@ static int whole_kib(ctx_t *c, const gc_qty_t *q, const char *key, const char *o
     return 0;
 }
 
-static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
+/* What the memory part of the export works out step by step. */
+typedef struct mem {
+    const memtype_t *mt; /* the DRAM model */
+    const char *type;    /* the DRAM type as named */
+    long nmem, bw;       /* channels, bytes per channel */
+    double core;         /* the SM clock, MHz */
+    char cs[32];         /* ... as written */
+    double dclk;         /* the DRAM clock of -gpgpu_clock_domains, MHz */
+    long l1cfg;          /* -gpgpu_l1_latency written */
+    long unified, shmax; /* unified L1/shared and shared maximum, KiB */
+} mem_t;
+
+/* The DRAM technology: the arch's memory.dram.type (or HBM from a bus of
+ * 1024 bits or more) and its model in memtypes. */
+static int mem_type(ctx_t *c, mem_t *m)
 {
-    const gc_arch_t *a = c->a;
-    const gc_dram_t *d = &a->memory.dram;
-    char b1[32], b2[32], b3[32];
-    /* DRAM technology */
+    const gc_dram_t *d = &c->a->memory.dram;
     const memtype_t *mt = NULL;
     const char *type = d->type;
     if (!type && d->bus_bits.set && d->bus_bits.v >= 1024) {
@@ -854,7 +865,18 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
                             "memory.dram.type '%s' has no DRAM model in the export (known: "
                             "HBM*, GDDR6*; see model/export/export.md)",
                             type);
-    /* channels and their width */
+    m->mt = mt;
+    m->type = type;
+    return 0;
+}
+
+/* Channels (-gpgpu_n_mem) and their width in bytes. */
+static int mem_channels(ctx_t *c, mem_t *m)
+{
+    const gc_dram_t *d = &c->a->memory.dram;
+    const memtype_t *mt = m->mt;
+    const char *type = m->type;
+    char b1[32];
     long nmem, bw;
     if (d->channels.set) {
         nmem = (long)d->channels.v;
@@ -890,6 +912,18 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     setv(c, D_NMEM, "%ld", nmem);
     setv(c, D_BUSWIDTH, "%ld", bw);
     c->info->n_mem = (int)nmem;
+    m->nmem = nmem;
+    m->bw = bw;
+    return 0;
+}
+
+/* The DRAM model of the technology, and the partition indexing the
+ * channel count allows. */
+static void mem_model(ctx_t *c, const mem_t *m)
+{
+    const memtype_t *mt = m->mt;
+    const char *type = m->type;
+    long nmem = m->nmem;
     setv(c, D_BURST, "%d", mt->burst);
     setn(c, D_BURST, "memory.dram.type %s", type);
     setv(c, D_FREQ_RATIO, "%d", mt->ratio);
@@ -911,7 +945,16 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     else
         setn(c, D_INDEXING, "%s: IPOLY needs 16, 32 or 64 channels, this GPU has %ld",
              idx == 1 ? "XOR indexing" : "consecutive indexing", nmem);
-    /* clocks */
+}
+
+/* -gpgpu_clock_domains: the SM clock --clock picks, the DRAM clock. */
+static int mem_clocks(ctx_t *c, const gc_accelsim_opts_t *o, mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    const gc_dram_t *d = &a->memory.dram;
+    const memtype_t *mt = m->mt;
+    long nmem = m->nmem, bw = m->bw;
+    char b1[32], b2[32], b3[32];
     const gc_qty_t *clk = &a->sm.clock_max_mhz;
     const char *ck = "sm.clock_max_mhz";
     const char *which = o->clock ? o->clock : "max";
@@ -940,7 +983,7 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
                        "memory.dram.bw_peak_gbs with memory.dram.bus_bits");
     }
     double dclk = 2.0 * drv / mt->ratio;
-    char cs[32], ds[32];
+    char *cs = m->cs, ds[32];
     num(cs, core);
     num(ds, dclk);
     setv(c, D_CLOCKS, "%s:%s:%s:%s", cs, cs, cs, ds);
@@ -950,7 +993,18 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
          "B x %d x %s MHz = %s GB/s)",
          ck, cs, dnote, mt->ratio, ds, nmem, bw, mt->ratio, ds,
          num(b3, nmem * bw * mt->ratio * dclk / 1000.0));
-    /* launch overhead in core cycles */
+    m->core = core;
+    m->dclk = dclk;
+    return 0;
+}
+
+/* Launch overhead in core cycles. */
+static void mem_launch(ctx_t *c, const mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    double core = m->core;
+    const char *cs = m->cs;
+    char b1[32];
     if (a->sm.launch_overhead_us.set) {
         setv(c, D_LAUNCH, "%ld", lround(a->sm.launch_overhead_us.v * core));
         setn(c, D_LAUNCH, "sm.launch_overhead_us %s x %s MHz", num(b1, a->sm.launch_overhead_us.v),
@@ -962,7 +1016,13 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
              "value)");
         fallback(c, "sm.launch_overhead_us");
     }
-    /* L1 and shared memory */
+}
+
+/* The unified L1 / shared size, the L1 cache and the shared-memory size. */
+static int mem_l1(ctx_t *c, int cc, mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    char b1[32];
     long unified, shmax;
     const cclimits_t *lim = limits_of(cc);
     char un[256], sn[256];
@@ -1003,6 +1063,17 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
              un);
     setv(c, D_SHMEM_SIZE, "%ld", shmax * 1024);
     setn(c, D_SHMEM_SIZE, "%s, x 1024", sn);
+    m->unified = unified;
+    m->shmax = shmax;
+    return 0;
+}
+
+/* Shared-memory carve-outs and the per-block limit. */
+static int mem_carveouts(ctx_t *c, int cc, const mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    long shmax = m->shmax;
+    char b1[32];
     const int *cv = cc >= 80 ? carve_ampere : cc == 75 ? carve_turing : carve_volta;
     char list[160] = "";
     size_t at = 0;
@@ -1028,9 +1099,19 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
              "static 48 KiB)");
         fallback(c, "sm.shared_block_max_kib");
     }
+    return 0;
+}
+
+/* L1 and shared latencies, shared banks. */
+static int mem_latencies(ctx_t *c, mem_t *m)
+{
+    const gc_arch_t *a = c->a;
+    const gc_l1_t *l1 = &a->memory.l1;
+    char b1[32];
     if (!l1->latency_cyc.set)
         return missing(c, "memory.l1.latency_cyc", "-gpgpu_l1_latency", NULL);
     long l1cfg = gc_simcorr_pipe(l1->latency_cyc.v, GC_SIM_ADD_L1_CYC, 1, NULL);
+    m->l1cfg = l1cfg;
     setv(c, D_L1_LAT, "%ld", l1cfg);
     setn(c, D_L1_LAT, "memory.l1.latency_cyc %s - %d cycles the simulator adds", num(b1, l1->latency_cyc.v),
          GC_SIM_ADD_L1_CYC);
@@ -1061,8 +1142,15 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
              CUDA_GUIDE);
         fallback(c, "memory.shared.banks");
     }
-    /* L2 */
-    const gc_l2_t *l2 = &a->memory.l2;
+    return 0;
+}
+
+/* The L2 cache: slices of the channels, sets and ways. */
+static int mem_l2(ctx_t *c, const mem_t *m)
+{
+    long nmem = m->nmem;
+    char b1[32], b2[32];
+    const gc_l2_t *l2 = &c->a->memory.l2;
     if (!l2->size_mib.set)
         return missing(c, "memory.l2.size_mib", "-gpgpu_cache:dl2", NULL);
     if (l2->line_bytes.set && l2->line_bytes.v != 128)
@@ -1097,7 +1185,15 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
          "memory.l2.size_mib %s / (%ld channels x %d slices) = %s B per slice = %ld "
          "sets x 128 B x %ld ways",
          num(b1, l2->size_mib.v), nmem, N_SUB, num(b2, per), nset, assoc);
-    /* latencies */
+    return 0;
+}
+
+/* The L2 hit and DRAM miss latencies as the simulator adds them up. */
+static int mem_l2_latencies(ctx_t *c, const mem_t *m)
+{
+    const gc_l1_t *l1 = &c->a->memory.l1;
+    long l1cfg = m->l1cfg;
+    char b1[32], b2[32], b3[32];
     double hit = 0, miss = 0;
     char lnote[320];
     if (l2_latencies(c, &hit, &miss, lnote, sizeof(lnote)))
@@ -1119,14 +1215,31 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     setv(c, D_ROP, "%ld", rop);
     setn(c, D_ROP, "L2 hit %s - -gpgpu_l1_latency %ld - %d cycles the simulator adds; %s",
          num(b1, hit), l1cfg, GC_SIM_ADD_L2_CYC, lnote);
-    dl = gc_simcorr_dram(miss, hit, mt->svc, core, dclk);
+    dl = gc_simcorr_dram(miss, hit, m->mt->svc, m->core, m->dclk);
     char cs_dram[32];
-    num(cs_dram, dclk);
+    num(cs_dram, m->dclk);
     setv(c, D_DRAM_LAT, "%ld", dl);
     setn(c, D_DRAM_LAT,
          "miss %s - hit %s - the simulator's row miss (%d DRAM clocks x %s / %s MHz); %s",
-         num(b1, miss), num(b2, hit), mt->svc, num(b3, core), cs_dram, lnote);
+         num(b1, miss), num(b2, hit), m->mt->svc, num(b3, m->core), cs_dram, lnote);
     return 0;
+}
+
+static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
+{
+    mem_t m;
+    memset(&m, 0, sizeof(m));
+    int rc;
+    if ((rc = mem_type(c, &m)) || (rc = mem_channels(c, &m)))
+        return rc;
+    mem_model(c, &m);
+    if ((rc = mem_clocks(c, o, &m)))
+        return rc;
+    mem_launch(c, &m);
+    if ((rc = mem_l1(c, cc, &m)) || (rc = mem_carveouts(c, cc, &m)) || (rc = mem_latencies(c, &m)) ||
+        (rc = mem_l2(c, &m)))
+        return rc;
+    return mem_l2_latencies(c, &m);
 }
 
 static int derive(ctx_t *c, const gc_accelsim_opts_t *o)
@@ -1290,60 +1403,7 @@ int gc_accelsim_render(const gc_arch_t *a, const gc_accelsim_opts_t *o, char **g
 int gc_accelsim_export(const gc_arch_t *a, const gc_accelsim_opts_t *o, const char *dir, int force,
                        gc_accelsim_info_t *info, gc_err_t *err)
 {
-    gc_accelsim_info_t scratch;
-    if (!info)
-        info = &scratch;
-    char *g = NULL, *t = NULL;
-    int rc = gc_accelsim_render(a, o, &g, &t, info, err);
-    if (rc)
-        return rc;
-    /* the validator, on exactly the bytes about to be written */
-    gc_simcheck_t *sc = gc_simcheck_create();
-    gc_err_t ve;
-    gc_err_clear(&ve);
-    if (!sc) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-    } else if (gc_simcheck_add(sc, "gpgpusim.config", g, strlen(g), &ve) ||
-               gc_simcheck_add(sc, "trace.config", t, strlen(t), &ve) ||
-               gc_simcheck_done(sc, &ve)) {
-        rc = gc_err_set(err, GC_ERUN,
-                        "the exported config fails the validator (a gpucal bug, please report "
-                        "it): %s",
-                        ve.msg);
-    }
-    gc_simcheck_destroy(sc);
-    char pg[4096], pt[4096];
-    gc_afile_t ag = {0}, at = {0};
-    if (!rc && (size_t)snprintf(pg, sizeof(pg), "%s/gpgpusim.config", dir) >= sizeof(pg))
-        rc = gc_err_set(err, GC_EUSAGE, "output folder name too long");
-    if (!rc) {
-        snprintf(pt, sizeof(pt), "%s/trace.config", dir);
-        rc = gc_mkdir_p(dir, err);
-    }
-    int fl = force ? GC_AFILE_FORCE : 0;
-    if (!rc)
-        rc = gc_afile_open(&ag, pg, fl, err);
-    if (!rc && (rc = gc_afile_open(&at, pt, fl, err)) != 0)
-        gc_afile_abort(&ag);
-    if (!rc) {
-        if (fputs(g, ag.fp) == EOF || fputs(t, at.fp) == EOF) {
-            rc = gc_err_set(err, GC_EIO, "%s: write failed: %s", dir, strerror(errno));
-            gc_afile_abort(&ag);
-            gc_afile_abort(&at);
-        } else if ((rc = gc_afile_commit(&ag, err)) != 0) {
-            gc_afile_abort(&at);
-        } else {
-            rc = gc_afile_commit(&at, err);
-        }
-    }
-    if (!rc && info->indexing != 2)
-        gc_warn_at(NULL, 0, 0,
-                   "%d memory channels: the IPOLY partition hash needs 16, 32 or 64, so the "
-                   "export uses %s indexing (-gpgpu_memory_partition_indexing %d)",
-                   info->n_mem, info->indexing == 1 ? "XOR" : "consecutive", info->indexing);
-    free(g);
-    free(t);
-    return rc;
+    return gc_export_write(&gc_exporter_accelsim, a, o, dir, force, info, err);
 }
 
 /* ---- documentation ---- */
@@ -1381,3 +1441,65 @@ void gc_accelsim_doc(FILE *fp)
         }
     }
 }
+
+/* ---- the exporter interface (export.h) ---- */
+
+static int render_all(const gc_arch_t *a, const gc_export_opts_t *o, char **text,
+                      gc_export_info_t *info, gc_err_t *err)
+{
+    int rc = gc_accelsim_render(a, o, &text[0], &text[1], info, err);
+    if (!rc && info && info->indexing != 2)
+        snprintf(info->note, sizeof(info->note),
+                 "%d memory channels: the IPOLY partition hash needs 16, 32 or 64, so the "
+                 "export uses %s indexing (-gpgpu_memory_partition_indexing %d)",
+                 info->n_mem, info->indexing == 1 ? "XOR" : "consecutive", info->indexing);
+    return rc;
+}
+
+/* simcheck over the files of one simulation, read together */
+static int check_all(const char *const *names, char *const *text, size_t n, gc_err_t *err)
+{
+    gc_simcheck_t *sc = gc_simcheck_create();
+    if (!sc)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = gc_simcheck_add(sc, names[i], text[i], strlen(text[i]), err);
+    if (!rc)
+        rc = gc_simcheck_done(sc, err);
+    gc_simcheck_destroy(sc);
+    return rc;
+}
+
+static int check_files(char *const *paths, size_t n, size_t *n_options, gc_err_t *err)
+{
+    gc_simcheck_t *sc = gc_simcheck_create();
+    if (!sc)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = gc_simcheck_file(sc, paths[i], err);
+    if (!rc)
+        rc = gc_simcheck_done(sc, err);
+    *n_options = gc_simcheck_count(sc);
+    gc_simcheck_destroy(sc);
+    return rc;
+}
+
+static void summary(const gc_export_info_t *info, const char *dir, const char *arch, FILE *fp)
+{
+    fprintf(fp,
+            "wrote %s/gpgpusim.config and %s/trace.config for %s: %d options, %d from the "
+            "arch, %d fixed constants; tensor unit from %s\n",
+            dir, dir, arch, info->n_options, info->n_arch, info->n_const, info->form);
+    if (info->fallbacks[0])
+        fprintf(fp,
+                "values the arch lacks, filled by the documented rules of model/export/export.md: "
+                "%s (each is marked in the files)\n",
+                info->fallbacks);
+}
+
+const gc_exporter_t gc_exporter_accelsim = {
+    "accel-sim", {"gpgpusim.config", "trace.config"}, 2, render_all, check_all, check_files,
+    gc_accelsim_doc, summary,
+};

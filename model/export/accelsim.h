@@ -23,35 +23,15 @@
 
 #include "../../util/err.h"
 #include "../../arch/arch.h"
+#include "export.h"
 
-/* Choices the caller may make; zero-initialised = the defaults. */
-typedef struct gc_accelsim_opts {
-    const char *clock; /* SM clock for the core, interconnect and L2 domains:
-                        * "max" (sm.clock_max_mhz, default), "base", "tensor",
-                        * "memory" (the sustained clocks sm.clock_*_mhz) */
-    const char *form;  /* tensor form for the tensor unit, as gc_tensor_label
-                        * prints it ("mma m16n8k16 f16.f32"); NULL = the rule:
-                        * mma m16n8k16 f16.f32, else mma m16n8k8 f16.f32 */
-} gc_accelsim_opts_t;
+/* The export's choices and summary are the common ones (export.h). */
+typedef gc_export_opts_t gc_accelsim_opts_t;
+typedef gc_export_info_t gc_accelsim_info_t;
 
-/* What an export did, for the summary line. */
-typedef struct gc_accelsim_info {
-    int n_options;       /* options written, both files */
-    int n_arch;          /* values taken or derived from the arch */
-    int n_const;         /* fixed constants (by design, see export.md) */
-    int n_fallback;      /* constants used because the arch lacks a value */
-    char fallbacks[512]; /* the arch keys those stand in for, comma-separated */
-    char form[96];       /* the tensor form used */
-    int indexing;        /* -gpgpu_memory_partition_indexing written */
-    int n_mem;           /* -gpgpu_n_mem written */
-    /* the arch figures the export used (for its microbenchmark traces) */
-    double core_mhz;      /* SM clock of the core domain */
-    double l2_hit_cyc;    /* L2 hit, weighted over near and far partitions */
-    double l2_miss_cyc;   /* DRAM miss, weighted the same way */
-    double tc_lat_cyc;    /* the tensor form's latency */
-    double tc_issue_cyc;  /* its initiation interval per sub-core */
-    int tc_m, tc_n, tc_k; /* its shape */
-} gc_accelsim_info_t;
+/* The Accel-Sim exporter behind the common interface (export.h):
+ * "accel-sim", files gpgpusim.config and trace.config, validator simcheck. */
+extern const gc_exporter_t gc_exporter_accelsim;
 
 /* Render both files into malloc'd NUL-terminated buffers (*gpgpusim,
  * *trace; the caller frees them). Fails with GC_EINPUT and one line
@@ -60,10 +40,10 @@ typedef struct gc_accelsim_info {
 int gc_accelsim_render(const gc_arch_t *a, const gc_accelsim_opts_t *o, char **gpgpusim,
                        char **trace, gc_accelsim_info_t *info, gc_err_t *err);
 
-/* Render, validate with simcheck (a failure here is a gpucal bug: GC_ERUN),
- * create dir if needed, and write DIR/gpgpusim.config and DIR/trace.config
- * atomically. Without force an existing file is not replaced (GC_EEXIST)
- * and nothing is written. */
+/* gc_export_write with this exporter: render, validate with simcheck (a
+ * failure here is a gpucal bug: GC_ERUN), create dir if needed, and write
+ * DIR/gpgpusim.config and DIR/trace.config atomically. Without force an
+ * existing file is not replaced (GC_EEXIST) and nothing is written. */
 int gc_accelsim_export(const gc_arch_t *a, const gc_accelsim_opts_t *o, const char *dir, int force,
                        gc_accelsim_info_t *info, gc_err_t *err);
 

@@ -16,429 +16,8 @@
 
 #include "../../util/fsio.h"
 
-/* The simulator's option names: gpgpu-sim_distribution (dev) option_parser_register
- * calls, the trace-driven options and the numbered specialized units of
- * accel-sim-framework, then the DRAM-timing sub-options (no '-'). Sorted by
- * strcmp; tests/test_export_check.c checks it against the reference list. */
-static const char *const opt_names[] = {
-    "-accelwattch_hybrid_perfsim_CC_ACC",
-    "-accelwattch_hybrid_perfsim_CYCLES",
-    "-accelwattch_hybrid_perfsim_DRAM_RD",
-    "-accelwattch_hybrid_perfsim_DRAM_WR",
-    "-accelwattch_hybrid_perfsim_L1_RH",
-    "-accelwattch_hybrid_perfsim_L1_RM",
-    "-accelwattch_hybrid_perfsim_L1_WH",
-    "-accelwattch_hybrid_perfsim_L1_WM",
-    "-accelwattch_hybrid_perfsim_L2_RH",
-    "-accelwattch_hybrid_perfsim_L2_RM",
-    "-accelwattch_hybrid_perfsim_L2_WH",
-    "-accelwattch_hybrid_perfsim_L2_WM",
-    "-accelwattch_hybrid_perfsim_NOC",
-    "-accelwattch_hybrid_perfsim_NUM_SM_IDLE",
-    "-accelwattch_hybrid_perfsim_PIPE_DUTY",
-    "-accelwattch_hybrid_perfsim_SHARED_ACC",
-    "-accelwattch_hybrid_perfsim_VOLTAGE",
-    "-accelwattch_xml_file",
-    "-aggregate_power_stats",
-    "-cdp_latency",
-    "-checkpoint_CTA",
-    "-checkpoint_CTA_t",
-    "-checkpoint_insn_Y",
-    "-checkpoint_kernel",
-    "-checkpoint_option",
-    "-coption",
-    "-dram_bnk_indexing_policy",
-    "-dram_bnkgrp_indexing_policy",
-    "-dram_data_command_freq_ratio",
-    "-dram_dual_bus_interface",
-    "-dram_elimnate_rw_turnaround",
-    "-dram_latency",
-    "-dram_seperate_write_queue_enable",
-    "-dram_write_queue_size",
-    "-dvfs_enabled",
-    "-enable_ptx_file_line_stats",
-    "-fdata",
-    "-gpgpu_TB_launch_latency",
-    "-gpgpu_adaptive_cache_config",
-    "-gpgpu_cache:dl1",
-    "-gpgpu_cache:dl1PrefL1",
-    "-gpgpu_cache:dl1PrefShared",
-    "-gpgpu_cache:dl2",
-    "-gpgpu_cache:dl2_texture_only",
-    "-gpgpu_cache:il1",
-    "-gpgpu_cdp_enabled",
-    "-gpgpu_cflog_interval",
-    "-gpgpu_clock_domains",
-    "-gpgpu_clock_gated_lanes",
-    "-gpgpu_clock_gated_reg_file",
-    "-gpgpu_coalesce_arch",
-    "-gpgpu_compute_capability_major",
-    "-gpgpu_compute_capability_minor",
-    "-gpgpu_concurrent_kernel_sm",
-    "-gpgpu_const_cache:l1",
-    "-gpgpu_deadlock_detect",
-    "-gpgpu_dram_burst_length",
-    "-gpgpu_dram_buswidth",
-    "-gpgpu_dram_partition_queues",
-    "-gpgpu_dram_return_queue_size",
-    "-gpgpu_dram_scheduler",
-    "-gpgpu_dram_timing_opt",
-    "-gpgpu_dual_issue_diff_exec_units",
-    "-gpgpu_enable_specialized_operand_collector",
-    "-gpgpu_experimental_lib_support",
-    "-gpgpu_flush_l1_cache",
-    "-gpgpu_flush_l2_cache",
-    "-gpgpu_frfcfs_dram_sched_queue_size",
-    "-gpgpu_gmem_skip_L1D",
-    "-gpgpu_heap_size_limit",
-    "-gpgpu_ignore_resources_limitation",
-    "-gpgpu_inst_fetch_throughput",
-    "-gpgpu_kernel_launch_latency",
-    "-gpgpu_l1_banks",
-    "-gpgpu_l1_banks_byte_interleaving",
-    "-gpgpu_l1_banks_hashing_function",
-    "-gpgpu_l1_cache_write_ratio",
-    "-gpgpu_l1_latency",
-    "-gpgpu_l2_rop_latency",
-    "-gpgpu_local_mem_map",
-    "-gpgpu_max_completed_cta",
-    "-gpgpu_max_concurrent_kernel",
-    "-gpgpu_max_cta",
-    "-gpgpu_max_cycle",
-    "-gpgpu_max_insn",
-    "-gpgpu_max_insn_issue_per_warp",
-    "-gpgpu_mem_addr_mapping",
-    "-gpgpu_mem_addr_test",
-    "-gpgpu_mem_address_mask",
-    "-gpgpu_mem_unit_ports",
-    "-gpgpu_memlatency_stat",
-    "-gpgpu_memory_partition_indexing",
-    "-gpgpu_n_cluster_ejection_buffer_size",
-    "-gpgpu_n_clusters",
-    "-gpgpu_n_cores_per_cluster",
-    "-gpgpu_n_ldst_response_buffer_size",
-    "-gpgpu_n_mem",
-    "-gpgpu_n_mem_per_ctrlr",
-    "-gpgpu_n_sub_partition_per_mchannel",
-    "-gpgpu_num_cta_barriers",
-    "-gpgpu_num_dp_units",
-    "-gpgpu_num_int_units",
-    "-gpgpu_num_mem_units",
-    "-gpgpu_num_reg_banks",
-    "-gpgpu_num_sched_per_core",
-    "-gpgpu_num_sfu_units",
-    "-gpgpu_num_sp_units",
-    "-gpgpu_num_tensor_core_units",
-    "-gpgpu_occupancy_sm_number",
-    "-gpgpu_operand_collector_num_in_ports_dp",
-    "-gpgpu_operand_collector_num_in_ports_gen",
-    "-gpgpu_operand_collector_num_in_ports_int",
-    "-gpgpu_operand_collector_num_in_ports_mem",
-    "-gpgpu_operand_collector_num_in_ports_sfu",
-    "-gpgpu_operand_collector_num_in_ports_sp",
-    "-gpgpu_operand_collector_num_in_ports_tensor_core",
-    "-gpgpu_operand_collector_num_out_ports_dp",
-    "-gpgpu_operand_collector_num_out_ports_gen",
-    "-gpgpu_operand_collector_num_out_ports_int",
-    "-gpgpu_operand_collector_num_out_ports_mem",
-    "-gpgpu_operand_collector_num_out_ports_sfu",
-    "-gpgpu_operand_collector_num_out_ports_sp",
-    "-gpgpu_operand_collector_num_out_ports_tensor_core",
-    "-gpgpu_operand_collector_num_units_dp",
-    "-gpgpu_operand_collector_num_units_gen",
-    "-gpgpu_operand_collector_num_units_int",
-    "-gpgpu_operand_collector_num_units_mem",
-    "-gpgpu_operand_collector_num_units_sfu",
-    "-gpgpu_operand_collector_num_units_sp",
-    "-gpgpu_operand_collector_num_units_tensor_core",
-    "-gpgpu_perf_sim_memcpy",
-    "-gpgpu_perfect_inst_const_cache",
-    "-gpgpu_perfect_mem",
-    "-gpgpu_pipeline_widths",
-    "-gpgpu_ptx_convert_to_ptxplus",
-    "-gpgpu_ptx_force_max_capability",
-    "-gpgpu_ptx_inst_debug_file",
-    "-gpgpu_ptx_inst_debug_thread_uid",
-    "-gpgpu_ptx_inst_debug_to_file",
-    "-gpgpu_ptx_instruction_classification",
-    "-gpgpu_ptx_save_converted_ptxplus",
-    "-gpgpu_ptx_sim_mode",
-    "-gpgpu_ptx_use_cuobjdump",
-    "-gpgpu_reg_bank_use_warp_id",
-    "-gpgpu_reg_file_port_throughput",
-    "-gpgpu_registers_per_block",
-    "-gpgpu_runtime_pending_launch_count_limit",
-    "-gpgpu_runtime_stat",
-    "-gpgpu_runtime_sync_depth_limit",
-    "-gpgpu_scheduler",
-    "-gpgpu_shader_core_pipeline",
-    "-gpgpu_shader_cta",
-    "-gpgpu_shader_registers",
-    "-gpgpu_shmem_limited_broadcast",
-    "-gpgpu_shmem_num_banks",
-    "-gpgpu_shmem_option",
-    "-gpgpu_shmem_per_block",
-    "-gpgpu_shmem_size",
-    "-gpgpu_shmem_sizeDefault",
-    "-gpgpu_shmem_size_PrefL1",
-    "-gpgpu_shmem_size_PrefShared",
-    "-gpgpu_shmem_warp_parts",
-    "-gpgpu_simd_model",
-    "-gpgpu_simple_dram_model",
-    "-gpgpu_simt_core_sim_order",
-    "-gpgpu_smem_latency",
-    "-gpgpu_stack_size_limit",
-    "-gpgpu_sub_core_model",
-    "-gpgpu_tensor_core_avail",
-    "-gpgpu_tex_cache:l1",
-    "-gpgpu_unified_l1d_size",
-    "-gpgpu_warp_issue_shader",
-    "-gpgpu_warpdistro_shader",
-    "-hw_perf_bench_name",
-    "-hw_perf_file_name",
-    "-icnt_arbiter_algo",
-    "-icnt_flit_size",
-    "-icnt_grant_cycles",
-    "-icnt_in_buffer_limit",
-    "-icnt_out_buffer_limit",
-    "-icnt_subnets",
-    "-icnt_verbose",
-    "-idata",
-    "-inter_config_file",
-    "-keep",
-    "-l2_ideal",
-    "-liveness_message_freq",
-    "-n_regfile_gating_group",
-    "-network_mode",
-    "-otherflag",
-    "-power_per_cycle_dump",
-    "-power_simulation_enabled",
-    "-power_simulation_mode",
-    "-power_trace_enabled",
-    "-power_trace_zlevel",
-    "-ptx_line_stats_filename",
-    "-ptx_opcode_initiation_dp",
-    "-ptx_opcode_initiation_fp",
-    "-ptx_opcode_initiation_int",
-    "-ptx_opcode_initiation_sfu",
-    "-ptx_opcode_initiation_tensor",
-    "-ptx_opcode_latency_dp",
-    "-ptx_opcode_latency_fp",
-    "-ptx_opcode_latency_int",
-    "-ptx_opcode_latency_sfu",
-    "-ptx_opcode_latency_tesnor",
-    "-resume_CTA",
-    "-resume_kernel",
-    "-resume_option",
-    "-save_embedded_ptx",
-    "-sdata",
-    "-someflag",
-    "-specialized_unit_1",
-    "-specialized_unit_2",
-    "-specialized_unit_3",
-    "-specialized_unit_4",
-    "-specialized_unit_5",
-    "-specialized_unit_6",
-    "-specialized_unit_7",
-    "-specialized_unit_8",
-    "-steady_power_levels_enabled",
-    "-steady_state_definition",
-    "-trace_components",
-    "-trace_enabled",
-    "-trace_opcode_latency_initiation_dp",
-    "-trace_opcode_latency_initiation_int",
-    "-trace_opcode_latency_initiation_sfu",
-    "-trace_opcode_latency_initiation_sp",
-    "-trace_opcode_latency_initiation_spec_op_1",
-    "-trace_opcode_latency_initiation_spec_op_2",
-    "-trace_opcode_latency_initiation_spec_op_3",
-    "-trace_opcode_latency_initiation_spec_op_4",
-    "-trace_opcode_latency_initiation_spec_op_5",
-    "-trace_opcode_latency_initiation_spec_op_6",
-    "-trace_opcode_latency_initiation_spec_op_7",
-    "-trace_opcode_latency_initiation_spec_op_8",
-    "-trace_opcode_latency_initiation_tensor",
-    "-trace_sampling_core",
-    "-trace_sampling_memory_partition",
-    "-ulldata",
-    "-visualizer_enabled",
-    "-visualizer_outputfile",
-    "-visualizer_zlevel",
-    "ABC",
-    "CCD",
-    "CCDL",
-    "CDLR",
-    "CL",
-    "DEF",
-    "Mode",
-    "Name",
-    "RAS",
-    "RC",
-    "RCD",
-    "RP",
-    "RRD",
-    "RTPL",
-    "WL",
-    "WR",
-    "nbk",
-    "nbkgrp",
-};
-#define N_NAMES (sizeof(opt_names) / sizeof(opt_names[0]))
-
-/* Misspellings worth a hint: the simulator's own spelling. */
-static const char *const respell[][2] = {
-    {"-ptx_opcode_latency_tensor", "-ptx_opcode_latency_tesnor"},
-    {"-gpgpu_memory_partition_indexing_function", "-gpgpu_memory_partition_indexing"},
-    {"-memory_partition_indexing", "-gpgpu_memory_partition_indexing"},
-};
-
-/* ---- what each option's value must look like ---- */
-
-typedef enum {
-    V_ANY,    /* not typed here: only the placeholder check */
-    V_UINT,   /* whole number >= 0 */
-    V_POS,    /* whole number > 0 */
-    V_INT,    /* whole number, may be negative */
-    V_BOOL,   /* 0 or 1 */
-    V_LIST,   /* comma-separated whole numbers > 0, nmin..nmax fields */
-    V_WIDTHS, /* -gpgpu_pipeline_widths: 13 whole numbers >= 0 */
-    V_PAIR,   /* <latency>,<initiation interval> */
-    V_SPEC,   /* <enabled>,<num_units>,<max_latency>,<ID_OC>,<OC_EX>,<NAME> */
-    V_CACHE,  /* a cache geometry and policy string */
-    V_CLOCKS, /* <core>:<icnt>:<l2>:<dram> MHz */
-    V_PIPE,   /* <threads>:<warp size> */
-    V_QUEUES, /* four whole numbers separated by ':' */
-    V_MAP,    /* [dramid@N;]64 address bits */
-    V_TIMING, /* name=value:name=value... */
-    V_SHMEM,  /* increasing comma-separated KiB */
-    V_SCHED,  /* a warp scheduler name */
-    V_INDEX,  /* memory partition indexing 0..6 */
-} vkind_t;
-
-typedef struct rule {
-    const char *name;
-    vkind_t k;
-    int nmin, nmax;
-} rule_t;
-
-static const rule_t rules[] = {
-    {"-gpgpu_ptx_instruction_classification", V_UINT, 0, 0},
-    {"-gpgpu_ptx_sim_mode", V_UINT, 0, 0},
-    {"-gpgpu_ptx_force_max_capability", V_UINT, 0, 0},
-    {"-gpgpu_stack_size_limit", V_UINT, 0, 0},
-    {"-gpgpu_heap_size_limit", V_UINT, 0, 0},
-    {"-gpgpu_runtime_sync_depth_limit", V_UINT, 0, 0},
-    {"-gpgpu_runtime_pending_launch_count_limit", V_UINT, 0, 0},
-    {"-gpgpu_kernel_launch_latency", V_UINT, 0, 0},
-    {"-gpgpu_TB_launch_latency", V_UINT, 0, 0},
-    {"-gpgpu_max_concurrent_kernel", V_POS, 0, 0},
-    {"-gpgpu_compute_capability_major", V_UINT, 0, 0},
-    {"-gpgpu_compute_capability_minor", V_UINT, 0, 0},
-    {"-gpgpu_ptx_convert_to_ptxplus", V_BOOL, 0, 0},
-    {"-gpgpu_ptx_save_converted_ptxplus", V_BOOL, 0, 0},
-    {"-gpgpu_n_clusters", V_POS, 0, 0},
-    {"-gpgpu_n_cores_per_cluster", V_POS, 0, 0},
-    {"-gpgpu_n_mem", V_POS, 0, 0},
-    {"-gpgpu_n_sub_partition_per_mchannel", V_POS, 0, 0},
-    {"-gpgpu_clock_domains", V_CLOCKS, 0, 0},
-    {"-gpgpu_clock_gated_lanes", V_BOOL, 0, 0},
-    {"-gpgpu_shader_registers", V_POS, 0, 0},
-    {"-gpgpu_registers_per_block", V_POS, 0, 0},
-    {"-gpgpu_occupancy_sm_number", V_POS, 0, 0},
-    {"-gpgpu_shader_core_pipeline", V_PIPE, 0, 0},
-    {"-gpgpu_shader_cta", V_POS, 0, 0},
-    {"-gpgpu_simd_model", V_UINT, 0, 0},
-    {"-gpgpu_pipeline_widths", V_WIDTHS, 13, 13},
-    {"-gpgpu_num_sp_units", V_POS, 0, 0},
-    {"-gpgpu_num_sfu_units", V_POS, 0, 0},
-    {"-gpgpu_num_dp_units", V_UINT, 0, 0},
-    {"-gpgpu_num_int_units", V_UINT, 0, 0},
-    {"-gpgpu_tensor_core_avail", V_BOOL, 0, 0},
-    {"-gpgpu_num_tensor_core_units", V_UINT, 0, 0},
-    {"-ptx_opcode_latency_int", V_LIST, 5, 6},
-    {"-ptx_opcode_initiation_int", V_LIST, 5, 6},
-    {"-ptx_opcode_latency_fp", V_LIST, 5, 5},
-    {"-ptx_opcode_initiation_fp", V_LIST, 5, 5},
-    {"-ptx_opcode_latency_dp", V_LIST, 5, 5},
-    {"-ptx_opcode_initiation_dp", V_LIST, 5, 5},
-    {"-ptx_opcode_latency_sfu", V_LIST, 1, 1},
-    {"-ptx_opcode_initiation_sfu", V_LIST, 1, 1},
-    {"-ptx_opcode_latency_tesnor", V_LIST, 1, 1},
-    {"-ptx_opcode_initiation_tensor", V_LIST, 1, 1},
-    {"-gpgpu_sub_core_model", V_BOOL, 0, 0},
-    {"-gpgpu_enable_specialized_operand_collector", V_BOOL, 0, 0},
-    {"-gpgpu_operand_collector_num_units_gen", V_UINT, 0, 0},
-    {"-gpgpu_operand_collector_num_in_ports_gen", V_UINT, 0, 0},
-    {"-gpgpu_operand_collector_num_out_ports_gen", V_UINT, 0, 0},
-    {"-gpgpu_num_reg_banks", V_POS, 0, 0},
-    {"-gpgpu_reg_file_port_throughput", V_POS, 0, 0},
-    {"-gpgpu_num_sched_per_core", V_POS, 0, 0},
-    {"-gpgpu_scheduler", V_SCHED, 0, 0},
-    {"-gpgpu_max_insn_issue_per_warp", V_POS, 0, 0},
-    {"-gpgpu_dual_issue_diff_exec_units", V_BOOL, 0, 0},
-    {"-gpgpu_adaptive_cache_config", V_BOOL, 0, 0},
-    {"-gpgpu_shmem_option", V_SHMEM, 0, 0},
-    {"-gpgpu_unified_l1d_size", V_UINT, 0, 0},
-    {"-gpgpu_l1_banks", V_POS, 0, 0},
-    {"-gpgpu_cache:dl1", V_CACHE, 0, 0},
-    {"-gpgpu_cache:dl1PrefL1", V_CACHE, 0, 0},
-    {"-gpgpu_cache:dl1PrefShared", V_CACHE, 0, 0},
-    {"-gpgpu_l1_latency", V_POS, 0, 0},
-    {"-gpgpu_gmem_skip_L1D", V_BOOL, 0, 0},
-    {"-gpgpu_flush_l1_cache", V_BOOL, 0, 0},
-    {"-gpgpu_n_cluster_ejection_buffer_size", V_POS, 0, 0},
-    {"-gpgpu_l1_cache_write_ratio", V_UINT, 0, 0},
-    {"-gpgpu_shmem_size", V_POS, 0, 0},
-    {"-gpgpu_shmem_sizeDefault", V_POS, 0, 0},
-    {"-gpgpu_shmem_per_block", V_POS, 0, 0},
-    {"-gpgpu_smem_latency", V_POS, 0, 0},
-    {"-gpgpu_shmem_num_banks", V_POS, 0, 0},
-    {"-gpgpu_shmem_limited_broadcast", V_BOOL, 0, 0},
-    {"-gpgpu_shmem_warp_parts", V_POS, 0, 0},
-    {"-gpgpu_coalesce_arch", V_POS, 0, 0},
-    {"-gpgpu_cache:dl2", V_CACHE, 0, 0},
-    {"-gpgpu_cache:dl2_texture_only", V_BOOL, 0, 0},
-    {"-gpgpu_dram_partition_queues", V_QUEUES, 0, 0},
-    {"-gpgpu_perf_sim_memcpy", V_BOOL, 0, 0},
-    {"-gpgpu_memory_partition_indexing", V_INDEX, 0, 0},
-    {"-gpgpu_cache:il1", V_CACHE, 0, 0},
-    {"-gpgpu_inst_fetch_throughput", V_POS, 0, 0},
-    {"-gpgpu_tex_cache:l1", V_CACHE, 0, 0},
-    {"-gpgpu_const_cache:l1", V_CACHE, 0, 0},
-    {"-gpgpu_perfect_inst_const_cache", V_BOOL, 0, 0},
-    {"-network_mode", V_UINT, 0, 0},
-    {"-icnt_in_buffer_limit", V_POS, 0, 0},
-    {"-icnt_out_buffer_limit", V_POS, 0, 0},
-    {"-icnt_subnets", V_POS, 0, 0},
-    {"-icnt_flit_size", V_POS, 0, 0},
-    {"-icnt_arbiter_algo", V_UINT, 0, 0},
-    {"-gpgpu_l2_rop_latency", V_POS, 0, 0},
-    {"-dram_latency", V_POS, 0, 0},
-    {"-gpgpu_dram_scheduler", V_UINT, 0, 0},
-    {"-gpgpu_frfcfs_dram_sched_queue_size", V_UINT, 0, 0},
-    {"-gpgpu_dram_return_queue_size", V_UINT, 0, 0},
-    {"-gpgpu_n_mem_per_ctrlr", V_POS, 0, 0},
-    {"-gpgpu_dram_buswidth", V_POS, 0, 0},
-    {"-gpgpu_dram_burst_length", V_POS, 0, 0},
-    {"-dram_data_command_freq_ratio", V_POS, 0, 0},
-    {"-gpgpu_mem_address_mask", V_INT, 0, 0},
-    {"-gpgpu_mem_addr_mapping", V_MAP, 0, 0},
-    {"-gpgpu_dram_timing_opt", V_TIMING, 0, 0},
-    {"-dram_dual_bus_interface", V_BOOL, 0, 0},
-    {"-dram_bnk_indexing_policy", V_UINT, 0, 0},
-    {"-dram_bnkgrp_indexing_policy", V_UINT, 0, 0},
-    {"-gpgpu_memlatency_stat", V_UINT, 0, 0},
-    {"-gpgpu_runtime_stat", V_ANY, 0, 0},
-    {"-enable_ptx_file_line_stats", V_BOOL, 0, 0},
-    {"-visualizer_enabled", V_BOOL, 0, 0},
-    {"-power_simulation_enabled", V_BOOL, 0, 0},
-    {"-trace_opcode_latency_initiation_int", V_PAIR, 0, 0},
-    {"-trace_opcode_latency_initiation_sp", V_PAIR, 0, 0},
-    {"-trace_opcode_latency_initiation_dp", V_PAIR, 0, 0},
-    {"-trace_opcode_latency_initiation_sfu", V_PAIR, 0, 0},
-    {"-trace_opcode_latency_initiation_tensor", V_PAIR, 0, 0},
-};
-#define N_RULES (sizeof(rules) / sizeof(rules[0]))
+/* The option list, its misspellings and the value kinds: accel_options.c */
+#include "accel_options.h"
 
 /* ---- the option set ---- */
 
@@ -490,19 +69,19 @@ int gc_simcheck_known(const char *name)
 {
     if (!name || name[0] != '-')
         return 0;
-    return bsearch(name, opt_names, N_NAMES, sizeof(opt_names[0]), cmp_name) != NULL;
+    return bsearch(name, gc_accel_option_names, gc_accel_n_option_names, sizeof(gc_accel_option_names[0]), cmp_name) != NULL;
 }
 
 size_t gc_simcheck_names(const char *const **names)
 {
-    *names = opt_names;
-    return N_NAMES;
+    *names = gc_accel_option_names;
+    return gc_accel_n_option_names;
 }
 
 static int timing_name(const char *name)
 {
     return name[0] != '-' &&
-           bsearch(name, opt_names, N_NAMES, sizeof(opt_names[0]), cmp_name) != NULL;
+           bsearch(name, gc_accel_option_names, gc_accel_n_option_names, sizeof(gc_accel_option_names[0]), cmp_name) != NULL;
 }
 
 static const opt_t *find(const gc_simcheck_t *sc, const char *name)
@@ -636,44 +215,14 @@ static int is_pow2(long v)
 
 /* ---- per-option checks ---- */
 
-static int check_cache(gc_err_t *err, const opt_t *o)
+/* The policy part of a cache string: <rep>:<wr>:<alloc>:<wr_alloc>:<index>,
+ * one letter each, in combinations the simulator accepts for nset sets. */
+static int cache_policies(gc_err_t *err, const opt_t *o, const char *g, size_t gl, long nset)
 {
-    const char *v = o->value;
-    if (!strcmp(v, "none"))
-        return 0;
-    const char *g[6];
-    size_t gl[6];
-    int ng = split(v, ',', g, gl, 5);
-    if (ng < 3 || ng > 5)
-        return bad(err, o,
-                   "'%s' is not a cache string <type>:<sets>:<line>:<assoc>,<rep>:<wr>:<alloc>:"
-                   "<wr_alloc>:<index>,<mshr>:<entries>:<merge>[,<miss queue>[:<fifo>]][,<port "
-                   "width>]",
-                   v);
-    char geo[64];
-    field_text(geo, sizeof(geo), g[0], gl[0]);
-    const char *f[6];
-    size_t fl[6];
-    if (split(geo, ':', f, fl, 4) != 4)
-        return bad(err, o, "'%s': the geometry must be <type>:<sets>:<line bytes>:<assoc>", geo);
-    if (fl[0] != 1 || (f[0][0] != 'N' && f[0][0] != 'S'))
-        return bad(err, o, "'%.*s' is not a cache type: N (normal) or S (sector)", (int)fl[0],
-                   f[0]);
-    long nset, line, assoc;
-    if (num_field(err, o, f[1], fl[1], -1, 0, 1, &nset) ||
-        num_field(err, o, f[2], fl[2], -1, 0, 1, &line) ||
-        num_field(err, o, f[3], fl[3], -1, 0, 1, &assoc))
-        return err->code;
-    if (f[0][0] == 'S' && line != 128)
-        return bad(err, o,
-                   "a sector cache needs 128-byte lines (4 sectors of 32 bytes), this one has "
-                   "%ld (use 128, or type N)",
-                   line);
-    /* policies */
     const char *p[6];
     size_t pl[6];
     char pol[64];
-    field_text(pol, sizeof(pol), g[1], gl[1]);
+    field_text(pol, sizeof(pol), g, gl);
     if (split(pol, ':', p, pl, 5) != 5 || pl[0] != 1 || pl[1] != 1 || pl[2] != 1 || pl[3] != 1 ||
         pl[4] != 1)
         return bad(err, o,
@@ -710,6 +259,47 @@ static int check_cache(gc_err_t *err, const opt_t *o)
                    "linear set indexing (L) needs a power-of-two number of sets, not "
                    "%ld",
                    nset);
+    return 0;
+}
+
+static int check_cache(gc_err_t *err, const opt_t *o)
+{
+    const char *v = o->value;
+    if (!strcmp(v, "none"))
+        return 0;
+    const char *g[6];
+    size_t gl[6];
+    int ng = split(v, ',', g, gl, 5);
+    if (ng < 3 || ng > 5)
+        return bad(err, o,
+                   "'%s' is not a cache string <type>:<sets>:<line>:<assoc>,<rep>:<wr>:<alloc>:"
+                   "<wr_alloc>:<index>,<mshr>:<entries>:<merge>[,<miss queue>[:<fifo>]][,<port "
+                   "width>]",
+                   v);
+    char geo[64];
+    field_text(geo, sizeof(geo), g[0], gl[0]);
+    const char *f[6];
+    size_t fl[6];
+    if (split(geo, ':', f, fl, 4) != 4)
+        return bad(err, o, "'%s': the geometry must be <type>:<sets>:<line bytes>:<assoc>", geo);
+    if (fl[0] != 1 || (f[0][0] != 'N' && f[0][0] != 'S'))
+        return bad(err, o, "'%.*s' is not a cache type: N (normal) or S (sector)", (int)fl[0],
+                   f[0]);
+    long nset, line, assoc;
+    if (num_field(err, o, f[1], fl[1], -1, 0, 1, &nset) ||
+        num_field(err, o, f[2], fl[2], -1, 0, 1, &line) ||
+        num_field(err, o, f[3], fl[3], -1, 0, 1, &assoc))
+        return err->code;
+    if (f[0][0] == 'S' && line != 128)
+        return bad(err, o,
+                   "a sector cache needs 128-byte lines (4 sectors of 32 bytes), this one has "
+                   "%ld (use 128, or type N)",
+                   line);
+    int rc = cache_policies(err, o, g[1], gl[1], nset);
+    if (rc)
+        return rc;
+    const char *p[6];
+    size_t pl[6];
     /* mshr */
     char ms[64];
     field_text(ms, sizeof(ms), g[2], gl[2]);
@@ -967,6 +557,49 @@ static int check_shmem(gc_err_t *err, const opt_t *o)
     return 0;
 }
 
+/* <threads per SM>:<warp size>, whole warps */
+static int check_pipe(gc_err_t *err, const opt_t *o)
+{
+    const char *f[3];
+    size_t fl[3];
+    long th, ws;
+    if (split(o->value, ':', f, fl, 2) != 2)
+        return bad(err, o, "'%s' must be <threads per SM>:<warp size>", o->value);
+    if (num_field(err, o, f[0], fl[0], 0, 0, 1, &th) ||
+        num_field(err, o, f[1], fl[1], 1, 0, 1, &ws))
+        return err->code;
+    return th % ws ? bad(err, o, "%ld threads are not whole warps of %ld", th, ws) : 0;
+}
+
+/* four queue sizes a:b:c:d */
+static int check_queues(gc_err_t *err, const opt_t *o)
+{
+    long v;
+    const char *f[5];
+    size_t fl[5];
+    if (split(o->value, ':', f, fl, 4) != 4)
+        return bad(err, o, "'%s' must be four queue sizes a:b:c:d", o->value);
+    for (int i = 0; i < 4; i++)
+        if (num_field(err, o, f[i], fl[i], i, 0, 0, &v))
+            return err->code;
+    return 0;
+}
+
+/* a warp scheduler name (before any ':' parameters) */
+static int check_sched(gc_err_t *err, const opt_t *o)
+{
+    static const char *const sched[] = {"lrr", "gto",           "two_level_active", "rrr",
+                                        "old", "warp_limiting", "oldest",           NULL};
+    size_t n = strcspn(o->value, ":");
+    for (int i = 0; sched[i]; i++)
+        if (strlen(sched[i]) == n && !strncmp(sched[i], o->value, n))
+            return 0;
+    return bad(err, o,
+               "'%s' is not a warp scheduler (lrr, gto, two_level_active, rrr, "
+               "old, warp_limiting)",
+               o->value);
+}
+
 static int check_one(gc_err_t *err, const opt_t *o)
 {
     if (is_placeholder(o->value))
@@ -978,10 +611,10 @@ static int check_one(gc_err_t *err, const opt_t *o)
         return check_spec(err, o);
     if (!strncmp(o->name, "-trace_opcode_latency_initiation_", 33))
         return check_pair(err, o);
-    const rule_t *r = NULL;
-    for (size_t i = 0; i < N_RULES && !r; i++)
-        if (!strcmp(rules[i].name, o->name))
-            r = &rules[i];
+    const gc_accel_rule_t *r = NULL;
+    for (size_t i = 0; i < gc_accel_n_rules && !r; i++)
+        if (!strcmp(gc_accel_rules[i].name, o->name))
+            r = &gc_accel_rules[i];
     if (!r)
         return 0;
     long v;
@@ -1026,45 +659,18 @@ static int check_one(gc_err_t *err, const opt_t *o)
         return check_cache(err, o);
     case V_CLOCKS:
         return check_clocks(err, o);
-    case V_PIPE: {
-        const char *f[3];
-        size_t fl[3];
-        long th, ws;
-        if (split(o->value, ':', f, fl, 2) != 2)
-            return bad(err, o, "'%s' must be <threads per SM>:<warp size>", o->value);
-        if (num_field(err, o, f[0], fl[0], 0, 0, 1, &th) ||
-            num_field(err, o, f[1], fl[1], 1, 0, 1, &ws))
-            return err->code;
-        return th % ws ? bad(err, o, "%ld threads are not whole warps of %ld", th, ws) : 0;
-    }
-    case V_QUEUES: {
-        const char *f[5];
-        size_t fl[5];
-        if (split(o->value, ':', f, fl, 4) != 4)
-            return bad(err, o, "'%s' must be four queue sizes a:b:c:d", o->value);
-        for (int i = 0; i < 4; i++)
-            if (num_field(err, o, f[i], fl[i], i, 0, 0, &v))
-                return err->code;
-        return 0;
-    }
+    case V_PIPE:
+        return check_pipe(err, o);
+    case V_QUEUES:
+        return check_queues(err, o);
     case V_MAP:
         return check_map(err, o);
     case V_TIMING:
         return check_timing(err, o);
     case V_SHMEM:
         return check_shmem(err, o);
-    case V_SCHED: {
-        static const char *const sched[] = {"lrr", "gto",           "two_level_active", "rrr",
-                                            "old", "warp_limiting", "oldest",           NULL};
-        size_t n = strcspn(o->value, ":");
-        for (int i = 0; sched[i]; i++)
-            if (strlen(sched[i]) == n && !strncmp(sched[i], o->value, n))
-                return 0;
-        return bad(err, o,
-                   "'%s' is not a warp scheduler (lrr, gto, two_level_active, rrr, "
-                   "old, warp_limiting)",
-                   o->value);
-    }
+    case V_SCHED:
+        return check_sched(err, o);
     }
     return 0;
 }
@@ -1092,6 +698,23 @@ static const char *intern_file(gc_simcheck_t *sc, const char *name)
 }
 
 /* Next word of buf from *i: 1 a word (tok->s malloc'd), 0 end, <0 error. */
+/* Keep word w (n bytes) in tok->s without the blanks a quoted value may
+ * carry at its ends; 1, or GC_ENOMEM. */
+static int tok_keep(tok_t *tok, const char *w, size_t n, gc_err_t *err)
+{
+    size_t a = 0;
+    while (a < n && w[a] == ' ')
+        a++;
+    while (n > a && w[n - 1] == ' ')
+        n--;
+    tok->s = malloc(n - a + 1);
+    if (!tok->s)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    memcpy(tok->s, w + a, n - a);
+    tok->s[n - a] = '\0';
+    return 1;
+}
+
 static int next_word(const char *name, const char *buf, size_t len, size_t *i, long *line,
                      long *col, int *in_comment, tok_t *tok, gc_err_t *err)
 {
@@ -1170,23 +793,29 @@ static int next_word(const char *name, const char *buf, size_t len, size_t *i, l
                          "a quote that is never closed (add the closing \")");
     if (!started)
         return 0;
-    /* a quoted value may carry blanks at its ends */
-    size_t a = 0;
-    while (a < n && w[a] == ' ')
-        a++;
-    while (n > a && w[n - 1] == ' ')
-        n--;
-    tok->s = malloc(n - a + 1);
-    if (!tok->s)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    memcpy(tok->s, w + a, n - a);
-    tok->s[n - a] = '\0';
-    return 1;
+    return tok_keep(tok, w, n, err);
 }
 
 static int is_option_word(const char *s)
 {
     return s[0] == '-' && (isalpha((unsigned char)s[1]) || s[1] == '_');
+}
+
+/* The error for option word k the simulator does not register, with its
+ * own spelling when k is a known misspelling. */
+static int unknown_option(const char *file, const tok_t *k, gc_err_t *err)
+{
+    const char *hint = NULL;
+    for (size_t j = 0; j < gc_accel_n_respell; j++)
+        if (!strcmp(gc_accel_respell[j][0], k->s))
+            hint = gc_accel_respell[j][1];
+    if (hint)
+        return gc_err_at(err, GC_EINPUT, file, k->line, k->col,
+                         "unknown option '%s': the simulator spells it '%s'", k->s, hint);
+    return gc_err_at(err, GC_EINPUT, file, k->line, k->col,
+                     "unknown option '%s': the simulator does not register it and "
+                     "would refuse the file (check the spelling, or remove it)",
+                     k->s);
 }
 
 int gc_simcheck_add(gc_simcheck_t *sc, const char *name, const char *buf, size_t len, gc_err_t *err)
@@ -1211,18 +840,7 @@ int gc_simcheck_add(gc_simcheck_t *sc, const char *name, const char *buf, size_t
             return rc;
         }
         if (!gc_simcheck_known(k.s)) {
-            const char *hint = NULL;
-            for (size_t j = 0; j < sizeof(respell) / sizeof(respell[0]); j++)
-                if (!strcmp(respell[j][0], k.s))
-                    hint = respell[j][1];
-            if (hint)
-                rc = gc_err_at(err, GC_EINPUT, file, k.line, k.col,
-                               "unknown option '%s': the simulator spells it '%s'", k.s, hint);
-            else
-                rc = gc_err_at(err, GC_EINPUT, file, k.line, k.col,
-                               "unknown option '%s': the simulator does not register it and "
-                               "would refuse the file (check the spelling, or remove it)",
-                               k.s);
+            rc = unknown_option(file, &k, err);
             free(k.s);
             return rc;
         }
@@ -1313,10 +931,12 @@ static int check_pipe_fit(const gc_simcheck_t *sc, gc_err_t *err, const char *pa
     return 0;
 }
 
-int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
+/* ---- checks between options (gc_simcheck_done) ---- */
+
+/* Partition indexing: IPOLY only for 16/32/64 channels, XOR for 2^n. */
+static int x_indexing(const gc_simcheck_t *sc, gc_err_t *err)
 {
     const opt_t *o;
-    /* partition indexing: IPOLY only for 16/32/64 channels, XOR for 2^n */
     if ((o = find(sc, "-gpgpu_memory_partition_indexing")) != NULL) {
         long idx = uval(sc, "-gpgpu_memory_partition_indexing", 0);
         long nmem = uval(sc, "-gpgpu_n_mem", 8);
@@ -1333,8 +953,14 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
                        "XOR indexing (1) needs a power-of-two channel count, %s %ld (use 0)", from,
                        nmem);
     }
-    /* sub-core model: one issue slot, register bank group and collector
-     * group per scheduler */
+    return 0;
+}
+
+/* The sub-core model: one issue slot, register bank group and collector
+ * group per scheduler. */
+static int x_subcore(const gc_simcheck_t *sc, gc_err_t *err)
+{
+    const opt_t *o;
     if (uval(sc, "-gpgpu_sub_core_model", 0) == 1) {
         long s = uval(sc, "-gpgpu_num_sched_per_core", 1);
         static const int id_oc[] = {0, 1, 2, 3, 4, 11};
@@ -1377,7 +1003,12 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
                            f[3], s);
         }
     }
-    /* PTX-mode lists: each latency at least its initiation interval */
+    return 0;
+}
+
+/* PTX-mode lists: each latency at least its initiation interval. */
+static int x_ptx_lists(const gc_simcheck_t *sc, gc_err_t *err)
+{
     static const char *const lists[][2] = {
         {"-ptx_opcode_latency_int", "-ptx_opcode_initiation_int"},
         {"-ptx_opcode_latency_fp", "-ptx_opcode_initiation_fp"},
@@ -1399,7 +1030,13 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
                            "(the pipeline stage latency - initiation would be negative)",
                            k + 1, in[k], l[k], lists[i][0]);
     }
-    /* trace-mode pairs fit the pipeline depth the simulator derives */
+    return 0;
+}
+
+/* Trace-mode pairs fit the pipeline depth the simulator derives. */
+static int x_pipe_fit(const gc_simcheck_t *sc, gc_err_t *err)
+{
+    const opt_t *o;
     long l[8];
     if ((o = find(sc, "-ptx_opcode_latency_fp")) && list_vals(o->value, l, 5) == 5 &&
         check_pipe_fit(sc, err, "-trace_opcode_latency_initiation_sp", l[1],
@@ -1440,7 +1077,12 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
             check_pipe_fit(sc, err, pn, f[2], "its depth is field 3 (max_latency) of the unit"))
             return err->code;
     }
-    /* DRAM: the address map cannot name more banks than the timing has */
+    return 0;
+}
+
+/* DRAM: the address map cannot name more banks than the timing has. */
+static int x_dram(const gc_simcheck_t *sc, gc_err_t *err)
+{
     const opt_t *mo = find(sc, "-gpgpu_mem_addr_mapping"), *to = find(sc, "-gpgpu_dram_timing_opt");
     if (mo && to) {
         int bb = map_bank_bits(mo->value);
@@ -1458,7 +1100,13 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
             return bad(err, mo, "%d bank bits cannot select %ld sub-partitions per channel", bb,
                        nsub);
     }
-    /* shared memory and the unified L1 */
+    return 0;
+}
+
+/* Shared memory and the unified L1. */
+static int x_shmem(const gc_simcheck_t *sc, gc_err_t *err)
+{
+    const opt_t *o;
     long unified = uval(sc, "-gpgpu_unified_l1d_size", 0);
     long shsize = uval(sc, "-gpgpu_shmem_size", -1);
     if ((o = find(sc, "-gpgpu_shmem_option")) != NULL && unified > 0 &&
@@ -1499,6 +1147,19 @@ int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
             return bad(err, o, "more than -gpgpu_shmem_size %ld", shsize);
         if (unified > 0 && shsize > unified * 1024 && (o = find(sc, "-gpgpu_shmem_size")))
             return bad(err, o, "%ld bytes exceed -gpgpu_unified_l1d_size %ld KB", shsize, unified);
+    }
+    return 0;
+}
+
+int gc_simcheck_done(gc_simcheck_t *sc, gc_err_t *err)
+{
+    static int (*const cross[])(const gc_simcheck_t *, gc_err_t *) = {
+        x_indexing, x_subcore, x_ptx_lists, x_pipe_fit, x_dram, x_shmem,
+    };
+    for (size_t i = 0; i < sizeof(cross) / sizeof(cross[0]); i++) {
+        int rc = cross[i](sc, err);
+        if (rc)
+            return rc;
     }
     return 0;
 }

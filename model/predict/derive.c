@@ -1,7 +1,8 @@
 /* derive.c - model parameters from an arch file, derived where it lacks
  * them (see derive.h; the rules are listed in model/kernels/README.md,
- * "Parameters the model derives"). */
+ * "Parameters the model derives"). Runs once per machine (machine.c). */
 #include "derive.h"
+#include "../../util/suggest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ const char *gc_derived_key(const gc_derived_t *d, char *buf, size_t n)
     return buf;
 }
 
-/* "M.m" -> 10*M+m without sscanf (this runs in every prediction) */
+/* "M.m" -> 10*M+m without sscanf */
 static int cc_of(const gc_arch_t *a)
 {
     const char *s = a->cc;
@@ -51,8 +52,7 @@ static int cc_of(const gc_arch_t *a)
     return s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9' ? maj * 10 + (s[i + 1] - '0') : 0;
 }
 
-/* "mMnNkK" -> m, n, k without sscanf; -1 when malformed */
-static int parse_shape(const char *s, int *m, int *n, int *k)
+int gc_derive_shape(const char *s, int *m, int *n, int *k)
 {
     int *out[3] = {m, n, k};
     static const char tag[3] = {'m', 'n', 'k'};
@@ -71,132 +71,66 @@ static int parse_shape(const char *s, int *m, int *n, int *k)
 
 /* ---- tensor forms ---- */
 
-static const gc_tensor_t *find_form(const gc_arch_t *a, const char *inst, const char *shape,
-                                    const char *at, const char *ct, const char *operands)
+/* Record derived value `field` of form f (in rule order). */
+static void form_derived(gc_mform_t *f, const char *field, double value, const char *how)
 {
-    return gc_arch_tensor(a, inst, shape, at, ct, operands);
+    if (f->nd < GC_MFORM_DERIVED)
+        f->d[f->nd++] = (gc_derived_t){f->t, NULL, field, value, how};
 }
 
 /* Peak FMA/clk/SM of a form: the file's figure, or its TFLOP/s converted at
  * its clock. 0 when neither is there. */
-static double form_peak(const gc_arch_t *a, const gc_tensor_t *t, gc_derived_list_t *dl)
+static double form_peak(const gc_arch_t *a, gc_mform_t *f)
 {
+    const gc_tensor_t *t = f->t;
     if (t->peak_fma_clk_sm.set)
         return t->peak_fma_clk_sm.v;
     double clk = t->clock_mhz.set ? t->clock_mhz.v : a->sm.clock_max_mhz.v;
     if (t->peak_tflops.set && a->sm.count.set && clk > 0) {
         double v = t->peak_tflops.v * 1e6 / (2.0 * a->sm.count.v * clk);
-        gc_derived_add(dl, t, NULL, "peak_fma_clk_sm", v,
-                       "peak_tflops * 1e6 / (2 * sm.count * clock_mhz)");
+        form_derived(f, "peak_fma_clk_sm", v, "peak_tflops * 1e6 / (2 * sm.count * clock_mhz)");
         return v;
     }
     return 0;
 }
 
-int gc_derive_tensor(const gc_arch_t *a, const gc_kop_t *op, const char *file,
-                     gc_tensor_plan_t *out, gc_derived_list_t *dl, gc_err_t *err)
+void gc_derive_form(const gc_arch_t *a, const gc_machine_t *m, const gc_tensor_t *t,
+                    gc_mform_t *f)
 {
-    memset(out, 0, sizeof(*out));
-    int m, n, k;
-    if (parse_shape(op->shape, &m, &n, &k))
-        return gc_err_at(err, GC_EINPUT, file, op->line, op->col, "bad tensor shape '%s'",
-                         op->shape ? op->shape : "?");
-    const char *inst = op->inst ? op->inst : "mma";
-    int wg = !strncmp(inst, "wgmma", 5);
-    const char *operands = wg ? (op->operands ? op->operands : "ss") : NULL;
-    out->fma = (double)m * n * k;
-    out->insts = 1;
-    out->warpgroup = wg;
-    const gc_tensor_t *t = find_form(a, inst, op->shape, op->a, op->c, operands);
-    const char *rule = NULL;
-    if (!t && !strcmp(op->a, "bf16")) {
-        t = find_form(a, inst, op->shape, "f16", op->c, operands);
-        rule = "bf16 runs at the rate of the f16 form (every tensor core since Ampere)";
-    }
-    if (!t && !strcmp(inst, "wmma") && m == 16 && n % 8 == 0) {
-        /* wmma.mma mMnNkK compiles to N/8 mma.m16n8kK on sm_80 and later, and to
-         * N/8 x 2 mma.m16n8k(K/2) on Turing (HMMA.1688) */
-        const char *at = !strcmp(op->a, "bf16") ? "f16" : op->a;
-        for (int split = 1; split <= 2 && !t; split++) {
-            char shape[32];
-            snprintf(shape, sizeof(shape), "m16n8k%d", k / split);
-            if (k % split == 0 && (t = find_form(a, "mma", shape, at, op->c, NULL)) != NULL) {
-                out->insts = (double)(n / 8) * split;
-                rule = split == 1 ? "wmma mMnNkK runs as N/8 mma m16n8kK (its SASS on sm_80 on)"
-                                  : "wmma mMnNkK runs as N/4 mma m16n8k(K/2) (its SASS on sm_75)";
-            }
-        }
-    }
-    if (!t) {
-        char list[400] = "";
-        size_t at = 0;
-        for (size_t i = 0; i < a->n_tensor && at < sizeof(list) - 40; i++) {
-            const gc_tensor_t *x = &a->tensor[i];
-            const char *want = !strcmp(inst, "wmma") ? "mma" : inst;
-            if (strcmp(x->inst, want))
-                continue;
-            char lab[96];
-            snprintf(lab, sizeof(lab), "%s %s %s.%s", x->inst, x->shape, x->a, x->c);
-            if (strstr(list, lab))
-                continue;
-            int w = snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", lab);
-            if (w > 0 && (size_t)w < sizeof(list) - at)
-                at += (size_t)w;
-        }
-        return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
-                         "the arch %s has no tensor form '%s %s %s.%s'%s (forms it has: %s)",
-                         a->name, inst, op->shape, op->a, op->c, wg ? " for wgmma operands" : "",
-                         at ? list : "none");
-    }
-    out->form = t;
-    if (rule)
-        gc_derived_add(dl, t, NULL, "", out->insts, rule);
-    int tm, tn, tk;
-    parse_shape(t->shape, &tm, &tn, &tk);
-    double form_fma = (double)tm * tn * tk;
+    memset(f, 0, sizeof(*f));
+    f->t = t;
+    f->next = -1;
+    f->warpgroup = !strncmp(t->inst, "wgmma", 5);
+    f->is_rand = t->data && !strcmp(t->data, "rand");
+    f->clock_mhz = t->clock_mhz.set && t->clock_mhz.v > 0 ? t->clock_mhz.v : 0;
+    int tm = 0, tn = 0, tk = 0;
+    gc_derive_shape(t->shape, &tm, &tn, &tk);
+    f->fma = (double)tm * tn * tk;
     /* slots: the form's fitted sub-cores; a wgmma occupies the whole SM */
-    double slots = t->sub_cores.set      ? t->sub_cores.v
-                   : wg                  ? 1
-                   : a->sm.sub_cores.set ? a->sm.sub_cores.v
-                                         : 4;
-    if (!t->sub_cores.set) {
-        gc_derived_add(dl, t, NULL, "sub_cores", slots,
-                       wg ? "1: a warpgroup's wgmma uses the tensor cores of all sub-cores"
-                          : "sm.sub_cores: one tensor core per sub-core");
-    }
-    double issue;
-    if (t->issue_cyc.set) {
-        issue = t->issue_cyc.v;
-    } else {
-        double peak = form_peak(a, t, dl);
-        char lab[96];
+    double slots = t->sub_cores.set ? t->sub_cores.v : f->warpgroup ? 1 : m->sub_cores;
+    if (!t->sub_cores.set)
+        form_derived(f, "sub_cores", slots,
+                     f->warpgroup ? "1: a warpgroup's wgmma uses the tensor cores of all sub-cores"
+                                  : "sm.sub_cores: one tensor core per sub-core");
+    double issue = t->issue_cyc.v;
+    if (!t->issue_cyc.set) {
+        double peak = form_peak(a, f);
         if (!(peak > 0))
-            return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
-                             "the arch %s gives tensor form '%s' neither issue_cyc nor a peak "
-                             "throughput (peak_fma_clk_sm or peak_tflops): add one",
-                             a->name, gc_tensor_label(t, lab, sizeof(lab)));
-        issue = form_fma * slots / peak;
-        gc_derived_add(dl, t, NULL, "issue_cyc", issue, "m*n*k * sub_cores / peak_fma_clk_sm");
+            return; /* f->ok stays 0: an op using it fails (machine.c) */
+        issue = f->fma * slots / peak;
+        form_derived(f, "issue_cyc", issue, "m*n*k * sub_cores / peak_fma_clk_sm");
     }
-    double lat = issue;
-    if (t->latency_cyc.set) {
-        lat = t->latency_cyc.v;
-    } else {
-        gc_derived_add(dl, t, NULL, "latency_cyc", lat,
-                       "no latency in the file: taken equal to issue_cyc");
-    }
-    double ovh = 0;
-    if (t->overhead_cyc.set) {
-        ovh = t->overhead_cyc.v;
-    } else {
-        gc_derived_add(dl, t, NULL, "overhead_cyc", 0,
-                       "not fitted: 0 (latency does not grow with warps in flight)");
-    }
-    out->pipe.lat_cyc = lat;
-    out->pipe.issue_cyc = issue;
-    out->pipe.overhead_cyc = ovh;
-    out->pipe.slots = (int)(slots + 0.5) > 0 ? (int)(slots + 0.5) : 1;
-    return 0;
+    double lat = t->latency_cyc.set ? t->latency_cyc.v : issue;
+    if (!t->latency_cyc.set)
+        form_derived(f, "latency_cyc", lat, "no latency in the file: taken equal to issue_cyc");
+    if (!t->overhead_cyc.set)
+        form_derived(f, "overhead_cyc", 0,
+                     "not fitted: 0 (latency does not grow with warps in flight)");
+    f->pipe.lat_cyc = lat;
+    f->pipe.issue_cyc = issue;
+    f->pipe.overhead_cyc = t->overhead_cyc.set ? t->overhead_cyc.v : 0;
+    f->pipe.slots = (int)(slots + 0.5) > 0 ? (int)(slots + 0.5) : 1;
+    f->ok = 1;
 }
 
 /* ---- CUDA-core pipes ---- */
@@ -211,7 +145,7 @@ static const struct alu_default {
     double lanes_frac; /* of fp32_lanes */
     double fixed;      /* ops/clk/SM when not a fraction (0 = use lanes_frac) */
     double lat;
-} alu_defaults[] = {
+} alu_defaults[GC_ALU_DEFAULTS] = {
     {"ffma", 1, 0, 4},   {"fadd", 1, 0, 4},    {"fmul", 1, 0, 4},    {"fmnmx", 1, 0, 4},
     {"fsetp", 1, 0, 4},  {"hfma2", 1, 0, 5},   {"hadd2", 1, 0, 5},   {"hmul2", 1, 0, 5},
     {"imad", 0.5, 0, 4}, {"iadd3", 0.5, 0, 4}, {"lop3", 0.5, 0, 4},  {"shf", 0.5, 0, 4},
@@ -219,6 +153,79 @@ static const struct alu_default {
     {"sel", 0.5, 0, 4},  {"mov", 0.5, 0, 4},   {"imnmx", 0.5, 0, 4}, {"popc", 0, 16, 6},
     {"mufu", 0, 16, 20}, {"i2f", 0, 16, 6},    {"f2i", 0, 16, 6},    {"f2f", 0, 16, 6},
 };
+
+size_t gc_derive_alu_names(const char **out, size_t max)
+{
+    static const char *const fp64[] = {"dfma", "dadd", "dmul"};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof(alu_defaults) / sizeof(alu_defaults[0]) && n < max; i++)
+        out[n++] = alu_defaults[i].prefix;
+    for (size_t i = 0; i < 3 && n < max; i++)
+        out[n++] = fp64[i];
+    return n;
+}
+
+/* 1 if name is prefix followed by its end or a '.' */
+static int has_prefix(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return !strncmp(name, prefix, n) && (name[n] == 0 || name[n] == '.');
+}
+
+const char *gc_derive_alu_default(int i)
+{
+    return i >= 0 && i < GC_ALU_DEFAULTS ? alu_defaults[i].prefix : NULL;
+}
+
+int gc_derive_alu_default_of(const char *name)
+{
+    for (int i = 0; i < GC_ALU_DEFAULTS; i++)
+        if (has_prefix(name, alu_defaults[i].prefix))
+            return i;
+    return -1;
+}
+
+int gc_derive_alu_fp64(const char *name)
+{
+    return !strncmp(name, "dfma", 4) || !strncmp(name, "dadd", 4) || !strncmp(name, "dmul", 4);
+}
+
+void gc_derive_alu(const gc_arch_t *a, const gc_machine_t *m, const char *name,
+                   const gc_alu_t *e, gc_malu_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->name = name;
+    out->cls = gc_derive_alu_pipe(name);
+    double lanes = a->sm.fp32_lanes.set ? a->sm.fp32_lanes.v : 128;
+    double rate = e && e->ops_clk_sm.set ? e->ops_clk_sm.v : 0;
+    double lat = e && e->latency_cyc.set ? e->latency_cyc.v : 0;
+    if (!(rate > 0) || !(lat > 0)) {
+        int di = gc_derive_alu_default_of(name), fp64 = gc_derive_alu_fp64(name);
+        if (di < 0 && !fp64)
+            return; /* out->ok stays 0: an op using it fails (machine.c) */
+        const struct alu_default *d = di >= 0 ? &alu_defaults[di] : NULL;
+        if (!(rate > 0)) {
+            /* full-rate FP64 on the data-centre parts (cc 8.0: 32/clk/SM, 9.0: 64),
+             * 1/64 of FP32 elsewhere */
+            rate = fp64 ? (m->cc == 80 ? 32 : m->cc == 90 ? 64 : lanes / 64)
+                        : (d->fixed > 0 ? d->fixed : d->lanes_frac * lanes);
+            out->d[out->nd++] = (gc_derived_t){
+                NULL, NULL, "ops_clk_sm", rate,
+                fp64 ? "FP64 rate by compute capability"
+                     : "share of sm.fp32_lanes for its pipe (programming guide)"};
+        }
+        if (!(lat > 0)) {
+            lat = fp64 ? 8 : d->lat;
+            out->d[out->nd++] = (gc_derived_t){NULL, NULL, "latency_cyc", lat,
+                                               "typical dependent-issue latency of its pipe"};
+        }
+    }
+    out->pipe.lat_cyc = lat;
+    out->pipe.issue_cyc = 32.0 * m->sub_cores / rate; /* one warp instruction on one sub-core */
+    out->pipe.overhead_cyc = 0;
+    out->pipe.slots = (int)(m->sub_cores + 0.5);
+    out->ok = 1;
+}
 
 int gc_derive_alu_pipe(const char *name)
 {
@@ -231,65 +238,10 @@ int gc_derive_alu_pipe(const char *name)
         {"hmul2", 0}, {"imad", 0}, {"mufu", 2}, {"i2f", 2},   {"f2i", 2},
         {"f2f", 2},   {"popc", 2}, {"dfma", 3}, {"dadd", 3},  {"dmul", 3},
     };
-    for (size_t i = 0; i < sizeof(pipes) / sizeof(pipes[0]); i++) {
-        size_t n = strlen(pipes[i].prefix);
-        if (!strncmp(name, pipes[i].prefix, n) && (name[n] == 0 || name[n] == '.'))
+    for (size_t i = 0; i < sizeof(pipes) / sizeof(pipes[0]); i++)
+        if (has_prefix(name, pipes[i].prefix))
             return pipes[i].pipe;
-    }
     return 1; /* integer and logic ops, compares, min/max, moves */
-}
-
-int gc_derive_alu(const gc_arch_t *a, const gc_kop_t *op, const char *file, gc_pipe_t *out,
-                  gc_derived_list_t *dl, gc_err_t *err)
-{
-    double sub = a->sm.sub_cores.set ? a->sm.sub_cores.v : 4;
-    double lanes = a->sm.fp32_lanes.set ? a->sm.fp32_lanes.v : 128;
-    const gc_alu_t *e = gc_arch_alu(a, op->name);
-    double rate = 0, lat = 0;
-    if (e && e->ops_clk_sm.set)
-        rate = e->ops_clk_sm.v;
-    if (e && e->latency_cyc.set)
-        lat = e->latency_cyc.v;
-    if (!(rate > 0) || !(lat > 0)) {
-        const struct alu_default *d = NULL;
-        for (size_t i = 0; i < sizeof(alu_defaults) / sizeof(alu_defaults[0]) && !d; i++) {
-            size_t n = strlen(alu_defaults[i].prefix);
-            if (!strncmp(op->name, alu_defaults[i].prefix, n) &&
-                (op->name[n] == 0 || op->name[n] == '.'))
-                d = &alu_defaults[i];
-        }
-        int fp64 = !strncmp(op->name, "dfma", 4) || !strncmp(op->name, "dadd", 4) ||
-                   !strncmp(op->name, "dmul", 4);
-        if (!d && !fp64)
-            return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
-                             "the arch %s has no alu entry for '%s' and gpucal knows no default "
-                             "for it (use a SASS name such as ffma, hfma2, imad, iadd3, lop3, "
-                             "mufu.ex2, dfma)",
-                             a->name, op->name);
-        if (!(rate > 0)) {
-            if (fp64) {
-                /* full-rate FP64 on the data-centre parts (cc 8.0: 32/clk/SM, 9.0: 64),
-                 * 1/64 of FP32 elsewhere */
-                int cc = cc_of(a);
-                rate = cc == 80 ? 32 : cc == 90 ? 64 : lanes / 64;
-            } else {
-                rate = d->fixed > 0 ? d->fixed : d->lanes_frac * lanes;
-            }
-            gc_derived_add(dl, NULL, op->name, "ops_clk_sm", rate,
-                           fp64 ? "FP64 rate by compute capability"
-                                : "share of sm.fp32_lanes for its pipe (programming guide)");
-        }
-        if (!(lat > 0)) {
-            lat = fp64 ? 8 : d->lat;
-            gc_derived_add(dl, NULL, op->name, "latency_cyc", lat,
-                           "typical dependent-issue latency of its pipe");
-        }
-    }
-    out->lat_cyc = lat;
-    out->issue_cyc = 32.0 * sub / rate; /* one warp instruction on one sub-core */
-    out->overhead_cyc = 0;
-    out->slots = (int)(sub + 0.5);
-    return 0;
 }
 
 /* ---- the machine ---- */
@@ -303,18 +255,10 @@ static double pick(const gc_qty_t *q, double dflt, gc_derived_list_t *dl, const 
     return dflt;
 }
 
-int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl, gc_err_t *err)
+/* SM limits: the file, else the programming guide's table for the compute
+ * capability. */
+static void derive_sm(const gc_sm_t *s, int cc, gc_machine_t *m, gc_derived_list_t *dl)
 {
-    memset(m, 0, sizeof(*m));
-    const gc_sm_t *s = &a->sm;
-    const gc_memory_t *mem = &a->memory;
-    const char *f = a->path ? a->path : a->name;
-    if (!s->count.set)
-        return gc_err_at(err, GC_EINPUT, f, 0, 0, "sm.count is missing: the model needs it");
-    int cc = cc_of(a);
-    m->sms = s->count.v;
-    m->sub_cores = s->sub_cores.set ? s->sub_cores.v : 4;
-    /* limits: the file, else the programming guide's table for the compute capability */
     int big = cc == 80 || cc >= 90;
     m->max_threads =
         pick(&s->max_threads,
@@ -348,8 +292,13 @@ int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl
         (s->shared_block_max_kib.set ? s->shared_block_max_kib.v : sh - 1) * 1024;
     /* the CUDA runtime reserves 1 KiB of shared memory per block from cc 8.0 on */
     m->shared_reserved_bytes = cc >= 80 ? 1024 : 0;
+}
 
-    /* shared / L1 data path: one 128-byte wavefront per cycle at the v4 bandwidth */
+/* The shared / L1 data path: one 128-byte wavefront per cycle at the v4
+ * bandwidth; shared, ldmatrix and L1 latencies. */
+static void derive_shared(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl)
+{
+    const gc_memory_t *mem = &a->memory;
     double banks = mem->shared.banks.set ? mem->shared.banks.v : 32;
     double bank_bytes = mem->shared.bank_bytes.set ? mem->shared.bank_bytes.v : 4;
     double bw = mem->shared.bw_v4_bytes_clk_sm.set ? mem->shared.bw_v4_bytes_clk_sm.v
@@ -369,8 +318,11 @@ int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl
             m->ldm_lat_cyc = a->ldmatrix[i].latency_cyc.v;
     m->l1_lat_cyc = pick(&mem->l1.latency_cyc, 33, dl, "memory.l1.latency_cyc",
                          "~33 cycles (seed 004 Table III)");
+}
 
-    /* L2 */
+/* L2 and DRAM latencies, the L2's near/far partitions, its capacity. */
+static void derive_l2(const gc_memory_t *mem, gc_machine_t *m, gc_derived_list_t *dl)
+{
     double l2lat = mem->l2.latency_cyc.set ? mem->l2.latency_cyc.v
                    : mem->l2.near_hit_cyc.set && mem->l2.far_hit_cyc.set
                        ? 0.5 * (mem->l2.near_hit_cyc.v + mem->l2.far_hit_cyc.v)
@@ -407,12 +359,16 @@ int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl
     m->l2_bytes = (mem->l2.size_mib.set ? mem->l2.size_mib.v : 0) * 1048576.0;
     if (!mem->l2.size_mib.set)
         gc_derived_add(dl, NULL, NULL, "memory.l2.size_mib", 0, "unknown: no reuse through the L2");
+}
 
-    /* DRAM */
-    if (mem->dram.bw_gbs.set) {
-        m->dram_bw_gbs = mem->dram.bw_gbs.v;
-    } else if (mem->dram.bw_peak_gbs.set) {
-        m->dram_bw_gbs = 0.9 * mem->dram.bw_peak_gbs.v;
+/* DRAM bandwidths per access mix. GC_EINPUT when the file has none. */
+static int derive_dram(const gc_dram_t *dr, const char *f, gc_machine_t *m, gc_derived_list_t *dl,
+                       gc_err_t *err)
+{
+    if (dr->bw_gbs.set) {
+        m->dram_bw_gbs = dr->bw_gbs.v;
+    } else if (dr->bw_peak_gbs.set) {
+        m->dram_bw_gbs = 0.9 * dr->bw_peak_gbs.v;
         gc_derived_add(dl, NULL, NULL, "memory.dram.bw_gbs", m->dram_bw_gbs,
                        "90% of bw_peak_gbs (seed 004 measured 91-92%)");
     } else {
@@ -420,16 +376,38 @@ int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl
                          "memory.dram has neither bw_gbs nor bw_peak_gbs: the model needs one");
     }
     /* per access mix: reads, writes, and a copy (the bus turning between them) */
-    m->dram_rd_gbs = pick(&mem->dram.bw_read_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_read_gbs",
+    m->dram_rd_gbs = pick(&dr->bw_read_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_read_gbs",
                           "memory.dram.bw_gbs (no per-direction figure)");
-    m->dram_wr_gbs = pick(&mem->dram.bw_write_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_write_gbs",
+    m->dram_wr_gbs = pick(&dr->bw_write_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_write_gbs",
                           "memory.dram.bw_gbs (no per-direction figure)");
-    m->dram_cp_gbs = pick(&mem->dram.bw_copy_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_copy_gbs",
+    m->dram_cp_gbs = pick(&dr->bw_copy_gbs, m->dram_bw_gbs, dl, "memory.dram.bw_copy_gbs",
                           "memory.dram.bw_gbs (no read/write turnaround)");
+    return 0;
+}
+
+int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
+{
+    const gc_sm_t *s = &a->sm;
+    const gc_memory_t *mem = &a->memory;
+    gc_derived_list_t *dl = &m->derived;
+    m->name = a->name;
+    m->file = a->path ? a->path : a->name;
+    if (!s->count.set)
+        return gc_err_at(err, GC_EINPUT, m->file, 0, 0, "sm.count is missing: the model needs it");
+    m->cc = cc_of(a);
+    m->sms = s->count.v;
+    m->sub_cores = s->sub_cores.set ? s->sub_cores.v : 4;
+    derive_sm(s, m->cc, m, dl);
+    derive_shared(a, m, dl);
+    derive_l2(mem, m, dl);
+    int rc = derive_dram(&mem->dram, m->file, m, dl, err);
+    if (rc)
+        return rc;
     m->clock_max_mhz = s->clock_max_mhz.v;
+    m->has_clock_tensor = s->clock_tensor_mhz.set;
+    m->has_clock_memory = s->clock_memory_mhz.set;
     m->clock_tensor_mhz = s->clock_tensor_mhz.set ? s->clock_tensor_mhz.v : m->clock_max_mhz;
     m->clock_memory_mhz = s->clock_memory_mhz.set ? s->clock_memory_mhz.v : m->clock_max_mhz;
-
     /* L2 bandwidth: the 16-byte figure, else the 4-byte one, else 2.5 x DRAM */
     if (mem->l2.bw_v4_bytes_clk.set)
         m->l2_bw_clk = mem->l2.bw_v4_bytes_clk.v;

@@ -1,19 +1,21 @@
-/* derive.h - every model parameter predict.c needs, taken from an arch file
- * or, where the file lacks it, derived from what it has, in one place.
+/* derive.h - the rules that turn an arch file into the machine the
+ * predictor reads (machine.h): every model parameter predict.c needs, taken
+ * from the file or, where the file lacks it, derived from what it has, in
+ * one place.
  *
  * Arch files made by hand from papers carry latencies and peak throughputs
  * but no fitted issue intervals; older ones lack ALU tables, ldmatrix
  * entries or a launch overhead. The rules below fill those gaps; each one
  * is documented in model/kernels/README.md ("Parameters the model derives")
  * and every value a prediction derived is listed in its output, so a
- * number is never silently made up.
+ * number is never silently made up. The rules run once, when a machine is
+ * resolved (gc_machine_create); a prediction only reads their results.
  */
 #ifndef GC_DERIVE_H
 #define GC_DERIVE_H
 
 #include "../../util/err.h"
 #include "../../arch/arch.h"
-#include "kernel.h"
 #include "../../arch/pipe.h"
 
 /* One derived value, for the output's "derived" list. Its key is made of
@@ -37,42 +39,56 @@ typedef struct gc_derived_list {
     int n;
 } gc_derived_list_t;
 
-/* A tensor op resolved against an arch: the pipe to evaluate and how one
- * instruction of the description maps onto it. */
-typedef struct gc_tensor_plan {
-    gc_pipe_t pipe;          /* latency, issue interval, overhead, slots */
-    double fma;              /* multiply-adds per description instruction (m*n*k) */
-    double insts;            /* arch instructions per description instruction (wmma: 2) */
-    int warpgroup;           /* 1: slots count warpgroups (wgmma) */
-    const gc_tensor_t *form; /* the arch entry used */
-} gc_tensor_plan_t;
+/* Append a derived value (ignored when dl is NULL, the list is full or the
+ * key is there already). field and how are static text. */
+void gc_derived_add(gc_derived_list_t *dl, const gc_tensor_t *form, const char *alu,
+                    const char *field, double value, const char *how);
 
-/* Resolve a tensor op (mma / wgmma / wmma) against a. Lookup order: the
- * exact form (wgmma: operands ss when the op names none); bf16 -> the f16
- * form; wmma mMnNkK -> mma m16n8kK (N/8 instructions). Missing pipe
- * figures are derived (issue from the peak, latency = issue, overhead 0,
- * slots = sm.sub_cores or 1 for wgmma) and recorded in dl (may be NULL).
- * Unknown form: GC_EINPUT "FILE:LINE:COL: the arch NAME has no tensor form
- * ..." at the op's place in file. */
-int gc_derive_tensor(const gc_arch_t *a, const gc_kop_t *op, const char *file,
-                     gc_tensor_plan_t *out, gc_derived_list_t *dl, gc_err_t *err);
+/* A tensor form of the arch, resolved: its pipe with every missing figure
+ * derived, and the derived values recorded in the order the rules made
+ * them (added to a prediction's list when an op uses the form). */
+#define GC_MFORM_DERIVED 5
+typedef struct gc_mform {
+    const gc_tensor_t *t; /* the arch entry */
+    gc_pipe_t pipe;       /* latency, issue interval, overhead, slots */
+    double fma;           /* multiply-adds of one instruction of the form (m*n*k) */
+    double clock_mhz;     /* the clock its figures were measured at (0: not stated) */
+    int warpgroup;        /* 1: a wgmma form (slots count warpgroups) */
+    int ok;               /* 0: neither issue_cyc nor a peak throughput (unusable) */
+    int is_rand;          /* its figures were taken on random data */
+    gc_derived_t d[GC_MFORM_DERIVED];
+    int nd;
+    unsigned long long hash; /* of inst, shape, a, c (machine.c's index) */
+    int next;                /* next form with the same inst/shape/a/c, or -1 */
+} gc_mform_t;
 
-/* Resolve a CUDA-core op (alu name): the arch's alu entry, or the default
- * for its pipe (fp32, half2, int, sfu, fp64) scaled by sm.fp32_lanes.
- * Unknown name: GC_EINPUT at the op's place. out->slots = sub-cores,
- * issue = cycles per warp instruction per sub-core. */
-int gc_derive_alu(const gc_arch_t *a, const gc_kop_t *op, const char *file, gc_pipe_t *out,
-                  gc_derived_list_t *dl, gc_err_t *err);
+/* A CUDA-core op resolved: the arch's alu entry (or a default for its
+ * pipe), one warp instruction per sub-core. The derived values' alu name is
+ * filled in with the op's own name when a prediction uses it. */
+typedef struct gc_malu {
+    const char *name; /* the arch entry's op, or the default's prefix */
+    gc_pipe_t pipe;
+    int cls; /* execution pipe (gc_derive_alu_pipe) */
+    int ok;  /* 0: no figures and no default */
+    gc_derived_t d[2];
+    int nd;
+} gc_malu_t;
 
-/* The execution pipe of a sub-core that runs CUDA-core op `name` (SASS
- * name): 0 fma (FFMA, FADD, FMUL, HFMA2, IMAD: the FMA datapaths), 1 alu
- * (IADD3, LOP3, SHF, ISETP, LEA, SEL, MOV, FMNMX, FSETP, ...), 2 xu (MUFU,
- * conversions, POPC), 3 fp64. Different pipes work side by side; one
- * instruction per clock issues to any of them. */
-int gc_derive_alu_pipe(const char *name);
+/* Number of default CUDA-core pipes (the programming guide's table). */
+#define GC_ALU_DEFAULTS 24
 
-/* Memory and SM figures the model uses, each from the arch or derived. */
+/* The CUDA-core instruction names gpucal has a default pipe for (any arch
+ * file may add more in its alu list), in table order, into out (at most
+ * max); returns how many. */
+size_t gc_derive_alu_names(const char **out, size_t max);
+
+/* The machine: memory and SM figures the model uses, each from the arch or
+ * derived, and every tensor form and CUDA-core op resolved. Made once per
+ * arch (machine.h); a prediction only reads it. */
 typedef struct gc_machine {
+    const char *name; /* the arch's name */
+    const char *file; /* its path (or name), for error messages */
+    int cc;           /* compute capability 10*major+minor, 0 if unset */
     double sms;       /* SMs */
     double sub_cores; /* sub-cores per SM */
     double max_threads, max_warps, max_blocks, max_block_threads;
@@ -94,15 +110,49 @@ typedef struct gc_machine {
     double bar_cyc;     /* one __syncthreads when the warps arrive together */
     double launch_us;   /* launch overhead as event timing sees it */
     double clock_max_mhz, clock_tensor_mhz, clock_memory_mhz;
+    int has_clock_tensor, has_clock_memory; /* the file states them */
+    gc_derived_list_t derived; /* the SM and memory figures derived, in rule order */
+    gc_mform_t *forms;         /* one per arch tensor entry, in file order */
+    size_t n_forms;
+    int *index; /* open-addressed hash of forms by inst/shape/a/c (-1: empty) */
+    size_t index_cap;
+    gc_malu_t *alus; /* one per arch alu entry, in file order */
+    size_t n_alus;
+    gc_malu_t defaults[GC_ALU_DEFAULTS]; /* the default pipes, by prefix */
+    gc_malu_t fp64;                      /* dfma / dadd / dmul without an entry */
 } gc_machine_t;
 
-/* Fill m from a (derived values recorded in dl, may be NULL). Fails with
- * GC_EINPUT when a has no SM count or no DRAM bandwidth of any kind. */
-int gc_derive_machine(const gc_arch_t *a, gc_machine_t *m, gc_derived_list_t *dl, gc_err_t *err);
+/* Fill m's SM and memory figures from a (derived values recorded in
+ * m->derived). Fails with GC_EINPUT when a has no SM count or no DRAM
+ * bandwidth of any kind. */
+int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err);
 
-/* Append a derived value (ignored when dl is NULL, the list is full or the
- * key is there already). field and how are static text. */
-void gc_derived_add(gc_derived_list_t *dl, const gc_tensor_t *form, const char *alu,
-                    const char *field, double value, const char *how);
+/* Resolve tensor form t of a into f (m's scalars filled already). */
+void gc_derive_form(const gc_arch_t *a, const gc_machine_t *m, const gc_tensor_t *t,
+                    gc_mform_t *f);
+
+/* Resolve CUDA-core op `name` (arch entry e, or NULL for the defaults) into
+ * out: the entry's figures, else the default for its pipe (fp32, half2,
+ * int, sfu, fp64) scaled by sm.fp32_lanes. out->ok = 0 when neither. */
+void gc_derive_alu(const gc_arch_t *a, const gc_machine_t *m, const char *name,
+                   const gc_alu_t *e, gc_malu_t *out);
+
+/* Prefix of default pipe i (0 <= i < GC_ALU_DEFAULTS); the default a name
+ * takes: the index whose prefix is the name up to its first '.', or -1. */
+const char *gc_derive_alu_default(int i);
+int gc_derive_alu_default_of(const char *name);
+
+/* 1 if name is an FP64 op (dfma, dadd, dmul, by prefix). */
+int gc_derive_alu_fp64(const char *name);
+
+/* The execution pipe of a sub-core that runs CUDA-core op `name` (SASS
+ * name): 0 fma (FFMA, FADD, FMUL, HFMA2, IMAD: the FMA datapaths), 1 alu
+ * (IADD3, LOP3, SHF, ISETP, LEA, SEL, MOV, FMNMX, FSETP, ...), 2 xu (MUFU,
+ * conversions, POPC), 3 fp64. Different pipes work side by side; one
+ * instruction per clock issues to any of them. */
+int gc_derive_alu_pipe(const char *name);
+
+/* "mMnNkK" -> m, n, k without sscanf; -1 when malformed. */
+int gc_derive_shape(const char *s, int *m, int *n, int *k);
 
 #endif

@@ -16,7 +16,10 @@
 
 #include "../../util/arena.h"
 #include "../../util/fsio.h"
+#include "../../util/suggest.h"
 #include "../../arch/ytree.h"
+#include "derive.h"
+#include "expr.h"
 
 static const char *const class_names[GC_OP_N] = {
     "mma", "wgmma", "wmma", "alu", "ldmatrix", "lds", "sts", "shfl",
@@ -112,6 +115,9 @@ typedef struct loader {
     gc_kernel_t *k;
     const char *file;
     gc_err_t *err;
+    gc_expr_var_t vars[GC_KERNEL_PARAMS_MAX]; /* params, in file order */
+    size_t n_vars;
+    const gc_kernel_opts_t *opts;             /* --set overrides (may be NULL) */
 } loader_t;
 
 GC_PRINTF(5, 6)
@@ -147,17 +153,58 @@ static int need_map(loader_t *L, const gc_ynode_t *n, const char *path, const ch
     return 0;
 }
 
-/* A plain finite number within [lo, hi]; whole when integer != 0. */
+/* 1 if s reads whole as a number (strtod), NaN and infinity included. */
+static int looks_numeric(const char *s)
+{
+    char *e;
+    (void)strtod(s, &e);
+    return e != s && !*e;
+}
+
+/* A number given as an expression over the params (expr.h), within
+ * [lo, hi], whole when integer != 0. */
+static int get_expr(loader_t *L, const gc_ynode_t *n, const char *path, double lo, double hi,
+                    int integer, const char *unit, double *out)
+{
+    char why[256];
+    double v;
+    if (gc_expr_eval(n->str, L->vars, L->n_vars, &v, why, sizeof(why))) {
+        /* YAML splits an unquoted flow list at each comma: max(A, B) arrives
+         * as 'max(A' */
+        int open = 0;
+        for (const char *c = n->str; *c; c++)
+            open += (*c == '(') - (*c == ')');
+        return fail(L, n, GC_EINPUT, path, "'%.60s': %s%s", n->str, why,
+                    open > 0 && n->plain ? " (inside [...] or {...}, quote an expression that "
+                                           "has a comma: \"max(A, B)\")"
+                                         : "");
+    }
+    if (v < lo || v > hi)
+        return fail(L, n, GC_EINPUT, path,
+                    "%.60s = %g is out of range (must be between %g and %g %s)", n->str, v, lo,
+                    hi, unit);
+    if (integer && v != floor(v))
+        return fail(L, n, GC_EINPUT, path,
+                    "%.60s = %g: must be a whole number of %s (round it: ceil(...) or "
+                    "floor(...))",
+                    n->str, v, unit);
+    *out = v;
+    return 0;
+}
+
+/* A plain finite number within [lo, hi]; whole when integer != 0; or an
+ * expression over the params. */
 static int get_num(loader_t *L, const gc_ynode_t *n, const char *path, double lo, double hi,
                    int integer, const char *unit, double *out)
 {
     if (n->kind != GC_Y_SCALAR)
         return fail(L, n, GC_EINPUT, path, "expected a number (%s), found %s", unit,
                     gc_ykind_name(n->kind));
-    if (!n->plain)
+    const char *s = n->str;
+    int numeric = looks_numeric(s);
+    if (!n->plain && numeric)
         return fail(L, n, GC_EINPUT, path,
                     "expected a number (%s), found a quoted text (remove the quotes)", unit);
-    const char *s = n->str;
     const char *t = s + (*s == '-' || *s == '+');
     if (!strcasecmp(t, ".nan") || !strcasecmp(t, "nan") || !strcasecmp(t, ".inf") ||
         !strcasecmp(t, "inf") || !strcasecmp(t, "infinity"))
@@ -165,6 +212,8 @@ static int get_num(loader_t *L, const gc_ynode_t *n, const char *path, double lo
                     "'%s' is not a valid value (NaN and infinity are refused; give a finite "
                     "number of %s)",
                     s, unit);
+    if (!numeric && s[0])
+        return get_expr(L, n, path, lo, hi, integer, unit, out);
     char *e;
     errno = 0;
     double v = strtod(s, &e);
@@ -241,12 +290,22 @@ static int get_dims(loader_t *L, const gc_ynode_t *n, const char *path, double h
     return 0;
 }
 
-static void warn_unknown(loader_t *L, const gc_ynode_t *kn, const char *path, const char *key,
-                         const char *where)
+/* An unknown key is an error: a misspelt key would otherwise change
+ * nothing silently. Names the closest known key and lists them all. */
+static int unknown_key(loader_t *L, const gc_ynode_t *kn, const char *path, const char *key,
+                       const char *const *known, size_t n)
 {
-    gc_warn_at(L->file, kn->line, kn->col,
-               "unknown key '%s%s%s' ignored (model/kernels/README.md lists the keys of %s)",
-               path[0] ? path : "", path[0] ? "." : "", key, where);
+    char hint[96], list[512] = "";
+    size_t at = 0;
+    gc_suggest_hint(key, known, n, hint, sizeof(hint));
+    for (size_t i = 0; i < n; i++) {
+        int w = snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "", known[i]);
+        if (w > 0 && (size_t)w < sizeof(list) - at)
+            at += (size_t)w;
+    }
+    return gc_err_at(L->err, GC_EINPUT, L->file, kn->line, kn->col,
+                     "unknown key '%s%s%.60s'%s; the keys here are: %s", path[0] ? path : "",
+                     path[0] ? "." : "", key, hint, list);
 }
 
 /* ---- ops ---- */
@@ -316,11 +375,109 @@ static int check_shape(const char *s)
     return gc_tensor_shape(s, NULL, NULL, NULL);
 }
 
-static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path)
+/* An op's text key kid (shape, a, c, operands, name, cache) from v. */
+static int op_key_text(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const char *p)
 {
-    int rc = need_map(L, n, path, "an op: {op: CLASS, count: N, ...}");
-    if (rc)
-        return rc;
+    int rc = 0;
+    switch (kid) {
+    case K_SHAPE:
+        rc = get_str(L, v, p, NULL, &op->shape);
+        if (!rc && check_shape(op->shape))
+            rc = fail(L, v, GC_EINPUT, p, "'%.40s' is not well formed (expected mMnNkK, "
+                      "e.g. m16n8k16)", v->str);
+        break;
+    case K_A:
+        rc = get_str(L, v, p, atypes, &op->a);
+        break;
+    case K_C:
+        rc = get_str(L, v, p, ctypes, &op->c);
+        break;
+    case K_OPERANDS:
+        rc = get_str(L, v, p, operands, &op->operands);
+        break;
+    case K_NAME:
+        rc = get_str(L, v, p, NULL, &op->name);
+        for (const char *c = op->name; !rc && *c; c++)
+            if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '.' ||
+                  *c == '_'))
+                rc = fail(L, v, GC_EINPUT, p,
+                          "'%.40s' is not an instruction name (lower case, e.g. ffma, "
+                          "imad, mufu.ex2)",
+                          v->str);
+        break;
+    case K_CACHE: {
+        const char *c;
+        rc = get_str(L, v, p, caches, &c);
+        if (!rc)
+            op->l1 = !strcmp(c, "l1");
+        break;
+    }
+    }
+    return rc;
+}
+
+/* An op's key kid from v: numbers and flags here, text in op_key_text. */
+static int op_key(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const char *p)
+{
+    int rc = 0;
+    double x = 0;
+    switch (kid) {
+    case K_COUNT:
+        rc = get_num(L, v, p, 0, 1e9, 0, "instructions per warp per iteration", &op->count);
+        break;
+    case K_CHAINS:
+        rc = get_num(L, v, p, 1, 1e9, 0, "independent chains", &op->chains);
+        break;
+    case K_NUM:
+        rc = get_num(L, v, p, 1, 4, 1, "matrices", &op->num);
+        if (!rc && op->num == 3)
+            rc = fail(L, v, GC_EINPUT, p, "ldmatrix loads 1, 2 or 4 matrices, not 3");
+        break;
+    case K_TRANS: {
+        int t;
+        rc = get_bool(L, v, p, &t);
+        break;
+    }
+    case K_WIDTH:
+        rc = get_num(L, v, p, 1, 16, 1, "bytes per thread", &op->width);
+        if (!rc && op->width != 1 && op->width != 2 && op->width != 4 && op->width != 8 &&
+            op->width != 16)
+            rc = fail(L, v, GC_EINPUT, p, "an access is 1, 2, 4, 8 or 16 bytes, not %s",
+                      v->str);
+        break;
+    case K_ACTIVE:
+        rc = get_num(L, v, p, 1, 32, 1, "threads", &op->active);
+        break;
+    case K_WAYS:
+        rc = get_num(L, v, p, 1, 32, 0, "ways", &op->ways);
+        break;
+    case K_SECTORS:
+        rc = get_num(L, v, p, 1, 512, 0, "32-byte sectors per warp instruction", &op->sectors);
+        break;
+    case K_LINES:
+        rc = get_num(L, v, p, 1, 128, 0, "128-byte lines per warp instruction", &op->lines);
+        break;
+    case K_BYTES:
+        rc = get_num(L, v, p, 1, 1 << 20, 0, "bytes per instruction", &x);
+        op->bytes = x;
+        break;
+    case K_L1HIT:
+        rc = get_num(L, v, p, 0, 1, 0, "fraction of sectors", &op->l1_hit);
+        break;
+    case K_BCAST:
+        rc = get_bool(L, v, p, &op->broadcast);
+        break;
+    default:
+        return op_key_text(L, op, kid, v, p);
+    }
+    return rc;
+}
+
+/* The op entry n: its class checked, a new op of it appended to ph (*op,
+ * *on its `op` node). */
+static int op_create(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path,
+                     const gc_ynode_t **onp, gc_kop_t **opp)
+{
     const gc_ynode_t *on = gc_ymap_get(n, "op");
     if (!on)
         return fail(L, n, GC_EINPUT, path,
@@ -330,12 +487,17 @@ static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char
         return fail(L, on, GC_EINPUT, path, "op: expected a text, found %s",
                     gc_ykind_name(on->kind));
     gc_opclass_t cls;
-    if (op_class(on->str, &cls))
+    if (op_class(on->str, &cls)) {
+        static const char *const ops[] = {"mma",      "mma.sp", "wgmma", "wgmma.sp", "wmma",
+                                          "alu",      "ldmatrix", "lds", "sts",      "shfl",
+                                          "ldg",      "stg",    "cp_async", "tma",   "bar"};
+        char hint[96];
         return fail(L, on, GC_EINPUT, path,
-                    "op: unknown instruction class '%.40s' (one of: mma, mma.sp, wgmma, "
+                    "op: unknown instruction class '%.40s'%s (one of: mma, mma.sp, wgmma, "
                     "wgmma.sp, wmma, alu, ldmatrix, lds, sts, shfl, ldg, stg, cp_async, tma, "
                     "bar)",
-                    on->str);
+                    on->str, gc_suggest_hint(on->str, ops, 15, hint, sizeof(hint)));
+    }
     gc_kop_t *op = gc_kernel_op(L->k, ph, cls);
     if (!op)
         return ph->n_ops >= GC_KERNEL_OPS_MAX
@@ -348,111 +510,16 @@ static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char
         op->inst = gc_kernel_str(L->k, on->str);
     if (cls == GC_OP_CP_ASYNC)
         op->l1 = 0; /* 16-byte cp.async is .cg: L2 only */
-    op->count = -1;
-    for (size_t i = 0; i < n->n; i++) {
-        const char *key = gc_ymap_key(n, i);
-        const gc_ynode_t *kn = gc_ymap_keynode(n, i), *v = gc_ymap_val(n, i);
-        if (!strcmp(key, "op"))
-            continue;
-        char p[256];
-        snprintf(p, sizeof(p), "%s.%s", path, key);
-        int kid = -1;
-        for (int j = 0; j < K_N; j++)
-            if (!strcmp(opkeys[j].key, key))
-                kid = j;
-        if (kid < 0) {
-            warn_unknown(L, kn, path, key, "an op");
-            continue;
-        }
-        if (!(opkeys[kid].classes & B(cls))) {
-            gc_warn_at(L->file, kn->line, kn->col,
-                       "%s: key '%s' does not apply to op '%s' and is ignored", path, key,
-                       on->str);
-            continue;
-        }
-        double x = 0;
-        switch (kid) {
-        case K_COUNT:
-            rc = get_num(L, v, p, 0, 1e9, 0, "instructions per warp per iteration", &op->count);
-            break;
-        case K_CHAINS:
-            rc = get_num(L, v, p, 1, 1e9, 0, "independent chains", &op->chains);
-            break;
-        case K_SHAPE:
-            rc = get_str(L, v, p, NULL, &op->shape);
-            if (!rc && check_shape(op->shape))
-                rc = fail(L, v, GC_EINPUT, p, "'%.40s' is not well formed (expected mMnNkK, "
-                          "e.g. m16n8k16)", v->str);
-            break;
-        case K_A:
-            rc = get_str(L, v, p, atypes, &op->a);
-            break;
-        case K_C:
-            rc = get_str(L, v, p, ctypes, &op->c);
-            break;
-        case K_OPERANDS:
-            rc = get_str(L, v, p, operands, &op->operands);
-            break;
-        case K_NAME:
-            rc = get_str(L, v, p, NULL, &op->name);
-            for (const char *c = op->name; !rc && *c; c++)
-                if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '.' ||
-                      *c == '_'))
-                    rc = fail(L, v, GC_EINPUT, p,
-                              "'%.40s' is not an instruction name (lower case, e.g. ffma, "
-                              "imad, mufu.ex2)",
-                              v->str);
-            break;
-        case K_NUM:
-            rc = get_num(L, v, p, 1, 4, 1, "matrices", &op->num);
-            if (!rc && op->num == 3)
-                rc = fail(L, v, GC_EINPUT, p, "ldmatrix loads 1, 2 or 4 matrices, not 3");
-            break;
-        case K_TRANS: {
-            int t;
-            rc = get_bool(L, v, p, &t);
-            break;
-        }
-        case K_WIDTH:
-            rc = get_num(L, v, p, 1, 16, 1, "bytes per thread", &op->width);
-            if (!rc && op->width != 1 && op->width != 2 && op->width != 4 && op->width != 8 &&
-                op->width != 16)
-                rc = fail(L, v, GC_EINPUT, p, "an access is 1, 2, 4, 8 or 16 bytes, not %s",
-                          v->str);
-            break;
-        case K_ACTIVE:
-            rc = get_num(L, v, p, 1, 32, 1, "threads", &op->active);
-            break;
-        case K_WAYS:
-            rc = get_num(L, v, p, 1, 32, 0, "ways", &op->ways);
-            break;
-        case K_SECTORS:
-            rc = get_num(L, v, p, 1, 512, 0, "32-byte sectors per warp instruction", &op->sectors);
-            break;
-        case K_LINES:
-            rc = get_num(L, v, p, 1, 128, 0, "128-byte lines per warp instruction", &op->lines);
-            break;
-        case K_CACHE: {
-            const char *c;
-            rc = get_str(L, v, p, caches, &c);
-            if (!rc)
-                op->l1 = !strcmp(c, "l1");
-            break;
-        }
-        case K_BYTES:
-            rc = get_num(L, v, p, 1, 1 << 20, 0, "bytes per instruction", &x);
-            op->bytes = x;
-            break;
-        case K_L1HIT:
-            rc = get_num(L, v, p, 0, 1, 0, "fraction of sectors", &op->l1_hit);
-            break;
-        case K_BCAST:
-            rc = get_bool(L, v, p, &op->broadcast);
-            break;
-        }
-        if (rc)
-            return rc;
-    }
+    *onp = on;
+    *opp = op;
+    return 0;
+}
+
+/* The keys op's class needs, and the checks across its keys. */
+static int op_check(loader_t *L, const gc_ynode_t *n, const char *path, const gc_ynode_t *on,
+                    const gc_kop_t *op)
+{
+    gc_opclass_t cls = op->cls;
     for (int j = 0; j < K_N; j++)
         if ((opkeys[j].required & B(cls)) && !gc_ymap_get(n, opkeys[j].key))
             return fail(L, n, GC_EINPUT, path, "op '%s' needs '%s'%s", on->str, opkeys[j].key,
@@ -474,6 +541,40 @@ static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char
     return 0;
 }
 
+static int load_op(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path)
+{
+    int rc = need_map(L, n, path, "an op: {op: CLASS, count: N, ...}");
+    const gc_ynode_t *on = NULL;
+    gc_kop_t *op = NULL;
+    if (rc || (rc = op_create(L, ph, n, path, &on, &op)))
+        return rc;
+    op->count = -1;
+    for (size_t i = 0; i < n->n; i++) {
+        const char *key = gc_ymap_key(n, i);
+        const gc_ynode_t *kn = gc_ymap_keynode(n, i), *v = gc_ymap_val(n, i);
+        if (!strcmp(key, "op"))
+            continue;
+        char p[256];
+        snprintf(p, sizeof(p), "%s.%s", path, key);
+        int kid = -1;
+        for (int j = 0; j < K_N; j++)
+            if (!strcmp(opkeys[j].key, key))
+                kid = j;
+        if (kid < 0 || !(opkeys[kid].classes & B(op->cls))) {
+            const char *known[K_N + 1];
+            size_t nk = 0;
+            known[nk++] = "op";
+            for (int j = 0; j < K_N; j++)
+                if (opkeys[j].classes & B(op->cls))
+                    known[nk++] = opkeys[j].key;
+            return unknown_key(L, kn, path, key, known, nk);
+        }
+        if ((rc = op_key(L, op, kid, v, p)))
+            return rc;
+    }
+    return op_check(L, n, path, on, op);
+}
+
 static int load_phase(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const char *path,
                       int main_loop)
 {
@@ -490,7 +591,10 @@ static int load_phase(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const c
         const gc_ynode_t *kn = gc_ymap_keynode(n, i), *v = gc_ymap_val(n, i);
         char p[128];
         snprintf(p, sizeof(p), "%s.%s", path, key);
-        if (!strcmp(key, "trips")) {
+        if (main_loop == 2 && strcmp(key, "ops")) {
+            static const char *const known[] = {"ops"};
+            return unknown_key(L, kn, path, key, known, 1);
+        } else if (!strcmp(key, "trips")) {
             rc = get_num(L, v, p, 0, 1e12, 0, "iterations per block", &ph->trips);
         } else if (!strcmp(key, "stages")) {
             rc = get_num(L, v, p, 1, 64, 1, "pipeline stages", &ph->stages);
@@ -504,12 +608,13 @@ static int load_phase(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const c
                 rc = load_op(L, ph, v->kids[j], q);
             }
         } else {
-            warn_unknown(L, kn, path, key, main_loop ? "the loop" : "a prologue or epilogue");
+            static const char *const known[] = {"trips", "stages", "ops"};
+            return unknown_key(L, kn, path, key, known, 3);
         }
         if (rc)
             return rc;
     }
-    if (main_loop && !gc_ymap_get(n, "trips"))
+    if (main_loop == 1 && !gc_ymap_get(n, "trips"))
         return fail(L, n, GC_EINPUT, path, "missing required key 'trips' (iterations of the "
                     "main loop per block)");
     if (!gc_ymap_get(n, "ops"))
@@ -517,6 +622,9 @@ static int load_phase(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const c
                     "warp and iteration)");
     return 0;
 }
+
+static const char *const launch_keys[] = {"grid", "block", "registers", "shared_bytes",
+                                          "blocks_per_sm"};
 
 static int load_launch(loader_t *L, const gc_ynode_t *n)
 {
@@ -542,15 +650,14 @@ static int load_launch(loader_t *L, const gc_ynode_t *n)
         else if (!strcmp(key, "blocks_per_sm"))
             rc = get_num(L, v, p, 1, 1024, 1, "blocks per SM", &k->blocks_per_sm);
         else
-            warn_unknown(L, kn, "launch", key, "launch");
+            return unknown_key(L, kn, "launch", key, launch_keys, 5);
         if (rc)
             return rc;
     }
-    static const char *const req[] = {"grid", "block", "registers"};
+    static const char *const req[] = {"grid", "block"};
     static const char *const why[] = {"blocks: a number or [x, y, z]",
-                                      "threads per block: a number or [x, y, z]",
-                                      "registers per thread, as ptxas -v reports them"};
-    for (int i = 0; i < 3; i++)
+                                      "threads per block: a number or [x, y, z]"};
+    for (int i = 0; i < 2; i++)
         if (!gc_ymap_get(n, req[i]))
             return fail(L, n, GC_EINPUT, "launch", "missing required key '%s' (%s)", req[i],
                         why[i]);
@@ -579,8 +686,11 @@ static int load_footprint(loader_t *L, const gc_ynode_t *n)
             rc = get_num(L, v, p, 0, 1e15, 0, "bytes", &k->reuse_bytes);
         else if (!strcmp(key, "l2_warm"))
             rc = get_bool(L, v, p, &k->l2_warm);
-        else
-            warn_unknown(L, kn, "footprint", key, "footprint");
+        else {
+            static const char *const known[] = {"read_bytes", "write_bytes", "reuse_bytes",
+                                                "l2_warm"};
+            return unknown_key(L, kn, "footprint", key, known, 4);
+        }
         if (rc)
             return rc;
         k->footprint_given |= !strcmp(key, "read_bytes")    ? GC_FP_READ
@@ -591,8 +701,177 @@ static int load_footprint(loader_t *L, const gc_ynode_t *n)
     return 0;
 }
 
-int gc_kernel_parse(gc_kernel_t **out, const char *name, const char *buf, size_t len,
-                    gc_err_t *err)
+static const char *const top_keys[] = {"schema", "name",     "source",   "note",
+                                       "params", "launch",   "loop",     "body",
+                                       "prologue", "epilogue", "footprint"};
+
+/* The --set NAME=EXPR of opts for name, or NULL. */
+static const char *set_for(const gc_kernel_opts_t *o, const char *name)
+{
+    for (int i = 0; o && i < o->n_set; i++) {
+        const char *eq = strchr(o->set[i], '=');
+        if (eq && strlen(name) == (size_t)(eq - o->set[i]) &&
+            !strncmp(o->set[i], name, (size_t)(eq - o->set[i])))
+            return eq + 1;
+    }
+    return NULL;
+}
+
+/* params: {NAME: number or expression over the earlier params}; a
+ * --set NAME=EXPR replaces the file's value (evaluated the same way). */
+static int load_params(loader_t *L, const gc_ynode_t *n)
+{
+    int rc = need_map(L, n, "params", "NAME: value, e.g. {N: 8192, TILE: 128}");
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n->n; i++) {
+        const char *key = gc_ymap_key(n, i);
+        const gc_ynode_t *kn = gc_ymap_keynode(n, i), *v = gc_ymap_val(n, i);
+        char p[128];
+        snprintf(p, sizeof(p), "params.%.60s", key);
+        if (!gc_expr_is_name(key))
+            return fail(L, kn, GC_EINPUT, "params",
+                        "'%.60s' is not a parameter name (letters, digits and _, starting with "
+                        "a letter; not a function name)",
+                        key);
+        if (L->n_vars == GC_KERNEL_PARAMS_MAX)
+            return fail(L, kn, GC_EINPUT, "params", "more than %d parameters",
+                        GC_KERNEL_PARAMS_MAX);
+        double x;
+        const char *over = set_for(L->opts, key);
+        if (over) {
+            char why[256];
+            if (gc_expr_eval(over, L->vars, L->n_vars, &x, why, sizeof(why)))
+                return gc_err_at(L->err, GC_EINPUT, L->file, kn->line, kn->col,
+                                 "--set %.60s=%.60s: %s", key, over, why);
+        } else if ((rc = get_num(L, v, p, -1e300, 1e300, 0, "a parameter value", &x)) != 0) {
+            return rc;
+        }
+        L->vars[L->n_vars++] = (gc_expr_var_t){key, x};
+    }
+    return 0;
+}
+
+/* Every --set names a parameter of the description. */
+static int check_sets(loader_t *L)
+{
+    const char *names[GC_KERNEL_PARAMS_MAX];
+    for (size_t i = 0; i < L->n_vars; i++)
+        names[i] = L->vars[i].name;
+    for (int i = 0; L->opts && i < L->opts->n_set; i++) {
+        const char *s = L->opts->set[i], *eq = strchr(s, '=');
+        char name[64], hint[96], list[256] = "";
+        snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - s) : 0, s);
+        size_t j = 0, at = 0;
+        while (j < L->n_vars && strcmp(names[j], name))
+            j++;
+        for (size_t m = 0; m < L->n_vars; m++) {
+            int w = snprintf(list + at, sizeof(list) - at, "%s%s", m ? ", " : "", names[m]);
+            if (w > 0 && (size_t)w < sizeof(list) - at)
+                at += (size_t)w;
+        }
+        if (!eq || j == L->n_vars)
+            return gc_err_at(L->err, GC_EINPUT, L->file, 0, 0,
+                             "--set %.60s: %s%s (the description's params: %s)", s,
+                             eq ? "no such parameter" : "expected NAME=VALUE",
+                             eq ? gc_suggest_hint(name, names, L->n_vars, hint, sizeof(hint))
+                                : "",
+                             L->n_vars ? list : "none");
+    }
+    return 0;
+}
+
+/* The registers a thread needs when launch.registers is not given: 32 for
+ * addresses, indices and loop state (what nvcc gives a simple kernel),
+ * plus the accumulators the main loop's tensor ops hold, one fragment per
+ * independent chain (m*n values of c-type bytes over the threads of the
+ * warp, or of the warpgroup for wgmma), capped at 255. */
+static double estimate_regs(const gc_kernel_t *k)
+{
+    double regs = 32;
+    for (size_t i = 0; i < k->loop.n_ops; i++) {
+        const gc_kop_t *op = &k->loop.ops[i];
+        int m = 0, nn = 0, kk = 0;
+        if (!op->shape || gc_tensor_shape(op->shape, &m, &nn, &kk))
+            continue;
+        double cb = op->c && (!strcmp(op->c, "f16")) ? 2 : op->c && !strcmp(op->c, "f64") ? 8 : 4;
+        double threads = op->cls == GC_OP_WGMMA ? 128 : 32;
+        double chains = op->chains > 0 ? op->chains : op->count;
+        regs += ceil(chains) * (double)m * (double)nn * cb / 4 / threads;
+    }
+    return fmin(255, ceil(regs));
+}
+
+/* The top-level keys but schema, params and the phases. */
+static int load_top(loader_t *L, const gc_ynode_t *root)
+{
+    gc_kernel_t *k = L->k;
+    int rc = 0;
+    for (size_t i = 0; !rc && i < root->n; i++) {
+        const char *key = gc_ymap_key(root, i);
+        const gc_ynode_t *kn = gc_ymap_keynode(root, i), *v = gc_ymap_val(root, i);
+        if (!strcmp(key, "schema") || !strcmp(key, "params"))
+            continue;
+        if (!strcmp(key, "name"))
+            rc = get_str(L, v, "name", NULL, &k->name);
+        else if (!strcmp(key, "source"))
+            rc = get_str(L, v, "source", NULL, &k->source);
+        else if (!strcmp(key, "note"))
+            rc = get_str(L, v, "note", NULL, &k->note);
+        else if (!strcmp(key, "launch"))
+            rc = load_launch(L, v);
+        else if (!strcmp(key, "loop"))
+            rc = load_phase(L, &k->loop, v, "loop", 1);
+        else if (!strcmp(key, "body"))
+            rc = load_phase(L, &k->loop, v, "body", 2);
+        else if (!strcmp(key, "prologue"))
+            rc = load_phase(L, &k->prologue, v, "prologue", 0);
+        else if (!strcmp(key, "epilogue"))
+            rc = load_phase(L, &k->epilogue, v, "epilogue", 0);
+        else if (!strcmp(key, "footprint"))
+            rc = load_footprint(L, v);
+        else
+            rc = unknown_key(L, kn, "", key, top_keys, sizeof(top_keys) / sizeof(top_keys[0]));
+    }
+    return rc;
+}
+
+/* The schema line and the required keys of root. */
+static int check_root(loader_t *L, const gc_ynode_t *root, int after)
+{
+    if (!after) {
+        const gc_ynode_t *sv = gc_ymap_get(root, "schema");
+        if (!sv)
+            return fail(L, root, GC_EINPUT, NULL,
+                        "missing required key 'schema' (the first line is 'schema: %s')",
+                        GC_KERNEL_SCHEMA);
+        if (sv->kind != GC_Y_SCALAR || strcmp(sv->str, GC_KERNEL_SCHEMA))
+            return fail(L, sv, GC_EINPUT, "schema",
+                        "'%.40s' is not supported: this gpucal reads %s (an arch file is given "
+                        "with --arch, not as the kernel)",
+                        sv->kind == GC_Y_SCALAR ? sv->str : "?", GC_KERNEL_SCHEMA);
+        return 0;
+    }
+    const gc_ynode_t *lp = gc_ymap_get(root, "loop"), *bd = gc_ymap_get(root, "body");
+    if (lp && bd)
+        return fail(L, bd, GC_EINPUT, "body",
+                    "give either loop (a main loop) or body (no main loop), not both");
+    static const char *const req[] = {"name", "launch"};
+    static const char *const why[] = {"a short name for the output",
+                                      "grid and block of the launch (registers, shared_bytes)"};
+    for (int i = 0; i < 2; i++)
+        if (!gc_ymap_get(root, req[i]))
+            return fail(L, root, GC_EINPUT, NULL, "missing required key '%s' (%s)", req[i],
+                        why[i]);
+    if (!lp && !bd)
+        return fail(L, root, GC_EINPUT, NULL,
+                    "missing required key 'loop' (the main loop: trips and the ops per warp "
+                    "and iteration) or 'body' (the ops of a kernel without a main loop)");
+    return 0;
+}
+
+int gc_kernel_parse_opts(gc_kernel_t **out, const char *name, const char *buf, size_t len,
+                         const gc_kernel_opts_t *opts, gc_err_t *err)
 {
     *out = NULL;
     gc_ydoc_t *doc;
@@ -607,58 +886,33 @@ int gc_kernel_parse(gc_kernel_t **out, const char *name, const char *buf, size_t
                          GC_KERNEL_SCHEMA);
     }
     gc_kernel_t *k = gc_kernel_create(NULL);
-    if (!k) {
+    loader_t *L = calloc(1, sizeof(*L));
+    if (!k || !L) {
+        gc_kernel_destroy(k);
+        free(L);
         gc_ydoc_destroy(doc);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
     k->loop.present = 0;
-    loader_t L = {k, name, err};
-    rc = need_map(&L, root, "", "a kernel description: schema, name, launch, loop, ...");
-    const gc_ynode_t *sv = rc ? NULL : gc_ymap_get(root, "schema");
-    if (!rc && !sv)
-        rc = fail(&L, root, GC_EINPUT, NULL,
-                  "missing required key 'schema' (the first line is 'schema: %s')",
-                  GC_KERNEL_SCHEMA);
-    if (!rc && (sv->kind != GC_Y_SCALAR || strcmp(sv->str, GC_KERNEL_SCHEMA)))
-        rc = fail(&L, sv, GC_EINPUT, "schema",
-                  "'%.40s' is not supported: this gpucal reads %s (an arch file is given with "
-                  "--arch, not as the kernel)",
-                  sv->kind == GC_Y_SCALAR ? sv->str : "?", GC_KERNEL_SCHEMA);
-    for (size_t i = 0; !rc && i < root->n; i++) {
-        const char *key = gc_ymap_key(root, i);
-        const gc_ynode_t *kn = gc_ymap_keynode(root, i), *v = gc_ymap_val(root, i);
-        if (!strcmp(key, "schema"))
-            continue;
-        if (!strcmp(key, "name"))
-            rc = get_str(&L, v, "name", NULL, &k->name);
-        else if (!strcmp(key, "source"))
-            rc = get_str(&L, v, "source", NULL, &k->source);
-        else if (!strcmp(key, "note"))
-            rc = get_str(&L, v, "note", NULL, &k->note);
-        else if (!strcmp(key, "launch"))
-            rc = load_launch(&L, v);
-        else if (!strcmp(key, "loop"))
-            rc = load_phase(&L, &k->loop, v, "loop", 1);
-        else if (!strcmp(key, "prologue"))
-            rc = load_phase(&L, &k->prologue, v, "prologue", 0);
-        else if (!strcmp(key, "epilogue"))
-            rc = load_phase(&L, &k->epilogue, v, "epilogue", 0);
-        else if (!strcmp(key, "footprint"))
-            rc = load_footprint(&L, v);
-        else
-            warn_unknown(&L, kn, "", key, "a kernel description");
+    *L = (loader_t){.k = k, .file = name, .err = err, .opts = opts};
+    rc = need_map(L, root, "", "a kernel description: schema, name, launch, loop, ...");
+    if (!rc)
+        rc = check_root(L, root, 0);
+    const gc_ynode_t *pn = rc ? NULL : gc_ymap_get(root, "params");
+    if (pn)
+        rc = load_params(L, pn);
+    if (!rc)
+        rc = check_sets(L);
+    if (!rc)
+        rc = load_top(L, root);
+    if (!rc)
+        rc = check_root(L, root, 1);
+    if (!rc && !gc_ymap_get(gc_ymap_get(root, "launch"), "registers")) {
+        k->regs = estimate_regs(k);
+        k->regs_estimated = 1;
     }
-    static const char *const req[] = {"name", "launch", "loop"};
-    static const char *const why[] = {
-        "a short name for the output",
-        "grid, block, registers and shared_bytes of the launch",
-        "the main loop: trips and the ops per warp and iteration",
-    };
-    for (int i = 0; !rc && i < 3; i++)
-        if (!gc_ymap_get(root, req[i]))
-            rc = fail(&L, root, GC_EINPUT, NULL, "missing required key '%s' (%s)", req[i],
-                      why[i]);
     gc_ydoc_destroy(doc);
+    free(L);
     if (!rc)
         rc = gc_kernel_check(k, err);
     if (rc) {
@@ -670,17 +924,65 @@ int gc_kernel_parse(gc_kernel_t **out, const char *name, const char *buf, size_t
     return 0;
 }
 
-int gc_kernel_load(gc_kernel_t **k, const char *path, gc_err_t *err)
+int gc_kernel_parse(gc_kernel_t **out, const char *name, const char *buf, size_t len,
+                    gc_err_t *err)
+{
+    return gc_kernel_parse_opts(out, name, buf, len, NULL, err);
+}
+
+/* All of standard input into a malloc'd buffer (at most max bytes). */
+static int read_stdin(size_t max, char **buf, size_t *len, gc_err_t *err)
+{
+    size_t cap = 65536, n = 0;
+    char *b = malloc(cap + 1);
+    if (!b)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    size_t r;
+    while ((r = fread(b + n, 1, cap - n, stdin)) > 0) {
+        n += r;
+        if (n > max) {
+            free(b);
+            return gc_err_set(err, GC_ELIMIT, "standard input: more than %zu bytes", max);
+        }
+        if (n == cap) {
+            char *nb = realloc(b, 2 * cap + 1);
+            if (!nb) {
+                free(b);
+                return gc_err_set(err, GC_ENOMEM, "out of memory");
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    if (ferror(stdin)) {
+        free(b);
+        return gc_err_set(err, GC_EIO, "standard input: %s", strerror(errno));
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+int gc_kernel_load_opts(gc_kernel_t **k, const char *path, const gc_kernel_opts_t *opts,
+                        gc_err_t *err)
 {
     char *buf;
     size_t len;
     *k = NULL;
-    int rc = gc_file_read(path, GC_YTREE_FILE_MAX, &buf, &len, err);
+    int in = !strcmp(path, "-");
+    int rc = in ? read_stdin(GC_YTREE_FILE_MAX, &buf, &len, err)
+                : gc_file_read(path, GC_YTREE_FILE_MAX, &buf, &len, err);
     if (rc)
         return rc;
-    rc = gc_kernel_parse(k, path, buf, len, err);
+    rc = gc_kernel_parse_opts(k, in ? "<stdin>" : path, buf, len, opts, err);
     free(buf);
     return rc;
+}
+
+int gc_kernel_load(gc_kernel_t **k, const char *path, gc_err_t *err)
+{
+    return gc_kernel_load_opts(k, path, NULL, err);
 }
 
 int gc_kernel_check(const gc_kernel_t *k, gc_err_t *err)
@@ -714,4 +1016,49 @@ int gc_kernel_check(const gc_kernel_t *k, gc_err_t *err)
         return gc_err_at(err, GC_EINPUT, f, k->launch_line, k->launch_col,
                          "launch: grid and block must be at least 1");
     return 0;
+}
+
+/* ---- the vocabulary, for the README ---- */
+
+void gc_kernel_vocabulary(FILE *fp)
+{
+    static const char *const shown[GC_OP_N] = {
+        "`mma`, `mma.sp`", "`wgmma`, `wgmma.sp`", "`wmma`", "`alu`", "`ldmatrix`",
+        "`lds`",           "`sts`",               "`shfl`", "`ldg`", "`stg`",
+        "`cp_async`",      "`tma`",               "`bar`",
+    };
+    fputs("<!-- generated by `gpucal predict --vocabulary`: tests/docs.sh checks it -->\n"
+          "| `op` | keys it takes (**required**) |\n| --- | --- |\n",
+          fp);
+    for (int c = 0; c < GC_OP_N; c++) {
+        fprintf(fp, "| %s |", shown[c]);
+        int first = 1;
+        for (int j = 0; j < K_N; j++) {
+            if (!(opkeys[j].classes & B(c)))
+                continue;
+            int req = (opkeys[j].required & B(c)) != 0;
+            fprintf(fp, "%s %s`%s`%s", first ? "" : ",", req ? "**" : "", opkeys[j].key,
+                    req ? "**" : "");
+            first = 0;
+        }
+        fputs(" |\n", fp);
+    }
+    const char *names[64];
+    size_t n = gc_derive_alu_names(names, 64);
+    fputs("\n`alu` names with a default pipe (an arch file's `alu` list may add more; an "
+          "unknown name is refused with the closest one): ",
+          fp);
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, "%s`%s`", i ? ", " : "", names[i]);
+    fputs(". A name may carry a SASS suffix after a dot (`mufu.ex2`, `shf.l`).\n\n"
+          "`a` (A/B type): ",
+          fp);
+    for (int i = 0; atypes[i]; i++)
+        fprintf(fp, "%s`%s`", i ? ", " : "", atypes[i]);
+    fputs("; `c` (C/D type): ", fp);
+    for (int i = 0; ctypes[i]; i++)
+        fprintf(fp, "%s`%s`", i ? ", " : "", ctypes[i]);
+    fputs("; `operands` (wgmma): `ss`, `rs`; `cache`: `l1`, `l2`.\n"
+          "<!-- end of the generated vocabulary -->\n",
+          fp);
 }

@@ -9,8 +9,11 @@
  * the op's FILE:LINE:COL.
  *
  * Reads YAML through arch/ytree.h. Bad input: GC_EINPUT with one line
- * "FILE:LINE:COL: what is wrong (how to fix)"; unknown keys: a warning, the
- * key ignored. The gemm and stream templates build descriptions in code
+ * "FILE:LINE:COL: what is wrong (how to fix)"; unknown keys: an error that
+ * names the closest known key. `params: {N: 8192}` names values that any
+ * number below may use in an expression (`grid: [N / 128, 1]`); `body:`
+ * replaces `loop:` for a kernel without a main loop; launch.registers may
+ * be left out (estimated, regs_estimated set). The gemm and stream templates build descriptions in code
  * with gc_kernel_create + gc_kernel_op.
  *
  * Ownership: a gc_kernel_t owns its strings and op lists (one arena);
@@ -20,6 +23,7 @@
 #define GC_KERNEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../../util/err.h"
 
@@ -91,6 +95,7 @@ typedef struct gc_kernel {
     long grid[3];        /* blocks */
     long block[3];       /* threads */
     double regs;         /* registers per thread */
+    int regs_estimated;  /* 1: launch.registers not given, regs estimated (kernel.c) */
     double shared_bytes; /* shared memory per block, static + dynamic */
     double blocks_per_sm;/* 0, or an occupancy cap observed with a profiler */
     gc_kphase_t prologue, loop, epilogue;
@@ -120,8 +125,25 @@ const char *gc_kernel_str(gc_kernel_t *k, const char *s);
  * GC_KERNEL_OPS_MAX ops. */
 gc_kop_t *gc_kernel_op(gc_kernel_t *k, gc_kphase_t *ph, gc_opclass_t cls);
 
+/* Options of a load: --set NAME=EXPR overrides of the description's params
+ * (each must name one of them). */
+typedef struct gc_kernel_opts {
+    const char *const *set;
+    int n_set;
+} gc_kernel_opts_t;
+
+#define GC_KERNEL_PARAMS_MAX 64
+
+/* As gc_kernel_load / gc_kernel_parse, with opts (NULL: none). path "-"
+ * reads standard input (named "<stdin>" in messages). */
+int gc_kernel_load_opts(gc_kernel_t **k, const char *path, const gc_kernel_opts_t *opts,
+                        gc_err_t *err);
+int gc_kernel_parse_opts(gc_kernel_t **k, const char *name, const char *buf, size_t len,
+                         const gc_kernel_opts_t *opts, gc_err_t *err);
+
 /* Read and validate a description. Errors: GC_EINPUT / GC_ELIMIT with one
- * line FILE:LINE:COL; unknown keys are warned about and ignored. */
+ * line FILE:LINE:COL; an unknown key is an error naming the closest known
+ * one. Numbers may be expressions over the params (expr.h). */
 int gc_kernel_load(gc_kernel_t **k, const char *path, gc_err_t *err);
 int gc_kernel_parse(gc_kernel_t **k, const char *name, const char *buf, size_t len,
                     gc_err_t *err);
@@ -129,6 +151,11 @@ int gc_kernel_parse(gc_kernel_t **k, const char *name, const char *buf, size_t l
 /* Check the parts the loader cannot leave to the YAML (used for built
  * descriptions too): positive sizes, counts, widths. 0 or GC_EINPUT. */
 int gc_kernel_check(const gc_kernel_t *k, gc_err_t *err);
+
+/* The instruction vocabulary of descriptions as Markdown (op classes and
+ * the keys each takes, alu names, types), between marker comments: what
+ * model/kernels/README.md holds (tests/docs.sh compares them). */
+void gc_kernel_vocabulary(FILE *fp);
 
 /* Class name as written in a description ("mma", "ldg", ...). */
 const char *gc_opclass_name(gc_opclass_t c);

@@ -4,10 +4,12 @@
 #include "predict.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "../../util/numfmt.h"
 #include "../../arch/pipe.h"
+#include "machine.h"
 
 /* fmax without the libm call (no NaN can reach these) */
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -35,7 +37,6 @@ typedef struct pipe_use {
 
 typedef struct plan {
     double trips, stages;
-    pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES];
     int n_tensor, n_alu;
     double inst;        /* instructions issued per warp-iteration */
     double waves;       /* shared / L1 data-path wavefronts per warp-iteration */
@@ -51,6 +52,7 @@ typedef struct plan {
     double bars;        /* barriers per iteration */
     double fma;         /* tensor multiply-adds per warp-iteration */
     double tclock;      /* lowest clock_mhz of the tensor forms used (0: none known) */
+    pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES]; /* last: not cleared, filled as counted */
 } plan_t;
 
 static double sectors_of(const gc_kop_t *op)
@@ -74,141 +76,160 @@ static double shared_waves(const gc_kop_t *op)
     return fmax(banks, fmax(1, ceil(regs)));
 }
 
-static int plan_phase(const gc_arch_t *a, const gc_kernel_t *k, const gc_kphase_t *ph, plan_t *pl,
-                      gc_derived_list_t *dl, gc_err_t *err)
+/* Bytes of the synchronous global loads of a phase, and those the L1 serves. */
+typedef struct sync_acc {
+    double bytes, bytes_l1;
+} sync_acc_t;
+
+/* A tensor op: its pipe use, multiply-adds and instructions. */
+static int plan_tensor(const gc_machine_t *m, const gc_kop_t *op, double n, double chains,
+                       const char *file, plan_t *pl, gc_derived_list_t *dl, gc_err_t *err)
 {
-    memset(pl, 0, sizeof(*pl));
+    gc_tensor_plan_t tp;
+    int rc = gc_machine_tensor(m, op, file, &tp, dl, err);
+    if (rc)
+        return rc;
+    if (pl->n_tensor >= PLAN_PIPES)
+        return gc_err_at(err, GC_ELIMIT, file, op->line, op->col,
+                         "more than %d tensor ops in one loop (merge entries)", PLAN_PIPES);
+    pipe_use_t *u = &pl->tensor[pl->n_tensor++];
+    u->pipe = tp.pipe;
+    u->chains = chains * tp.insts;
+    u->depth = n / chains;
+    u->wg = tp.warpgroup;
+    u->cls = 0;
+    pl->fma += n * tp.fma / (tp.warpgroup ? 4 : 1); /* 4 warps share a wgmma */
+    double clk = tp.form->clock_mhz;
+    if (clk > 0 && (pl->tclock <= 0 || clk < pl->tclock))
+        pl->tclock = clk;
+    pl->inst += n * tp.insts;
+    return 0;
+}
+
+/* A CUDA-core op: its pipe use. */
+static int plan_alu(const gc_machine_t *m, const gc_kop_t *op, double n, double chains,
+                    const char *file, plan_t *pl, gc_derived_list_t *dl, gc_err_t *err)
+{
+    gc_pipe_t p;
+    int cls = 0;
+    int rc = gc_machine_alu(m, op, file, &p, &cls, dl, err);
+    if (rc)
+        return rc;
+    if (pl->n_alu >= PLAN_PIPES)
+        return gc_err_at(err, GC_ELIMIT, file, op->line, op->col,
+                         "more than %d alu ops in one loop (merge entries)", PLAN_PIPES);
+    pipe_use_t *u = &pl->alu[pl->n_alu++];
+    u->pipe = p;
+    u->cls = cls;
+    u->wg = 0;
+    u->chains = chains;
+    u->depth = n / chains;
+    pl->inst += n;
+    return 0;
+}
+
+/* A global load: L2 traffic, lines, and the dependent depth it adds. */
+static void plan_ldg(const gc_kop_t *op, double n, double chains, plan_t *pl, sync_acc_t *acc)
+{
+    double bytes = n * sectors_of(op) * 32;
+    double hit = op->l1 ? op->l1_hit : 0;
+    pl->waves += n * lines_of(op);
+    pl->inst += n;
+    pl->rd += bytes * (1 - hit);
+    pl->sync_rd += bytes * (1 - hit);
+    pl->sync_lines += n * lines_of(op) * (1 - hit);
+    acc->bytes += bytes;
+    acc->bytes_l1 += bytes * hit;
+    double depth = n / chains;
+    if (depth > pl->ldg_depth)
+        pl->ldg_depth = depth;
+}
+
+/* An asynchronous copy of `bytes` in `lines` lines (cp.async, TMA): a
+ * prefetch across pipeline stages, or waited for in the same iteration. */
+static void plan_async(double bytes, double lines, plan_t *pl, sync_acc_t *acc)
+{
+    pl->rd += bytes;
+    if (pl->stages > 1) {
+        pl->async_rd += bytes;
+        pl->async_lines += lines;
+    } else {
+        pl->sync_rd += bytes;
+        pl->sync_lines += lines;
+        acc->bytes += bytes;
+        if (pl->ldg_depth < 1)
+            pl->ldg_depth = 1;
+    }
+}
+
+/* The shared-memory, global-memory and barrier ops of a phase. */
+static void plan_mem(const gc_kop_t *op, double n, double chains, plan_t *pl, sync_acc_t *acc)
+{
+    switch (op->cls) {
+    case GC_OP_LDMATRIX:
+        pl->waves += n * op->num * op->ways;
+        pl->lds |= 2;
+        break;
+    case GC_OP_LDS:
+        pl->waves += n * shared_waves(op);
+        pl->lds |= 1;
+        break;
+    case GC_OP_STS:
+        pl->waves += n * shared_waves(op);
+        break;
+    case GC_OP_SHFL:
+        pl->waves += n;
+        break;
+    case GC_OP_LDG:
+        plan_ldg(op, n, chains, pl, acc);
+        return; /* counts its instructions itself */
+    case GC_OP_STG:
+        pl->waves += n * lines_of(op);
+        pl->wr += n * sectors_of(op) * 32;
+        break;
+    case GC_OP_CP_ASYNC:
+        pl->waves += n * (lines_of(op) + shared_waves(op));
+        plan_async(n * sectors_of(op) * 32, n * lines_of(op), pl, acc);
+        break;
+    case GC_OP_TMA:
+        pl->waves += n * op->bytes / 128.0;
+        pl->tma = 1;
+        plan_async(n * op->bytes, n * op->bytes / 128, pl, acc);
+        break;
+    case GC_OP_BAR:
+        pl->bars += n;
+        break;
+    default:
+        return;
+    }
+    pl->inst += n;
+}
+
+static int plan_phase(const gc_machine_t *m, const gc_kernel_t *k, const gc_kphase_t *ph,
+                      plan_t *pl, gc_derived_list_t *dl, gc_err_t *err)
+{
+    memset(pl, 0, offsetof(plan_t, tensor)); /* the pipe lists are filled as counted */
     pl->trips = ph->present ? ph->trips : 0;
     pl->stages = ph->stages > 0 ? ph->stages : 1;
     const char *file = k->path ? k->path : k->name;
-    double sync_bytes_l1 = 0, sync_bytes = 0;
+    sync_acc_t acc = {0, 0};
     for (size_t i = 0; i < ph->n_ops; i++) {
         const gc_kop_t *op = &ph->ops[i];
         double n = op->count;
         if (n <= 0)
             continue;
         double chains = op->chains > 0 ? fmin(op->chains, n) : n;
-        switch (op->cls) {
-        case GC_OP_MMA:
-        case GC_OP_WGMMA:
-        case GC_OP_WMMA: {
-            gc_tensor_plan_t tp;
-            int rc = gc_derive_tensor(a, op, file, &tp, dl, err);
-            if (rc)
-                return rc;
-            if (pl->n_tensor >= PLAN_PIPES)
-                return gc_err_at(err, GC_ELIMIT, file, op->line, op->col,
-                                 "more than %d tensor ops in one loop (merge entries)", PLAN_PIPES);
-            pipe_use_t *u = &pl->tensor[pl->n_tensor++];
-            u->pipe = tp.pipe;
-            u->chains = chains * tp.insts;
-            u->depth = n / chains;
-            u->wg = tp.warpgroup;
-            pl->fma += n * tp.fma / (tp.warpgroup ? 4 : 1); /* 4 warps share a wgmma */
-            if (tp.form && tp.form->clock_mhz.set && tp.form->clock_mhz.v > 0 &&
-                (pl->tclock <= 0 || tp.form->clock_mhz.v < pl->tclock))
-                pl->tclock = tp.form->clock_mhz.v;
-            pl->inst += n * tp.insts;
-            break;
-        }
-        case GC_OP_ALU: {
-            gc_pipe_t p;
-            int rc = gc_derive_alu(a, op, file, &p, dl, err);
-            if (rc)
-                return rc;
-            if (pl->n_alu >= PLAN_PIPES)
-                return gc_err_at(err, GC_ELIMIT, file, op->line, op->col,
-                                 "more than %d alu ops in one loop (merge entries)", PLAN_PIPES);
-            pipe_use_t *u = &pl->alu[pl->n_alu++];
-            u->pipe = p;
-            u->cls = gc_derive_alu_pipe(op->name);
-            u->chains = chains;
-            u->depth = n / chains;
-            pl->inst += n;
-            break;
-        }
-        case GC_OP_LDMATRIX:
-            pl->waves += n * op->num * op->ways;
-            pl->inst += n;
-            pl->lds |= 2;
-            break;
-        case GC_OP_LDS:
-            pl->waves += n * shared_waves(op);
-            pl->inst += n;
-            pl->lds |= 1;
-            break;
-        case GC_OP_STS:
-            pl->waves += n * shared_waves(op);
-            pl->inst += n;
-            break;
-        case GC_OP_SHFL:
-            pl->waves += n;
-            pl->inst += n;
-            break;
-        case GC_OP_LDG: {
-            double bytes = n * sectors_of(op) * 32;
-            double hit = op->l1 ? op->l1_hit : 0;
-            pl->waves += n * lines_of(op);
-            pl->inst += n;
-            pl->rd += bytes * (1 - hit);
-            pl->sync_rd += bytes * (1 - hit);
-            pl->sync_lines += n * lines_of(op) * (1 - hit);
-            sync_bytes += bytes;
-            sync_bytes_l1 += bytes * hit;
-            double depth = n / chains;
-            if (depth > pl->ldg_depth)
-                pl->ldg_depth = depth;
-            break;
-        }
-        case GC_OP_STG:
-            pl->waves += n * lines_of(op);
-            pl->inst += n;
-            pl->wr += n * sectors_of(op) * 32;
-            break;
-        case GC_OP_CP_ASYNC: {
-            double bytes = n * sectors_of(op) * 32;
-            pl->waves += n * (lines_of(op) + shared_waves(op));
-            pl->inst += n;
-            pl->rd += bytes;
-            if (pl->stages > 1) {
-                pl->async_rd += bytes;
-                pl->async_lines += n * lines_of(op);
-            } else { /* waited for in the same iteration */
-                pl->sync_rd += bytes;
-                pl->sync_lines += n * lines_of(op);
-                sync_bytes += bytes;
-                if (pl->ldg_depth < 1)
-                    pl->ldg_depth = 1;
-            }
-            break;
-        }
-        case GC_OP_TMA: {
-            double bytes = n * op->bytes;
-            pl->waves += bytes / 128.0;
-            pl->inst += n;
-            pl->rd += bytes;
-            pl->tma = 1;
-            if (pl->stages > 1) {
-                pl->async_rd += bytes;
-                pl->async_lines += bytes / 128;
-            } else {
-                pl->sync_rd += bytes;
-                pl->sync_lines += bytes / 128;
-                sync_bytes += bytes;
-                if (pl->ldg_depth < 1)
-                    pl->ldg_depth = 1;
-            }
-            break;
-        }
-        case GC_OP_BAR:
-            pl->bars += n;
-            pl->inst += n;
-            break;
-        case GC_OP_N:
-            break;
-        }
+        int rc = 0;
+        if (op->cls == GC_OP_MMA || op->cls == GC_OP_WGMMA || op->cls == GC_OP_WMMA)
+            rc = plan_tensor(m, op, n, chains, file, pl, dl, err);
+        else if (op->cls == GC_OP_ALU)
+            rc = plan_alu(m, op, n, chains, file, pl, dl, err);
+        else
+            plan_mem(op, n, chains, pl, &acc);
+        if (rc)
+            return rc;
     }
-    pl->ldg_l1 = sync_bytes > 0 ? sync_bytes_l1 / sync_bytes : 0;
+    pl->ldg_l1 = acc.bytes > 0 ? acc.bytes_l1 / acc.bytes : 0;
     return 0;
 }
 
@@ -578,91 +599,152 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
     return cyc + launch;
 }
 
-int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,
-               gc_prediction_t *p, gc_err_t *err)
+/* snprintf(dst, n, "%s", src) without the format machinery (per prediction) */
+static void copy_name(char *dst, size_t n, const char *src)
 {
-    memset(p, 0, sizeof(*p));
-    snprintf(p->kernel, sizeof(p->kernel), "%s", k->name ? k->name : "kernel");
-    snprintf(p->arch, sizeof(p->arch), "%s", a->name ? a->name : "arch");
+    size_t i = 0;
+    for (; i + 1 < n && src[i]; i++)
+        dst[i] = src[i];
+    dst[i] = 0;
+}
+
+/* The clock a prediction runs at: given (--clock), or the sustained clock
+ * of the load class its main loop and bound imply. A main loop that issues
+ * tensor instructions runs the SM at the clock measured while its form ran
+ * (every H100 tensor-core bench row ran at 1544-1874 MHz, at one warp per
+ * SM as at full rate; every CUDA-core and shared-memory bench row at
+ * 1968-2000 MHz), whatever bounds it. */
+static double pick_clock(const gc_machine_t *m, const plan_t *loop, const gc_predict_opts_t *o,
+                         int bound, const char **cls, const char **src)
+{
+    int tensor_loop = loop->n_tensor > 0;
+    *cls = tensor_loop || bound == GC_R_TENSOR        ? "tensor"
+           : (bound == GC_R_DRAM || bound == GC_R_L2) ? "memory"
+                                                      : "compute";
+    if (o && o->clock_mhz > 0) {
+        *src = "--clock";
+        return o->clock_mhz;
+    }
+    *src = "sm.clock_max_mhz";
+    if (!strcmp(*cls, "tensor") && tensor_loop && loop->tclock > 0) {
+        *src = "tensor[form].clock_mhz";
+        return loop->tclock;
+    }
+    if (!strcmp(*cls, "tensor") && m->has_clock_tensor) {
+        *src = "sm.clock_tensor_mhz";
+        return m->clock_tensor_mhz;
+    }
+    if (!strcmp(*cls, "memory") && m->has_clock_memory) {
+        *src = "sm.clock_memory_mhz";
+        return m->clock_memory_mhz;
+    }
+    return m->clock_max_mhz;
+}
+
+/* The largest entry of busy[] (the first on a tie). */
+static int largest(const double busy[GC_R_N])
+{
+    int b = 0;
+    for (int r = 1; r < GC_R_N; r++)
+        if (busy[r] > busy[b])
+            b = r;
+    return b;
+}
+
+/* Plan the three phases of k on m, the occupancy and the traffic into p;
+ * the context of its rounds into c. */
+static int prepare(const gc_machine_t *m, const gc_kernel_t *k, plan_t pl[3], ctx_t *c,
+                   gc_prediction_t *p, gc_err_t *err)
+{
     const char *file = k->path ? k->path : k->name;
-    gc_machine_t m;
-    int rc = gc_derive_machine(a, &m, &p->derived, err);
-    if (rc)
-        return rc;
-    plan_t pl[3];
     const gc_kphase_t *ph[3] = {&k->prologue, &k->loop, &k->epilogue};
+    int rc;
     for (int i = 0; i < 3; i++)
-        if ((rc = plan_phase(a, k, ph[i], &pl[i], &p->derived, err)))
+        if ((rc = plan_phase(m, k, ph[i], &pl[i], &p->derived, err)))
             return rc;
     int B = 0;
-    if ((rc = occupancy(&m, k, file, &B, &p->occupancy_limit, err)))
+    if ((rc = occupancy(m, k, file, &B, &p->occupancy_limit, err)))
         return rc;
     double wpb = (double)gc_kernel_warps(k);
     p->blocks_per_sm = B;
+    p->regs = k->regs > 0 ? k->regs : 32;
+    p->regs_estimated = k->regs_estimated;
     p->warps_per_sm = (int)(B * wpb);
     p->blocks = gc_kernel_blocks(k);
-
     double l2rd, l2wr, drd, dwr;
-    traffic(k, &m, pl, wpb, &l2rd, &l2wr, &drd, &dwr);
+    traffic(k, m, pl, wpb, &l2rd, &l2wr, &drd, &dwr);
     p->l2_bytes = l2rd + l2wr;
     p->dram_bytes = drd + dwr;
     for (int i = 0; i < 3; i++)
         p->tensor_fma += gc_kernel_blocks(k) * wpb * pl[i].trips * pl[i].fma;
-    ctx_t c = {&m, m.clock_max_mhz, l2rd > 0 ? drd / l2rd : 0, l2wr > 0 ? dwr / l2wr : 0};
+    *c = (ctx_t){m, m->clock_max_mhz, l2rd > 0 ? drd / l2rd : 0, l2wr > 0 ? dwr / l2wr : 0};
+    return 0;
+}
 
-    /* clock: given, or the sustained clock of the load class the bound implies */
-    const char *src = "sm.clock_max_mhz";
-    if (o && o->clock_mhz > 0) {
+int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_opts_t *o,
+                  gc_prediction_t *p, gc_err_t *err)
+{
+    memset(p, 0, offsetof(gc_prediction_t, derived));
+    copy_name(p->kernel, sizeof(p->kernel), k->name ? k->name : "kernel");
+    copy_name(p->arch, sizeof(p->arch), m->name ? m->name : "arch");
+    p->derived = m->derived; /* the SM and memory figures first, as the rules made them */
+    plan_t pl[3];
+    ctx_t c;
+    int rc = prepare(m, k, pl, &c, p, err);
+    if (rc)
+        return rc;
+    double wpb = (double)gc_kernel_warps(k);
+    if (o && o->clock_mhz > 0)
         c.clock_mhz = o->clock_mhz;
-        src = "--clock";
-    }
-    double cyc = run(&c, k, pl, B, wpb, p);
-    int bound = 0;
-    for (int r = 1; r < GC_R_N; r++)
-        if (p->busy[r] > p->busy[bound])
-            bound = r;
-    /* A main loop that issues tensor instructions runs the SM at the clock
-     * measured while its form ran (every H100 tensor-core bench row ran at
-     * 1544-1874 MHz, at one warp per SM as at full rate; every CUDA-core and
-     * shared-memory bench row at 1968-2000 MHz), whatever bounds it. */
-    int tensor_loop = pl[1].n_tensor > 0;
-    const char *cls = tensor_loop || bound == GC_R_TENSOR        ? "tensor"
-                      : (bound == GC_R_DRAM || bound == GC_R_L2) ? "memory"
-                                                                 : "compute";
-    if (!(o && o->clock_mhz > 0)) {
-        double want = m.clock_max_mhz;
-        if (!strcmp(cls, "tensor") && tensor_loop && pl[1].tclock > 0) {
-            want = pl[1].tclock;
-            src = "tensor[form].clock_mhz";
-        } else if (!strcmp(cls, "tensor") && a->sm.clock_tensor_mhz.set) {
-            want = m.clock_tensor_mhz;
-            src = "sm.clock_tensor_mhz";
-        } else if (!strcmp(cls, "memory") && a->sm.clock_memory_mhz.set) {
-            want = m.clock_memory_mhz;
-            src = "sm.clock_memory_mhz";
-        }
-        if (want != c.clock_mhz) {
-            c.clock_mhz = want;
-            cyc = run(&c, k, pl, B, wpb, p);
-        }
+    double cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);
+    const char *cls, *src;
+    double want = pick_clock(m, &pl[1], o, largest(p->busy), &cls, &src);
+    if (want != c.clock_mhz) {
+        c.clock_mhz = want;
+        cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);
     }
     p->cycles = cyc;
     p->clock_mhz = c.clock_mhz;
     p->clock_source = src;
     p->load_class = cls;
     p->time_us = cyc / c.clock_mhz;
-    /* the bound: the largest demand (a memory stream nobody waits for can bind
-     * while it holds a small share of the stack) */
-    p->bound = 0;
-    for (int r = 1; r < GC_R_N; r++)
-        if (p->busy[r] > p->busy[p->bound])
-            p->bound = r;
+    /* the bound: the resource that holds the largest share of the stall stack,
+     * so the word printed above the stack names its dominant entry */
+    p->bound = gc_predict_dominant(p);
     for (int r = 0; r < GC_R_LATENCY; r++)
         p->util[r] = cyc > 0 ? p->busy[r] / cyc : 0;
     return 0;
 }
 
+int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,
+               gc_prediction_t *p, gc_err_t *err)
+{
+    const gc_machine_t *m = gc_machine_of(a);
+    if (m)
+        return gc_predict_on(m, k, o, p, err);
+    /* not resolved at load (an arch built in code): resolve it for this call */
+    gc_machine_t *own = NULL;
+    memset(p, 0, sizeof(*p));
+    snprintf(p->kernel, sizeof(p->kernel), "%s", k->name ? k->name : "kernel");
+    snprintf(p->arch, sizeof(p->arch), "%s", a->name ? a->name : "arch");
+    int rc = gc_machine_create(&own, a, err);
+    if (rc)
+        return rc;
+    rc = gc_predict_on(own, k, o, p, err);
+    gc_machine_destroy(own);
+    return rc;
+}
+
 /* ---- output ---- */
+
+int gc_predict_dominant(const gc_prediction_t *p)
+{
+    int b = 0;
+    for (int r = 1; r < GC_R_N; r++)
+        if (p->breakdown[r] > p->breakdown[b])
+            b = r;
+    return b;
+}
 
 void gc_predict_print_text(const gc_prediction_t *p, FILE *fp)
 {
@@ -670,6 +752,11 @@ void gc_predict_print_text(const gc_prediction_t *p, FILE *fp)
             p->time_us, p->cycles, p->clock_mhz, p->clock_source, gc_predict_resource(p->bound));
     fprintf(fp, "  occupancy: %d blocks/SM (%d warps), limited by %s; %.0f blocks = %.2f waves\n",
             p->blocks_per_sm, p->warps_per_sm, p->occupancy_limit, p->blocks, p->waves);
+    if (p->regs_estimated)
+        fprintf(fp,
+                "  registers: %.0f per thread, estimated (launch.registers not given: 32 plus "
+                "the tensor accumulators)\n",
+                p->regs);
     fprintf(fp, "  traffic: %.3g MB through L2, %.3g MB to/from DRAM", p->l2_bytes / 1e6,
             p->dram_bytes / 1e6);
     if (p->tensor_fma > 0)
@@ -684,6 +771,10 @@ void gc_predict_print_text(const gc_prediction_t *p, FILE *fp)
             fprintf(fp, "   (busy %.0f%%)", 100 * p->util[r]);
         fputc('\n', fp);
     }
+}
+
+void gc_predict_print_derived(const gc_prediction_t *p, FILE *fp)
+{
     if (p->derived.n) {
         fprintf(fp, "  derived (the arch file lacks them):\n");
         for (int i = 0; i < p->derived.n; i++) {
@@ -755,6 +846,9 @@ void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp
             "\"limited_by\": ",
             p->blocks_per_sm, p->warps_per_sm);
     json_str(fp, p->occupancy_limit);
+    fprintf(fp, ", \"registers_per_thread\": ");
+    json_num(fp, p->regs);
+    fprintf(fp, ", \"registers_estimated\": %s", p->regs_estimated ? "true" : "false");
     fprintf(fp, "},\n  \"waves\": {\"blocks\": ");
     json_num(fp, p->blocks);
     fprintf(fp, ", \"waves\": ");

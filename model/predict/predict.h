@@ -22,7 +22,10 @@
  *  5. cycles = sum over waves of trips x round, plus the launch;
  *     time = cycles / the sustained clock of the kernel's load class.
  *
- * All functions are reentrant; gc_predict allocates nothing.
+ * The arch is read through its machine (machine.h), resolved once: attach
+ * it at load (gc_machine_attach) and a prediction only reads it. All
+ * functions are reentrant; gc_predict_on allocates nothing (gc_predict on
+ * an arch with no machine attached resolves one for the call).
  */
 #ifndef GC_PREDICT_H
 #define GC_PREDICT_H
@@ -33,6 +36,7 @@
 #include "../../arch/arch.h"
 #include "derive.h"
 #include "kernel.h"
+#include "machine.h"
 
 /* Sharpness of the soft maximum that combines resources in a round (an
  * integer: predict.c raises to it by multiplication). */
@@ -63,7 +67,7 @@ typedef struct gc_prediction {
     double clock_mhz;            /* the clock used */
     const char *clock_source;    /* arch key it came from, or "--clock" */
     const char *load_class;      /* tensor | memory | compute */
-    int bound;                   /* GC_R_*: largest entry of breakdown */
+    int bound;                   /* GC_R_*: largest entry of breakdown (the stack) */
     double breakdown[GC_R_N];    /* stall stack: cycles attributed to each resource; sums
                                   * to cycles */
     double busy[GC_R_N];         /* cycles each resource would need on its own (tail and
@@ -72,6 +76,8 @@ typedef struct gc_prediction {
     /* occupancy and waves */
     int blocks_per_sm, warps_per_sm;
     const char *occupancy_limit; /* threads | warps | blocks | registers | shared | cap */
+    double regs;                 /* registers per thread the occupancy used */
+    int regs_estimated;          /* 1: the description did not give them (kernel.c) */
     double blocks;               /* in the grid */
     double waves;                /* blocks / (SMs x blocks_per_sm) */
     double full_waves, tail_blocks;
@@ -90,6 +96,18 @@ const char *gc_predict_resource(int r);
  * fit on one SM, parameters the arch cannot supply. */
 int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,
                gc_prediction_t *p, gc_err_t *err);
+
+/* The resource with the largest entry of p's stall stack (breakdown): what
+ * `bound` reports. */
+int gc_predict_dominant(const gc_prediction_t *p);
+
+/* The values derived because the arch file lacks them, as text lines (none
+ * when there are none): what `predict --verbose` adds to the text. */
+void gc_predict_print_derived(const gc_prediction_t *p, FILE *fp);
+
+/* Predict k on a resolved machine (what gc_predict does with a's). */
+int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_opts_t *o,
+                  gc_prediction_t *p, gc_err_t *err);
 
 /* Human text (several lines) / one JSON object (stable keys, documented in
  * model/kernels/README.md). extra: NULL, or a JSON member list to add

@@ -2,6 +2,7 @@
 # compare.sh - predicted against measured for every validation kernel.
 #
 #   sh model/validation/compare.sh [--arch NAME] [--gpucal BIN] [--times CSV] [--clock MHZ]
+#                                  [--csv OUT.csv]
 #
 # For each valid row of the timings file (default model/validation/h100_times.csv)
 # it runs `gpucal predict` on the kernel's description in model/kernels/ (the
@@ -15,6 +16,9 @@
 # second table with both errors, and a second summary with batch_us in place of
 # median_us for those rows.
 # Rows marked INVALID in the timings file are listed as such and not scored.
+# --csv OUT.csv also writes the scored rows as name,predicted_us,measured_us,gpu
+# (the table `gpucal plot validation` draws; model/validation/tables/ holds the
+# project's own).
 # Exit status: 0, or 2 when an argument is bad or a prediction fails.
 set -u
 here=$(dirname "$0")
@@ -23,13 +27,15 @@ arch=hopper-h100
 gpucal=
 times=$here/h100_times.csv
 clock=
+csv=
 while [ $# -gt 0 ]; do
     case $1 in
     --arch) arch=$2; shift 2 ;;
     --gpucal) gpucal=$2; shift 2 ;;
     --times) times=$2; shift 2 ;;
     --clock) clock="--clock $2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --csv) csv=$2; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -38,6 +44,10 @@ if [ -z "$gpucal" ]; then
 fi
 [ -n "$gpucal" ] && [ -x "$gpucal" ] || { echo "compare.sh: no gpucal binary (give --gpucal BIN)" >&2; exit 2; }
 [ -r "$times" ] || { echo "compare.sh: cannot read $times" >&2; exit 2; }
+if [ -n "$csv" ]; then
+    { echo "# gpucal validation table: sh model/validation/compare.sh --arch $arch${clock:+ $clock} --csv, measured: $(basename "$times")"
+      echo "name,predicted_us,measured_us,gpu"; } >"$csv.tmp" || exit 2
+fi
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.rows" "$tmp.err" "$tmp.batch" "$tmp.alt"' EXIT
 : >"$tmp.batch"
@@ -85,6 +95,7 @@ grep -v '^#' "$times" | tail -n +2 | while IFS=, read -r kernel what size blocks
     clk=$(json clock_mhz)
     # the launch overhead's share of the prediction (breakdown.launch, cycles)
     lc=$(sed -n 's/^  "breakdown": .*"launch": \([0-9.e+-]*\)}.*$/\1/p' "$tmp" | head -n 1)
+    [ -n "$csv" ] && printf '"%s %s",%s,%s,%s\n' "$kernel" "$size" "$t" "$med" "$arch" >>"$csv.tmp"
     awk -v k="$kernel" -v s="$size" -v t="$t" -v m="$med" -v pc="$pc" -v mc="$cyc" -v b="$b" 'BEGIN {
         e = 100 * (t - m) / m
         mcs = mc > 0 ? sprintf("%.0f", mc) : "-"
@@ -130,4 +141,5 @@ if [ -s "$tmp.batch" ]; then
     stats " with batch_us in place of median_us for those rows" <"$tmp.alt"
 fi
 grep -q '| error:' "$tmp.rows" && status=2
+[ -n "$csv" ] && { [ $status -eq 0 ] && mv "$csv.tmp" "$csv" || rm -f "$csv.tmp"; }
 exit $status

@@ -1,0 +1,278 @@
+/* machine.c - an arch resolved once into the machine the predictor reads
+ * (machine.h): lifecycle, the attachment to an arch, and the two lookups a
+ * prediction makes per op (a tensor form through a hash index, a CUDA-core
+ * op by name). */
+#include "machine.h"
+#include "../../util/suggest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* FNV-1a over inst, shape, a and c, each with its terminating NUL */
+static unsigned long long key_hash(const char *inst, const char *shape, const char *a,
+                                   const char *c)
+{
+    const char *part[4] = {inst, shape, a, c};
+    unsigned long long h = 14695981039346656037ULL;
+    for (int i = 0; i < 4; i++) {
+        const unsigned char *s = (const unsigned char *)part[i];
+        do {
+            h ^= *s;
+            h *= 1099511628211ULL;
+        } while (*s++);
+    }
+    return h;
+}
+
+static int same_key(const gc_tensor_t *t, const char *inst, const char *shape, const char *a,
+                    const char *c)
+{
+    return !strcmp(t->inst, inst) && !strcmp(t->shape, shape) && !strcmp(t->a, a) &&
+           !strcmp(t->c, c);
+}
+
+/* Index m's forms: one slot per distinct inst/shape/a/c holds the first
+ * form of that key; the others follow it through `next`, in file order. */
+static int build_index(gc_machine_t *m)
+{
+    size_t cap = 8;
+    while (cap < 2 * m->n_forms)
+        cap *= 2;
+    m->index = malloc(cap * sizeof(*m->index));
+    if (!m->index)
+        return -1;
+    m->index_cap = cap;
+    for (size_t j = 0; j < cap; j++)
+        m->index[j] = -1;
+    for (size_t i = 0; i < m->n_forms; i++) {
+        gc_mform_t *f = &m->forms[i];
+        const gc_tensor_t *t = f->t;
+        f->hash = key_hash(t->inst, t->shape, t->a, t->c);
+        for (size_t j = f->hash & (cap - 1);; j = (j + 1) & (cap - 1)) {
+            int h = m->index[j];
+            if (h < 0) {
+                m->index[j] = (int)i;
+                break;
+            }
+            if (m->forms[h].hash == f->hash && same_key(m->forms[h].t, t->inst, t->shape, t->a, t->c)) {
+                while (m->forms[h].next >= 0)
+                    h = m->forms[h].next;
+                m->forms[h].next = (int)i;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+int gc_machine_create(gc_machine_t **out, const gc_arch_t *a, gc_err_t *err)
+{
+    *out = NULL;
+    gc_machine_t *m = calloc(1, sizeof(*m));
+    if (!m)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = gc_derive_scalars(a, m, err);
+    if (rc) {
+        gc_machine_destroy(m);
+        return rc;
+    }
+    m->forms = calloc(a->n_tensor ? a->n_tensor : 1, sizeof(*m->forms));
+    m->alus = calloc(a->n_alu ? a->n_alu : 1, sizeof(*m->alus));
+    if (!m->forms || !m->alus) {
+        gc_machine_destroy(m);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    m->n_forms = a->n_tensor;
+    for (size_t i = 0; i < a->n_tensor; i++)
+        gc_derive_form(a, m, &a->tensor[i], &m->forms[i]);
+    m->n_alus = a->n_alu;
+    for (size_t i = 0; i < a->n_alu; i++)
+        gc_derive_alu(a, m, a->alu[i].op, &a->alu[i], &m->alus[i]);
+    for (int i = 0; i < GC_ALU_DEFAULTS; i++)
+        gc_derive_alu(a, m, gc_derive_alu_default(i), NULL, &m->defaults[i]);
+    gc_derive_alu(a, m, "dfma", NULL, &m->fp64);
+    if (build_index(m)) {
+        gc_machine_destroy(m);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    *out = m;
+    return 0;
+}
+
+void gc_machine_destroy(gc_machine_t *m)
+{
+    if (!m)
+        return;
+    free(m->forms);
+    free(m->alus);
+    free(m->index);
+    free(m);
+}
+
+static void view_free(void *v)
+{
+    gc_machine_destroy(v);
+}
+
+int gc_machine_attach(gc_arch_t *a, gc_err_t *err)
+{
+    gc_machine_t *m = NULL;
+    int rc = gc_machine_create(&m, a, err);
+    if (rc)
+        return rc;
+    if (a->view_free)
+        a->view_free(a->view);
+    a->view = m;
+    a->view_free = view_free;
+    return 0;
+}
+
+const gc_machine_t *gc_machine_of(const gc_arch_t *a)
+{
+    return a->view_free == view_free ? a->view : NULL;
+}
+
+/* ---- lookups a prediction makes ---- */
+
+/* The form of key inst/shape/a/c (operands NULL = any), preferring rand
+ * data over zero; as gc_arch_tensor, through the index. NULL when absent. */
+static const gc_mform_t *find(const gc_machine_t *m, const char *inst, const char *shape,
+                              const char *at, const char *ct, const char *operands)
+{
+    unsigned long long h = key_hash(inst, shape, at, ct);
+    size_t mask = m->index_cap - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        int i = m->index[j];
+        if (i < 0)
+            return NULL;
+        if (m->forms[i].hash != h || !same_key(m->forms[i].t, inst, shape, at, ct))
+            continue;
+        const gc_mform_t *best = NULL;
+        for (; i >= 0; i = m->forms[i].next) {
+            const gc_mform_t *f = &m->forms[i];
+            if (operands && f->t->operands && strcmp(operands, f->t->operands))
+                continue;
+            if (!best || f->is_rand)
+                best = f;
+        }
+        return best;
+    }
+}
+
+/* The error for a tensor op m has no form for, listing the forms of its
+ * instruction it has. */
+static int no_form(const gc_machine_t *m, const gc_kop_t *op, const char *file, const char *inst,
+                   int wg, gc_err_t *err)
+{
+    char list[400] = "";
+    size_t at = 0;
+    const char *want = !strcmp(inst, "wmma") ? "mma" : inst;
+    for (size_t i = 0; i < m->n_forms && at < sizeof(list) - 40; i++) {
+        const gc_tensor_t *x = m->forms[i].t;
+        if (strcmp(x->inst, want))
+            continue;
+        char lab[96];
+        snprintf(lab, sizeof(lab), "%s %s %s.%s", x->inst, x->shape, x->a, x->c);
+        if (strstr(list, lab))
+            continue;
+        int w = snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", lab);
+        if (w > 0 && (size_t)w < sizeof(list) - at)
+            at += (size_t)w;
+    }
+    return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
+                     "the arch %s has no tensor form '%s %s %s.%s'%s (forms it has: %s)", m->name,
+                     inst, op->shape, op->a, op->c, wg ? " for wgmma operands" : "",
+                     at ? list : "none");
+}
+
+/* wmma.mma mMnNkK compiles to N/8 mma.m16n8kK on sm_80 and later, and to
+ * N/8 x 2 mma.m16n8k(K/2) on Turing (HMMA.1688): the form and its rule. */
+static const gc_mform_t *wmma_form(const gc_machine_t *m, const gc_kop_t *op, int n, int k,
+                                   double *insts, const char **rule)
+{
+    const char *at = !strcmp(op->a, "bf16") ? "f16" : op->a;
+    for (int split = 1; split <= 2; split++) {
+        char shape[32];
+        snprintf(shape, sizeof(shape), "m16n8k%d", k / split);
+        const gc_mform_t *f = k % split == 0 ? find(m, "mma", shape, at, op->c, NULL) : NULL;
+        if (f) {
+            *insts = (double)(n / 8) * split;
+            *rule = split == 1 ? "wmma mMnNkK runs as N/8 mma m16n8kK (its SASS on sm_80 on)"
+                               : "wmma mMnNkK runs as N/4 mma m16n8k(K/2) (its SASS on sm_75)";
+            return f;
+        }
+    }
+    return NULL;
+}
+
+int gc_machine_tensor(const gc_machine_t *m, const gc_kop_t *op, const char *file,
+                      gc_tensor_plan_t *out, gc_derived_list_t *dl, gc_err_t *err)
+{
+    memset(out, 0, sizeof(*out));
+    int mm, n, k;
+    if (gc_derive_shape(op->shape, &mm, &n, &k))
+        return gc_err_at(err, GC_EINPUT, file, op->line, op->col, "bad tensor shape '%s'",
+                         op->shape ? op->shape : "?");
+    const char *inst = op->inst ? op->inst : "mma";
+    int wg = !strncmp(inst, "wgmma", 5);
+    const char *operands = wg ? (op->operands ? op->operands : "ss") : NULL;
+    out->fma = (double)mm * n * k;
+    out->insts = 1;
+    out->warpgroup = wg;
+    const gc_mform_t *f = find(m, inst, op->shape, op->a, op->c, operands);
+    const char *rule = NULL;
+    if (!f && !strcmp(op->a, "bf16")) {
+        f = find(m, inst, op->shape, "f16", op->c, operands);
+        rule = "bf16 runs at the rate of the f16 form (every tensor core since Ampere)";
+    }
+    if (!f && !strcmp(inst, "wmma") && mm == 16 && n % 8 == 0)
+        f = wmma_form(m, op, n, k, &out->insts, &rule);
+    if (!f)
+        return no_form(m, op, file, inst, wg, err);
+    out->form = f;
+    if (rule)
+        gc_derived_add(dl, f->t, NULL, "", out->insts, rule);
+    if (!f->ok) {
+        char lab[96];
+        return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
+                         "the arch %s gives tensor form '%s' neither issue_cyc nor a peak "
+                         "throughput (peak_fma_clk_sm or peak_tflops): add one",
+                         m->name, gc_tensor_label(f->t, lab, sizeof(lab)));
+    }
+    for (int i = 0; i < f->nd; i++)
+        gc_derived_add(dl, f->t, NULL, f->d[i].field, f->d[i].value, f->d[i].how);
+    out->pipe = f->pipe;
+    return 0;
+}
+
+int gc_machine_alu(const gc_machine_t *m, const gc_kop_t *op, const char *file, gc_pipe_t *out,
+                   int *cls, gc_derived_list_t *dl, gc_err_t *err)
+{
+    const gc_malu_t *u = NULL;
+    for (size_t i = 0; i < m->n_alus && !u; i++)
+        if (!strcmp(m->alus[i].name, op->name))
+            u = &m->alus[i];
+    int di = u ? -1 : gc_derive_alu_default_of(op->name);
+    if (!u && di >= 0)
+        u = &m->defaults[di];
+    else if (!u && gc_derive_alu_fp64(op->name))
+        u = &m->fp64;
+    if (!u || !u->ok) {
+        const char *names[96];
+        size_t nn = gc_derive_alu_names(names, 64);
+        for (size_t i = 0; i < m->n_alus && nn < 96; i++)
+            names[nn++] = m->alus[i].name;
+        char hint[96];
+        return gc_err_at(err, GC_EINPUT, file, op->line, op->col,
+                         "the arch %s has no alu entry for '%s' and gpucal knows no default "
+                         "for it%s (model/kernels/README.md lists the names)",
+                         m->name, op->name,
+                         gc_suggest_hint(op->name, names, nn, hint, sizeof(hint)));
+    }
+    for (int i = 0; i < u->nd; i++)
+        gc_derived_add(dl, NULL, op->name, u->d[i].field, u->d[i].value, u->d[i].how);
+    *out = u->pipe;
+    *cls = u == &m->fp64 ? gc_derive_alu_pipe(op->name) : u->cls;
+    return 0;
+}
