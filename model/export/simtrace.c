@@ -119,7 +119,7 @@ static int plan_throughput(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_
     const gc_dram_t *d = &a->memory.dram;
     const gc_qty_t *bw = d->bw_read_gbs.set ? &d->bw_read_gbs : &d->bw_gbs;
     if (bw->set && a->sm.count.set && in->core_mhz > 0) {
-        bench_init(&b[n], "dram_read", GC_SB_STREAM, "LDG.E", bw->v, "gbs", 16, 64);
+        bench_init(&b[n], "dram_read", GC_SB_STREAM, "LDG.E", bw->v, "gbs", 8, 32);
         b[n].blocks = 2 * (int)a->sm.count.v;
         b[n].warps = 8;
         b[n].ilp = 8;
