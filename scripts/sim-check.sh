@@ -10,10 +10,11 @@
 # then `sim-check: N of M within tolerance` (latency 3 %, throughput 10 %). Exit 0 when all are
 # within tolerance, 1 otherwise; without the simulator sources it prints
 # `sim-check: skipped (no simulator sources)` and exits 0.
-# Env: GPUCAL (default build/gpucal), SIM_DIR (default build-sim).
+# Env: GPUCAL (default build/gpucal), SIM_DIR (default build-sim), SIM_SRC (the simulator
+# sources, default ../shared/reference/accel-sim/src).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-src=$root/../shared/reference/accel-sim/src
+src=${SIM_SRC:-$root/../shared/reference/accel-sim/src}
 G=${GPUCAL:-$root/build/gpucal}
 SIM=${SIM_DIR:-$root/build-sim}
 if [ ! -f "$src/build.sh" ]; then
