@@ -91,10 +91,53 @@ int gc_bench_tma(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
 
 /* ---- dsm ---- */
 
+/* One cluster size's point: the mean latency over the target ranks, and
+ * the ring (cluster of 1: self) throughput. */
+static void dsm_point(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, double size,
+                      gc_dsm_point_t *pt)
+{
+    int ccl = gc_table_col(t, "cluster"), clo = gc_table_col(t, "lo"),
+        chi = gc_table_col(t, "hi");
+    double s = 0, lo = 0, hi = 0;
+    size_t m = 0;
+    long ring = -1, first = -1;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (gc_table_num(t, ccl, r) != size)
+            continue;
+        if (is(t, "metric", r, "latency")) {
+            if (!m || gc_table_num(t, clo, r) < lo)
+                lo = gc_table_num(t, clo, r);
+            if (!m || gc_table_num(t, chi, r) > hi)
+                hi = gc_table_num(t, chi, r);
+            if (first < 0)
+                first = (long)r;
+            s += val(t, r);
+            m++;
+        } else if (is(t, "metric", r, "throughput") &&
+                   (is(t, "pattern", r, "ring") ||
+                    (size == 1 && is(t, "pattern", r, "self"))) &&
+                   ring < 0) {
+            ring = (long)r;
+        }
+    }
+    gc_calib_put_count(c, &pt->cluster, size, gc_calib_str(c, "%s: cluster column", file),
+                       NULL);
+    if (m)
+        gc_calib_put(c, &pt->latency_cyc, s / (double)m, lo, hi,
+                     gc_calib_str(c,
+                                  "%s:%d: mean latency over the %zu target rank%s "
+                                  "(interval: their lowest lo to highest hi)",
+                                  file, t->line[first], m, m == 1 ? "" : "s"),
+                     NULL);
+    if (ring >= 0)
+        put_row(c, &pt->bw_gbs, t, (size_t)ring,
+                gc_calib_str(c, "%s:%d: %s pattern throughput", file, t->line[ring],
+                             size == 1 ? "self" : "ring"));
+}
+
 int gc_bench_dsm(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
-    int ccl = gc_table_col(t, "cluster"), crank = gc_table_col(t, "dst_rank"),
-        clo = gc_table_col(t, "lo"), chi = gc_table_col(t, "hi");
+    int ccl = gc_table_col(t, "cluster"), crank = gc_table_col(t, "dst_rank");
     int rc;
     double sizes[32];
     size_t nsz = 0;
@@ -149,43 +192,8 @@ int gc_bench_dsm(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
         nsz ? gc_calib_grow(c, (void **)&d->clusters, &d->n_clusters, sizeof(*pt), nsz) : NULL;
     if (nsz && !pt)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
-    for (size_t i = 0; i < nsz; i++) {
-        double s = 0, lo = 0, hi = 0;
-        size_t m = 0;
-        long ring = -1, first = -1;
-        for (size_t r = 0; r < t->nrows; r++) {
-            if (gc_table_num(t, ccl, r) != sizes[i])
-                continue;
-            if (is(t, "metric", r, "latency")) {
-                if (!m || gc_table_num(t, clo, r) < lo)
-                    lo = gc_table_num(t, clo, r);
-                if (!m || gc_table_num(t, chi, r) > hi)
-                    hi = gc_table_num(t, chi, r);
-                if (first < 0)
-                    first = (long)r;
-                s += val(t, r);
-                m++;
-            } else if (is(t, "metric", r, "throughput") &&
-                       (is(t, "pattern", r, "ring") ||
-                        (sizes[i] == 1 && is(t, "pattern", r, "self"))) &&
-                       ring < 0) {
-                ring = (long)r;
-            }
-        }
-        gc_calib_put_count(c, &pt[i].cluster, sizes[i], gc_calib_str(c, "%s: cluster column", file),
-                           NULL);
-        if (m)
-            gc_calib_put(c, &pt[i].latency_cyc, s / (double)m, lo, hi,
-                         gc_calib_str(c,
-                                      "%s:%d: mean latency over the %zu target rank%s "
-                                      "(interval: their lowest lo to highest hi)",
-                                      file, t->line[first], m, m == 1 ? "" : "s"),
-                         NULL);
-        if (ring >= 0)
-            put_row(c, &pt[i].bw_gbs, t, (size_t)ring,
-                    gc_calib_str(c, "%s:%d: %s pattern throughput", file, t->line[ring],
-                                 sizes[i] == 1 ? "self" : "ring"));
-    }
+    for (size_t i = 0; i < nsz; i++)
+        dsm_point(c, t, file, sizes[i], &pt[i]);
     gc_calib_info(c, "%s: distributed shared memory, %zu cluster size%s", file, nsz,
                   nsz == 1 ? "" : "s");
     return 0;

@@ -165,31 +165,13 @@ static int is_tensor_op(const char *op)
  * kernels (or, with none, the one op of any kind: an emulated form).
  * Traces from elsewhere: a token matching the shape digits and the types,
  * when exactly one does. NULL when nothing singles one out. */
-static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char *inst,
-                             const char *shape, const char *at, const char *ct)
+/* The form's opcode in gpucal measure's "OP xCOUNT in FUNC, ..." list (p
+ * after "ok:"), for the kernels id / idc; *parsed = items understood. */
+static const char *sass_measure(gc_calib_ctx_t *c, const char *p, const char *id, const char *idc,
+                                int *parsed_out)
 {
-    const char *chk = gc_trace_meta(t->r, "sass_check");
-    int m, nn, k;
-    if (!chk || strncmp(chk, "ok:", 3) != 0 || gc_tensor_shape(shape, &m, &nn, &k) != 0)
-        return NULL;
-    int wg = !strncmp(inst, "wgmma", 5), sp = strstr(inst, ".sp") != NULL;
-    const char *prefix = !strcmp(inst, "wmma") ? "WMMA"
-                         : wg                  ? (sp ? "WGS" : "WG")
-                         : sp                  ? "SP"
-                                               : "MMA";
-    char id[96], up[32];
-    if (wg)
-        snprintf(up, sizeof(up), "N%d", nn);
-    else
-        snprintf(up, sizeof(up), "M%dN%dK%d", m, nn, k);
-    snprintf(id, sizeof(id), "gc_k_%s_%s_%s_%s_", prefix, at, ct, up);
-    for (char *p = id + 5; *p; p++)
-        *p = (char)toupper((unsigned char)*p);
-    char idc[112];
-    snprintf(idc, sizeof(idc), "%sCUDA_", id);
     const char *found = NULL;
     int hits = 0, parsed = 0, tc_found = 0;
-    const char *p = chk + 3;
     while (*p) {
         while (*p == ' ' || *p == ',')
             p++;
@@ -220,9 +202,16 @@ static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char 
         }
         p += len;
     }
-    if (parsed)
-        return hits == 1 ? found : NULL;
-    /* not gpucal measure's format: one token with the shape digits and types */
+    *parsed_out = parsed;
+    return hits == 1 ? found : NULL;
+}
+
+/* Not gpucal measure's format: the one token of the sass_check text p
+ * (after "ok:") with the shape digits and the types, or NULL. */
+static const char *sass_token(gc_calib_ctx_t *c, const char *p, const char *inst, const char *at,
+                              const char *ct, int m, int nn, int k)
+{
+    int wg = !strncmp(inst, "wgmma", 5), sp = strstr(inst, ".sp") != NULL;
     char digits[32], up_a[16], up_c[16];
     if (wg)
         snprintf(digits, sizeof(digits), "%dX%dX%d", m, nn, k);
@@ -237,9 +226,8 @@ static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char 
     static const char *const tags[] = {".TF32", ".BF16", ".E4M3", ".E5M2", ".S8", ".U8",
                                        ".S4",   ".U4",   ".B1",   ".F64",  NULL};
     char tok[96];
-    p = chk + 3;
-    hits = 0;
-    found = NULL;
+    int hits = 0;
+    const char *found = NULL;
     while (*p) {
         while (*p == ' ' || *p == ',' || *p == ';')
             p++;
@@ -272,31 +260,47 @@ static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char 
     return hits == 1 ? found : NULL;
 }
 
+static const char *find_sass(gc_calib_ctx_t *c, const gc_table_t *t, const char *inst,
+                             const char *shape, const char *at, const char *ct)
+{
+    const char *chk = gc_trace_meta(t->r, "sass_check");
+    int m, nn, k;
+    if (!chk || strncmp(chk, "ok:", 3) != 0 || gc_tensor_shape(shape, &m, &nn, &k) != 0)
+        return NULL;
+    int wg = !strncmp(inst, "wgmma", 5), sp = strstr(inst, ".sp") != NULL;
+    const char *prefix = !strcmp(inst, "wmma") ? "WMMA"
+                         : wg                  ? (sp ? "WGS" : "WG")
+                         : sp                  ? "SP"
+                                               : "MMA";
+    char id[96], up[32];
+    if (wg)
+        snprintf(up, sizeof(up), "N%d", nn);
+    else
+        snprintf(up, sizeof(up), "M%dN%dK%d", m, nn, k);
+    snprintf(id, sizeof(id), "gc_k_%s_%s_%s_%s_", prefix, at, ct, up);
+    for (char *p = id + 5; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    char idc[112];
+    snprintf(idc, sizeof(idc), "%sCUDA_", id);
+    int parsed = 0;
+    const char *found = sass_measure(c, chk + 3, id, idc, &parsed);
+    if (parsed)
+        return found;
+    return sass_token(c, chk + 3, inst, at, ct, m, nn, k);
+}
+
 /* ---- tensor forms: mma, mma_sp, wgmma ---- */
 
 enum { T_INST, T_SHAPE, T_A, T_C, T_OPS, T_DATA, T_NKEY };
 
-int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+/* The distinct forms (inst, shape, a, c, operands, data) of t's rows in
+ * the order they first appear: form[g] their text indices, of[r] each
+ * row's form. */
+static int group_forms(const gc_table_t *t, const int *kc, int (**formp)[T_NKEY], size_t *nformp,
+                       int *of, gc_err_t *err)
 {
-    static const char *const keys[T_NKEY] = {"inst",   "shape",    "a_type",
-                                             "c_type", "operands", "data"};
-    int kc[T_NKEY];
-    for (int k = 0; k < T_NKEY; k++)
-        kc[k] = gc_table_col(t, keys[k]);
-    int cscope = gc_table_col(t, "scope");
-    sweep_cols_t sc;
-    sweep_cols(t, "fma_clk_sm", "fma_lo", "fma_hi", &sc);
-
-    /* forms in the order they first appear */
     size_t nform = 0, cap = 0;
     int(*form)[T_NKEY] = NULL;
-    int *of = malloc((t->nrows ? t->nrows : 1) * sizeof(*of));
-    gc_sweep_pt_t *pt = malloc(MAXPT * sizeof(*pt));
-    int rc = 0;
-    if (!of || !pt) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto done;
-    }
     for (size_t r = 0; r < t->nrows; r++) {
         size_t g = 0;
         for (; g < nform; g++) {
@@ -311,8 +315,8 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
                 cap = cap ? 2 * cap : 16;
                 void *nf = realloc(form, cap * sizeof(*form));
                 if (!nf) {
-                    rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-                    goto done;
+                    free(form);
+                    return gc_err_set(err, GC_ENOMEM, "out of memory");
                 }
                 form = nf;
             }
@@ -322,173 +326,256 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
         }
         of[r] = (int)g;
     }
-    if (!nform) {
+    *formp = form;
+    *nformp = nform;
+    return 0;
+}
+
+/* One tensor form being calibrated. */
+typedef struct tform {
+    gc_calib_ctx_t *c;
+    const gc_table_t *t;
+    const char *file;
+    const sweep_cols_t *sc;
+    gc_tensor_t *e;
+    int wg;         /* a wgmma form: warpgroups */
+    double unit;    /* warps per instruction issuer (wgmma: 4) */
+    char tl[160];   /* "tensor[<label>]" */
+    gc_sweep_pt_t *pt;
+    size_t n;       /* scope-sm sweep points in pt */
+    long best_gpu;  /* the best scope-gpu row, or -1 */
+} tform_t;
+
+/* The rows of form g: the scope-sm sweep into F->pt, the best scope-gpu row. */
+static int form_points(tform_t *F, const int *of, size_t g, int cscope, const char *label,
+                       gc_err_t *err)
+{
+    const gc_table_t *t = F->t;
+    const sweep_cols_t *sc = F->sc;
+    F->n = 0;
+    F->best_gpu = -1;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (of[r] != (int)g)
+            continue;
+        int rc;
+        if (!strcmp(gc_table_txt(t, cscope, r), "gpu")) {
+            if ((rc = gc_table_check_ci(t, F->file, r, sc->rate, sc->rate_lo, sc->rate_hi, err)))
+                return rc;
+            if (F->best_gpu < 0 ||
+                gc_table_num(t, sc->rate, r) > gc_table_num(t, sc->rate, (size_t)F->best_gpu))
+                F->best_gpu = (long)r;
+            continue;
+        }
+        if (F->n == MAXPT)
+            return gc_err_at(err, GC_ELIMIT, F->file, t->line[r], 0,
+                             "more than %d sweep rows for %s", MAXPT, label);
+        if ((rc = row_point(t, F->file, r, sc, F->unit, &F->pt[F->n], err)) != 0)
+            return rc;
+        F->n++;
+    }
+    return 0;
+}
+
+/* The slot count of a pipe fit f, or why it is left out. */
+static void put_slots(tform_t *F, const gc_sweep_fit_t *f)
+{
+    gc_calib_ctx_t *c = F->c;
+    char st[160];
+    slots_text(f, st, sizeof(st));
+    if (!f->slots_determined) {
+        gc_calib_leave_out(c, F->file, 0,
+                           "%s sub_cores left out: the sweep does not "
+                           "single out a slot count (relative SSE by slots: %s; "
+                           "sweep more %s)",
+                           F->tl, st, F->wg ? "warpgroups" : "warps");
+        return;
+    }
+    gc_calib_put_count(c, &F->e->sub_cores, f->pipe.slots,
+                       gc_calib_str(c,
+                                    "%s: slot count of the gc_pipe_cycles fit, chosen by "
+                                    "residual (relative SSE by slots: %s)",
+                                    F->file, st),
+                       F->wg ? "in warpgroups: 1 = the SM's tensor cores work on one wgmma at "
+                               "a time"
+                             : NULL);
+    if (!F->wg && f->pipe.slots < 9) {
+        c->slot_votes[f->pipe.slots]++;
+        if (!c->slot_file)
+            c->slot_file = gc_arch_str(c->a, F->file);
+    }
+}
+
+/* The pipe fit of the sweep: issue, overhead and slots, or why they are
+ * left out. *fitted = 1 and *rms its residual when it converged. */
+static int put_fit(tform_t *F, int *fitted, double *rms, gc_err_t *err)
+{
+    gc_calib_ctx_t *c = F->c;
+    static const int warp_slots[] = {1, 2, 4, 8}, wg_slots[] = {1, 2, 4};
+    gc_sweep_fit_t f;
+    gc_err_t fe;
+    gc_err_clear(&fe);
+    int frc = gc_sweep_fit(F->pt, F->n, F->wg ? wg_slots : warp_slots, F->wg ? 3 : 4, &f, &fe);
+    *fitted = 0;
+    if (frc == GC_ENOMEM)
+        return gc_err_set(err, frc, "%s", fe.msg);
+    if (frc) {
+        gc_calib_leave_out(c, F->file, 0, "%s issue_cyc, overhead_cyc, sub_cores left out: %s",
+                           F->tl, fe.msg);
+        return 0;
+    }
+    *fitted = 1;
+    *rms = f.rms_rel;
+    const char *src = gc_calib_str(c,
+                                   "%s: gc_pipe_cycles fitted to %zu rows of "
+                                   "scope sm (GSL multifit_nlinear)",
+                                   F->file, F->n);
+    const char *note = fit_note(c, &f, F->wg ? "warpgroups" : "warps");
+    gc_calib_put(c, &F->e->issue_cyc, f.pipe.issue_cyc, f.lo[1], f.hi[1], src, note);
+    if (f.overhead_determined)
+        gc_calib_put(c, &F->e->overhead_cyc, f.pipe.overhead_cyc, f.lo[2], f.hi[2], src,
+                     f.overhead_at_zero ? "the free fit went below 0: the constrained "
+                                          "optimum is 0 (interval up to the free fit's "
+                                          "upper limit)"
+                                        : NULL);
+    else
+        gc_calib_leave_out(c, F->file, 0,
+                           "%s overhead_cyc left out: the latency-bound "
+                           "rows sit at one in-flight count (sweep ILP 1..4 at 1 "
+                           "warp)",
+                           F->tl);
+    put_slots(F, &f);
+    return 0;
+}
+
+/* The peak of the scope-sm sweep, where it is reached, and the
+ * convergence points. */
+static void put_peak(tform_t *F)
+{
+    gc_calib_ctx_t *c = F->c;
+    gc_tensor_t *e = F->e;
+    const gc_sweep_pt_t *pt = F->pt;
+    size_t pk = gc_sweep_peak(pt, F->n);
+    put_rate(c, &e->peak_fma_clk_sm, &pt[pk],
+             gc_calib_str(c, "%s:%ld: best fma_clk_sm of the sweep (scope sm)", F->file,
+                          pt[pk].line));
+    const char *prow = gc_calib_str(c, "%s:%ld: the peak row", F->file, pt[pk].line);
+    gc_calib_put_count(c, &e->peak_warps, pt[pk].warps * F->unit, prow, NULL);
+    gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, prow, NULL);
+    if (F->best_gpu < 0)
+        gc_calib_put(c, &e->clock_mhz, pt[pk].clock_mhz, 1, 0,
+                     gc_calib_str(c, "%s:%ld: clock_mhz of the peak row", F->file, pt[pk].line),
+                     NULL);
+    put_conv(c, &e->conv, &e->n_conv, pt, F->n, F->unit, F->file);
+}
+
+/* The whole-GPU rate (TFLOP/s) and clock of the best scope-gpu row. */
+static void put_gpu(tform_t *F)
+{
+    gc_calib_ctx_t *c = F->c;
+    const gc_table_t *t = F->t;
+    const sweep_cols_t *sc = F->sc;
+    size_t r = (size_t)F->best_gpu;
+    double k2 = 2e-6 * c->sms * gc_table_num(t, sc->clock, r);
+    gc_calib_put(c, &F->e->peak_tflops, k2 * gc_table_num(t, sc->rate, r),
+                 k2 * gc_table_num(t, sc->rate_lo, r), k2 * gc_table_num(t, sc->rate_hi, r),
+                 gc_calib_str(c,
+                              "%s:%d: best scope gpu row: 2 x fma_clk_sm x %g SMs x "
+                              "clock_mhz",
+                              F->file, t->line[r], c->sms),
+                 NULL);
+    gc_calib_put(c, &F->e->clock_mhz, gc_table_num(t, sc->clock, r), 1, 0,
+                 gc_calib_str(c, "%s:%d: clock_mhz of the best scope gpu row", F->file,
+                              t->line[r]),
+                 NULL);
+}
+
+/* Entry e from the form's text s[]: names, SASS opcode. */
+static int form_entry(tform_t *F, const char *const *s, size_t first, gc_err_t *err)
+{
+    gc_calib_ctx_t *c = F->c;
+    gc_tensor_t *e = F->e;
+    int m, nn, kk;
+    if (gc_tensor_shape(s[T_SHAPE], &m, &nn, &kk) != 0)
+        return gc_err_at(err, GC_EINPUT, F->file, F->t->line[first], 0,
+                         "column 'shape': '%.40s' is not a PTX shape mMnNkK (e.g. m16n8k16)",
+                         s[T_SHAPE]);
+    F->wg = !strncmp(s[T_INST], "wgmma", 5);
+    F->unit = F->wg ? 4 : 1;
+    e->inst = gc_arch_str(c->a, s[T_INST]);
+    e->shape = gc_arch_str(c->a, s[T_SHAPE]);
+    e->a = gc_arch_str(c->a, s[T_A]);
+    e->c = gc_arch_str(c->a, s[T_C]);
+    e->operands = strcmp(s[T_OPS], "-") ? gc_arch_str(c->a, s[T_OPS]) : NULL;
+    e->data = gc_arch_str(c->a, s[T_DATA]);
+    e->sass = find_sass(c, F->t, s[T_INST], s[T_SHAPE], s[T_A], s[T_C]);
+    return 0;
+}
+
+int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    static const char *const keys[T_NKEY] = {"inst",   "shape",    "a_type",
+                                             "c_type", "operands", "data"};
+    int kc[T_NKEY];
+    for (int k = 0; k < T_NKEY; k++)
+        kc[k] = gc_table_col(t, keys[k]);
+    int cscope = gc_table_col(t, "scope");
+    sweep_cols_t sc;
+    sweep_cols(t, "fma_clk_sm", "fma_lo", "fma_hi", &sc);
+    size_t nform = 0;
+    int(*form)[T_NKEY] = NULL;
+    int *of = malloc((t->nrows ? t->nrows : 1) * sizeof(*of));
+    tform_t F = {.c = c, .t = t, .file = file, .sc = &sc};
+    F.pt = malloc(MAXPT * sizeof(*F.pt));
+    int rc = !of || !F.pt ? gc_err_set(err, GC_ENOMEM, "out of memory")
+                          : group_forms(t, kc, &form, &nform, of, err);
+    gc_tensor_t *ent = NULL;
+    if (!rc && !nform)
         gc_calib_leave_out(c, file, 0, "no rows: no tensor entries");
-        goto done;
-    }
-    gc_tensor_t *ent =
-        gc_calib_grow(c, (void **)&c->a->tensor, &c->a->n_tensor, sizeof(*ent), nform);
-    if (!ent) {
+    else if (!rc && !(ent = gc_calib_grow(c, (void **)&c->a->tensor, &c->a->n_tensor,
+                                          sizeof(*ent), nform)))
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto done;
-    }
     size_t n_fit = 0, n_sass = 0;
     double worst_rms = 0;
-    for (size_t g = 0; g < nform; g++) {
-        gc_tensor_t *e = &ent[g];
+    for (size_t g = 0; ent && !rc && g < nform; g++) {
+        F.e = &ent[g];
         const char *s[T_NKEY];
         for (int k = 0; k < T_NKEY; k++)
             s[k] = t->dict[kc[k]][form[g][k]];
         size_t first = 0;
         while (of[first] != (int)g)
             first++;
-        int m, nn, kk;
-        if (gc_tensor_shape(s[T_SHAPE], &m, &nn, &kk) != 0) {
-            rc = gc_err_at(err, GC_EINPUT, file, t->line[first], 0,
-                           "column 'shape': '%.40s' is not a PTX shape mMnNkK (e.g. m16n8k16)",
-                           s[T_SHAPE]);
-            goto done;
-        }
-        int wg = !strncmp(s[T_INST], "wgmma", 5);
-        double unit = wg ? 4 : 1;
-        e->inst = gc_arch_str(c->a, s[T_INST]);
-        e->shape = gc_arch_str(c->a, s[T_SHAPE]);
-        e->a = gc_arch_str(c->a, s[T_A]);
-        e->c = gc_arch_str(c->a, s[T_C]);
-        e->operands = strcmp(s[T_OPS], "-") ? gc_arch_str(c->a, s[T_OPS]) : NULL;
-        e->data = gc_arch_str(c->a, s[T_DATA]);
-        e->sass = find_sass(c, t, s[T_INST], s[T_SHAPE], s[T_A], s[T_C]);
-        n_sass += e->sass != NULL;
         char label[128];
-        gc_tensor_label(e, label, sizeof(label));
-        char tl[160];
-        snprintf(tl, sizeof(tl), "tensor[%s]", label);
-
-        size_t n = 0;
-        long best_gpu = -1;
-        for (size_t r = 0; r < t->nrows; r++) {
-            if (of[r] != (int)g)
-                continue;
-            if (!strcmp(gc_table_txt(t, cscope, r), "gpu")) {
-                if ((rc = gc_table_check_ci(t, file, r, sc.rate, sc.rate_lo, sc.rate_hi, err)) != 0)
-                    goto done;
-                if (best_gpu < 0 ||
-                    gc_table_num(t, sc.rate, r) > gc_table_num(t, sc.rate, (size_t)best_gpu))
-                    best_gpu = (long)r;
-                continue;
-            }
-            if (n == MAXPT) {
-                rc = gc_err_at(err, GC_ELIMIT, file, t->line[r], 0,
-                               "more than %d sweep rows for %s", MAXPT, label);
-                goto done;
-            }
-            if ((rc = row_point(t, file, r, &sc, unit, &pt[n], err)) != 0)
-                goto done;
-            n++;
-        }
-        if (!n) {
+        if ((rc = form_entry(&F, s, first, err)) ||
+            (rc = form_points(&F, of, g, cscope, gc_tensor_label(F.e, label, sizeof(label)), err)))
+            break;
+        n_sass += F.e->sass != NULL;
+        snprintf(F.tl, sizeof(F.tl), "tensor[%s]", label);
+        if (!F.n) {
             gc_calib_leave_out(c, file, t->line[first],
-                               "%s: no scope 'sm' rows: latency, pipe fit and peak left out", tl);
+                               "%s: no scope 'sm' rows: latency, pipe fit and peak left out",
+                               F.tl);
         } else {
-            put_latency(c, &e->latency_cyc, pt, n, file, wg ? "1-warpgroup" : "1-warp", tl);
-            /* the pipe fit */
-            static const int warp_slots[] = {1, 2, 4, 8}, wg_slots[] = {1, 2, 4};
-            gc_sweep_fit_t f;
-            gc_err_t fe;
-            gc_err_clear(&fe);
-            int frc = gc_sweep_fit(pt, n, wg ? wg_slots : warp_slots, wg ? 3 : 4, &f, &fe);
-            if (frc == GC_ENOMEM) {
-                rc = gc_err_set(err, frc, "%s", fe.msg);
-                goto done;
-            }
-            if (frc) {
-                gc_calib_leave_out(c, file, 0,
-                                   "%s issue_cyc, overhead_cyc, sub_cores left out: "
-                                   "%s",
-                                   tl, fe.msg);
-            } else {
-                n_fit++;
-                worst_rms = f.rms_rel > worst_rms ? f.rms_rel : worst_rms;
-                const char *src = gc_calib_str(c,
-                                               "%s: gc_pipe_cycles fitted to %zu rows of "
-                                               "scope sm (GSL multifit_nlinear)",
-                                               file, n);
-                const char *note = fit_note(c, &f, wg ? "warpgroups" : "warps");
-                gc_calib_put(c, &e->issue_cyc, f.pipe.issue_cyc, f.lo[1], f.hi[1], src, note);
-                if (f.overhead_determined)
-                    gc_calib_put(c, &e->overhead_cyc, f.pipe.overhead_cyc, f.lo[2], f.hi[2], src,
-                                 f.overhead_at_zero ? "the free fit went below 0: the constrained "
-                                                      "optimum is 0 (interval up to the free fit's "
-                                                      "upper limit)"
-                                                    : NULL);
-                else
-                    gc_calib_leave_out(c, file, 0,
-                                       "%s overhead_cyc left out: the latency-bound "
-                                       "rows sit at one in-flight count (sweep ILP 1..4 at 1 "
-                                       "warp)",
-                                       tl);
-                char st[160];
-                slots_text(&f, st, sizeof(st));
-                if (f.slots_determined) {
-                    gc_calib_put_count(
-                        c, &e->sub_cores, f.pipe.slots,
-                        gc_calib_str(c,
-                                     "%s: slot count of the gc_pipe_cycles fit, chosen by "
-                                     "residual (relative SSE by slots: %s)",
-                                     file, st),
-                        wg ? "in warpgroups: 1 = the SM's tensor cores work on one wgmma at "
-                             "a time"
-                           : NULL);
-                    if (!wg && f.pipe.slots < 9) {
-                        c->slot_votes[f.pipe.slots]++;
-                        if (!c->slot_file)
-                            c->slot_file = gc_arch_str(c->a, file);
-                    }
-                } else {
-                    gc_calib_leave_out(c, file, 0,
-                                       "%s sub_cores left out: the sweep does not "
-                                       "single out a slot count (relative SSE by slots: %s; "
-                                       "sweep more %s)",
-                                       tl, st, wg ? "warpgroups" : "warps");
-                }
-            }
-            size_t pk = gc_sweep_peak(pt, n);
-            put_rate(c, &e->peak_fma_clk_sm, &pt[pk],
-                     gc_calib_str(c, "%s:%ld: best fma_clk_sm of the sweep (scope sm)", file,
-                                  pt[pk].line));
-            const char *prow = gc_calib_str(c, "%s:%ld: the peak row", file, pt[pk].line);
-            gc_calib_put_count(c, &e->peak_warps, pt[pk].warps * unit, prow, NULL);
-            gc_calib_put_count(c, &e->peak_ilp, pt[pk].ilp, prow, NULL);
-            if (best_gpu < 0)
-                gc_calib_put(
-                    c, &e->clock_mhz, pt[pk].clock_mhz, 1, 0,
-                    gc_calib_str(c, "%s:%ld: clock_mhz of the peak row", file, pt[pk].line), NULL);
-            put_conv(c, &e->conv, &e->n_conv, pt, n, unit, file);
+            put_latency(c, &F.e->latency_cyc, F.pt, F.n, file,
+                        F.wg ? "1-warpgroup" : "1-warp", F.tl);
+            int fitted = 0;
+            double rms = 0;
+            if ((rc = put_fit(&F, &fitted, &rms, err)) != 0)
+                break;
+            n_fit += fitted;
+            worst_rms = fitted && rms > worst_rms ? rms : worst_rms;
+            put_peak(&F);
         }
-        if (best_gpu >= 0) {
-            size_t r = (size_t)best_gpu;
-            double k2 = 2e-6 * c->sms * gc_table_num(t, sc.clock, r);
-            gc_calib_put(c, &e->peak_tflops, k2 * gc_table_num(t, sc.rate, r),
-                         k2 * gc_table_num(t, sc.rate_lo, r), k2 * gc_table_num(t, sc.rate_hi, r),
-                         gc_calib_str(c,
-                                      "%s:%d: best scope gpu row: 2 x fma_clk_sm x %g SMs x "
-                                      "clock_mhz",
-                                      file, t->line[r], c->sms),
-                         NULL);
-            gc_calib_put(
-                c, &e->clock_mhz, gc_table_num(t, sc.clock, r), 1, 0,
-                gc_calib_str(c, "%s:%d: clock_mhz of the best scope gpu row", file, t->line[r]),
-                NULL);
-        }
+        if (F.best_gpu >= 0)
+            put_gpu(&F);
     }
-    gc_calib_info(c,
-                  "%s: %zu tensor form%s, pipe fitted for %zu (rms residual <= %.2f %%), "
-                  "SASS named for %zu",
-                  file, nform, nform == 1 ? "" : "s", n_fit, 100 * worst_rms, n_sass);
-done:
+    if (ent && !rc)
+        gc_calib_info(c,
+                      "%s: %zu tensor form%s, pipe fitted for %zu (rms residual <= %.2f %%), "
+                      "SASS named for %zu",
+                      file, nform, nform == 1 ? "" : "s", n_fit, 100 * worst_rms, n_sass);
     free(form);
     free(of);
-    free(pt);
+    free(F.pt);
     return rc;
 }
 
@@ -649,30 +736,27 @@ static int cmp_conflict(const void *a, const void *b)
     return (x->ways > y->ways) - (x->ways < y->ways);
 }
 
-int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+/* The 1-warp, ILP-1 rows of the smem trace (one per width and ways) into
+ * row (*np of them); every row's width, ways and interval checked. */
+static int smem_rows(const gc_table_t *t, const char *file, const sweep_cols_t *sc_,
+                     conflict_row_t *row, size_t *np, gc_err_t *err)
 {
     int cw = gc_table_col(t, "width_bytes"), cways = gc_table_col(t, "ways");
-    sweep_cols_t sc;
-    sweep_cols(t, "bytes_clk_sm", "bytes_lo", "bytes_hi", &sc);
-    conflict_row_t *row = malloc((t->nrows ? t->nrows : 1) * sizeof(*row));
-    if (!row)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    const sweep_cols_t sc = *sc_;
     size_t n = 0;
-    int rc = 0;
+    int rc;
     for (size_t r = 0; r < t->nrows; r++) {
         double w = gc_table_num(t, cw, r), ways = gc_table_num(t, cways, r);
         if (!(w == 4 || w == 8 || w == 16)) {
-            rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
-                           "column 'width_bytes': %g (ld.shared widths are 4, 8 or 16 bytes)", w);
-            goto done;
+            return gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                             "column 'width_bytes': %g (ld.shared widths are 4, 8 or 16 bytes)", w);
         }
         if (ways > 32) {
-            rc = gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
-                           "column 'ways': %g (a warp has 32 threads: at most 32 ways)", ways);
-            goto done;
+            return gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
+                             "column 'ways': %g (a warp has 32 threads: at most 32 ways)", ways);
         }
         if ((rc = gc_table_check_ci(t, file, r, sc.cyc, sc.cyc_lo, sc.cyc_hi, err)) != 0)
-            goto done;
+            return rc;
         if (gc_table_num(t, sc.warps, r) != 1 || gc_table_num(t, sc.ilp, r) != 1)
             continue; /* throughput rows: the bw bench gives bandwidths */
         int dup = 0;
@@ -687,6 +771,65 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
                                     gc_table_num(t, sc.cyc_hi, r),
                                     t->line[r]};
     }
+    *np = n;
+    return 0;
+}
+
+/* memory.shared.conflict_cyc: the slope of a line through latency against
+ * ways at width wref (m degrees x, latencies y), or why it is left out. */
+static int smem_conflict_fit(gc_calib_ctx_t *c, const char *file, const double *x,
+                             const double *y, size_t m, double wref, gc_err_t *err)
+{
+    gc_shared_t *sh = &c->a->memory.shared;
+    char why[GC_ERR_MSG_MAX] = "";
+    if (m >= 3) {
+        gc_fit_t *f = gc_fit_alloc(&gc_fit_line, m);
+        gc_fit_result_t res;
+        gc_err_t fe;
+        gc_err_clear(&fe);
+        double p0[2] = {y[0], 0};
+        if (!f)
+            return gc_err_set(err, GC_ENOMEM, "out of memory");
+        if (gc_fit_init(f, x, y, NULL, NULL, &fe) || gc_fit_run(f, p0, &res, &fe))
+            snprintf(why, sizeof(why), "%s", fe.msg);
+        else if (!(res.p[1] > 0))
+            snprintf(why, sizeof(why),
+                     "the latency does not grow with the conflict degree "
+                     "(slope %.3g cycles/way)",
+                     res.p[1]);
+        else if (!res.has_ci)
+            snprintf(why, sizeof(why), "the fit has no interval (too few distinct degrees)");
+        else
+            gc_calib_put(c, &sh->conflict_cyc, res.p[1], res.lo[1] > 0 ? res.lo[1] : 0, res.hi[1],
+                         gc_calib_str(c,
+                                      "%s: slope of a linear fit of latency on ways (%g-byte "
+                                      "loads, %zu degrees from %g to %g; GSL)",
+                                      file, wref, m, x[0], x[m - 1]),
+                         gc_calib_str(c,
+                                      "latency = %.4g + %.4g x ways cycles; residuals rms "
+                                      "%.3g, max %.3g cycles",
+                                      res.p[0], res.p[1], res.rms, res.max_abs));
+        gc_fit_free(f);
+    } else {
+        snprintf(why, sizeof(why), "%zu conflict degree%s at %g bytes, at least 3 needed", m,
+                 m == 1 ? "" : "s", wref);
+    }
+    if (why[0])
+        gc_calib_leave_out(c, file, 0, "memory.shared.conflict_cyc left out: %s", why);
+    return 0;
+}
+
+int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    sweep_cols_t sc;
+    sweep_cols(t, "bytes_clk_sm", "bytes_lo", "bytes_hi", &sc);
+    conflict_row_t *row = malloc((t->nrows ? t->nrows : 1) * sizeof(*row));
+    if (!row)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    size_t n = 0;
+    int rc = 0;
+    if ((rc = smem_rows(t, file, &sc, row, &n, err)) != 0)
+        goto done;
     if (!n) {
         gc_calib_leave_out(c, file, 0,
                            "memory.shared latency and conflicts left out: no "
@@ -735,43 +878,8 @@ int gc_bench_smem(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
                            "memory.shared.latency_cyc left out: no conflict-free "
                            "(ways 1) row at %g bytes",
                            wref);
-    char why[GC_ERR_MSG_MAX] = "";
-    if (m >= 3) {
-        gc_fit_t *f = gc_fit_alloc(&gc_fit_line, m);
-        gc_fit_result_t res;
-        gc_err_t fe;
-        gc_err_clear(&fe);
-        double p0[2] = {y[0], 0};
-        if (!f) {
-            rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-            goto done;
-        }
-        if (gc_fit_init(f, x, y, NULL, NULL, &fe) || gc_fit_run(f, p0, &res, &fe))
-            snprintf(why, sizeof(why), "%s", fe.msg);
-        else if (!(res.p[1] > 0))
-            snprintf(why, sizeof(why),
-                     "the latency does not grow with the conflict degree "
-                     "(slope %.3g cycles/way)",
-                     res.p[1]);
-        else if (!res.has_ci)
-            snprintf(why, sizeof(why), "the fit has no interval (too few distinct degrees)");
-        else
-            gc_calib_put(c, &sh->conflict_cyc, res.p[1], res.lo[1] > 0 ? res.lo[1] : 0, res.hi[1],
-                         gc_calib_str(c,
-                                      "%s: slope of a linear fit of latency on ways (%g-byte "
-                                      "loads, %zu degrees from %g to %g; GSL)",
-                                      file, wref, m, x[0], x[m - 1]),
-                         gc_calib_str(c,
-                                      "latency = %.4g + %.4g x ways cycles; residuals rms "
-                                      "%.3g, max %.3g cycles",
-                                      res.p[0], res.p[1], res.rms, res.max_abs));
-        gc_fit_free(f);
-    } else {
-        snprintf(why, sizeof(why), "%zu conflict degree%s at %g bytes, at least 3 needed", m,
-                 m == 1 ? "" : "s", wref);
-    }
-    if (why[0])
-        gc_calib_leave_out(c, file, 0, "memory.shared.conflict_cyc left out: %s", why);
+    if ((rc = smem_conflict_fit(c, file, x, y, m, wref, err)) != 0)
+        goto done;
     gc_calib_info(c, "%s: shared-memory latency at %zu (width, ways) points%s", file, n,
                   sh->conflict_cyc.set ? ", conflict penalty fitted" : "");
 done:

@@ -15,136 +15,58 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "../traces/benches.h"
 
 #ifndef GPUCAL_VERSION
 #define GPUCAL_VERSION "0.0.0"
 #endif
 
-/* ---- the column contracts of traces/README.md (what calib uses) ---- */
-
-static const char *const insts[] = {"mma", "mma.sp", "wgmma", "wgmma.sp", "wmma", NULL};
-static const char *const atypes[] = {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8",
-                                     "u8",  "s4",   "u4",   "b1",   "f64",  NULL};
-static const char *const ctypes[] = {"f16", "f32", "s32", "f64", NULL};
-static const char *const operands[] = {"ss", "rs", "-", NULL};
-static const char *const datas[] = {"zero", "rand", NULL};
-static const char *const scopes[] = {"sm", "gpu", NULL};
-static const char *const paths[] = {"l1", "l2", "global", "shared", "shared_idx", "tma", NULL};
-static const char *const patterns[] = {"seq", "rand", NULL};
-static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
-static const char *const loads[] = {"idle", "memory", "tensor", NULL};
-
-/* clang-format off */
-#define TXT(n, ch) {n, GC_COL_TEXT, 0, 0, ch, 0}
-#define NUM(n, lo) {n, GC_COL_NUM, lo, 0, NULL, 0}
-#define POS(n) {n, GC_COL_NUM, 0, 1, NULL, 0}
-#define WHOLE(n, lo) {n, GC_COL_WHOLE, lo, 0, NULL, 0}
-#define OPT_TXT(n) {n, GC_COL_TEXT, 0, 0, NULL, 1}
-#define OPT_NUM(n, lo) {n, GC_COL_NUM, lo, 0, NULL, 1}
-/* clang-format on */
-#define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-static const gc_col_t tensor_cols[] = {
-    TXT("inst", insts),        TXT("shape", NULL),   TXT("a_type", atypes), TXT("c_type", ctypes),
-    TXT("operands", operands), TXT("data", datas),   TXT("scope", scopes),  WHOLE("blocks", 1),
-    WHOLE("warps", 1),         WHOLE("ilp", 1),      POS("cyc_per_iter"),   NUM("cyc_lo", 0),
-    NUM("cyc_hi", 0),          NUM("fma_clk_sm", 0), NUM("fma_lo", 0),      NUM("fma_hi", 0),
-    POS("clock_mhz"),
-};
-static const gc_col_t alu_cols[] = {
-    TXT("op", NULL),  WHOLE("warps", 1),    WHOLE("ilp", 1),  POS("cyc_per_iter"), NUM("cyc_lo", 0),
-    NUM("cyc_hi", 0), NUM("ops_clk_sm", 0), NUM("ops_lo", 0), NUM("ops_hi", 0),    POS("clock_mhz"),
-};
-static const gc_col_t ldm_cols[] = {
-    WHOLE("num", 1),     WHOLE("trans", 0),  WHOLE("warps", 1), WHOLE("ilp", 1),
-    POS("cyc_per_iter"), NUM("cyc_lo", 0),   NUM("cyc_hi", 0),  NUM("bytes_clk_sm", 0),
-    NUM("bytes_lo", 0),  NUM("bytes_hi", 0), POS("clock_mhz"),
-};
-static const gc_col_t smem_cols[] = {
-    WHOLE("width_bytes", 1), WHOLE("ways", 1),   WHOLE("warps", 1), WHOLE("ilp", 1),
-    POS("cyc_per_iter"),     NUM("cyc_lo", 0),   NUM("cyc_hi", 0),  NUM("bytes_clk_sm", 0),
-    NUM("bytes_lo", 0),      NUM("bytes_hi", 0), POS("clock_mhz"),
-};
-static const gc_col_t pchase_cols[] = {
-    TXT("path", paths), TXT("pattern", patterns), POS("array_bytes"), POS("stride_bytes"),
-    POS("latency_cyc"), NUM("lat_lo", 0),         NUM("lat_hi", 0),
-};
-static const gc_col_t fine_cols[] = {
-    WHOLE("sm", 0),           POS("array_bytes"), POS("stride_bytes"),
-    WHOLE("offset_bytes", 0), POS("latency_cyc"),
-};
-/* op, gbs_lo, gbs_hi: gpucal measure writes them beyond the README's columns */
-static const gc_col_t bw_cols[] = {
-    TXT("level", levels),   WHOLE("width_bytes", 1), WHOLE("blocks", 1), WHOLE("threads", 1),
-    NUM("bytes_clk_sm", 0), NUM("bytes_clk", 0),     NUM("gbs", 0),      OPT_TXT("op"),
-    OPT_NUM("gbs_lo", 0),   OPT_NUM("gbs_hi", 0),
-};
-/* tma, dsm, dpx: as gpucal measure writes them (not in traces/README.md yet) */
-static const char *const metrics[] = {"latency", "throughput", NULL};
-static const gc_col_t tma_cols[] = {
-    TXT("metric", metrics), TXT("kind", NULL), NUM("array_bytes", 0), NUM("value", -1e30),
-    NUM("lo", -1e30),       NUM("hi", -1e30),  TXT("unit", NULL),
-};
-static const gc_col_t dsm_cols[] = {
-    TXT("metric", metrics), WHOLE("cluster", 1), TXT("pattern", NULL), WHOLE("dst_rank", -1),
-    NUM("value", -1e30),    NUM("lo", -1e30),    NUM("hi", -1e30),     TXT("unit", NULL),
-};
-static const gc_col_t dpx_cols[] = {
-    TXT("func", NULL), TXT("metric", metrics), NUM("value", -1e30),
-    NUM("lo", -1e30),  NUM("hi", -1e30),       TXT("unit", NULL),
-};
-static const gc_col_t clock_cols[] = {
-    TXT("load", loads),
-    POS("clock_mhz"),
-    NUM("clock_lo", 0),
-    NUM("clock_hi", 0),
-};
-
-static const char *const launch_kernels[] = {"empty", "empty_stream", NULL};
-static const gc_col_t launch_cols[] = {
-    TXT("kernel", launch_kernels),
-    WHOLE("blocks", 1),
-    WHOLE("threads", 1),
-    POS("us"),
-    NUM("us_lo", 0),
-    NUM("us_hi", 0),
-};
+/* ---- the benches calib reads (their columns: traces/benches.c) ---- */
 
 typedef struct bench_def {
     const char *name;
-    const gc_col_t *cols;
-    int ncols;
     gc_bench_fn fn;
     const char *keys; /* what it gives (the line printed when it is missing) */
 } bench_def_t;
 
 /* the order handlers run in (smem before pchase: the shared latency) */
 static const bench_def_t benches[] = {
-    {"mma", tensor_cols, NC(tensor_cols), gc_bench_tensor,
-     "tensor entries of mma/wmma, sm.sub_cores"},
-    {"mma_sp", tensor_cols, NC(tensor_cols), gc_bench_tensor, "tensor entries of mma.sp"},
-    {"wgmma", tensor_cols, NC(tensor_cols), gc_bench_tensor, "tensor entries of wgmma"},
-    {"alu", alu_cols, NC(alu_cols), gc_bench_alu, "alu entries"},
-    {"ldmatrix", ldm_cols, NC(ldm_cols), gc_bench_ldmatrix, "ldmatrix entries"},
-    {"smem", smem_cols, NC(smem_cols), gc_bench_smem,
-     "memory.shared latency, conflicts, conflict_cyc"},
-    {"tma", tma_cols, NC(tma_cols), gc_bench_tma, "memory.tma.latency_cyc, bw_gbs"},
-    {"dsm", dsm_cols, NC(dsm_cols), gc_bench_dsm, "memory.dsm"},
-    {"dpx", dpx_cols, NC(dpx_cols), gc_bench_dpx, "dpx entries"},
-    {"pchase", pchase_cols, NC(pchase_cols), gc_bench_pchase,
-     "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
-    {"pchase_fine", fine_cols, NC(fine_cols), gc_bench_fine,
-     "memory.l2 near/far hit/miss latencies, partitions, near_share"},
-    {"bw", bw_cols, NC(bw_cols), gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
-    {"clock", clock_cols, NC(clock_cols), gc_bench_clock,
-     "sm.clock_tensor_mhz, sm.clock_memory_mhz"},
-    {"launch", launch_cols, NC(launch_cols), gc_bench_launch, "sm.launch_overhead_us"},
+    {"mma", gc_bench_tensor, "tensor entries of mma/wmma, sm.sub_cores"},
+    {"mma_sp", gc_bench_tensor, "tensor entries of mma.sp"},
+    {"wgmma", gc_bench_tensor, "tensor entries of wgmma"},
+    {"alu", gc_bench_alu, "alu entries"},
+    {"ldmatrix", gc_bench_ldmatrix, "ldmatrix entries"},
+    {"smem", gc_bench_smem, "memory.shared latency, conflicts, conflict_cyc"},
+    {"tma", gc_bench_tma, "memory.tma.latency_cyc, bw_gbs"},
+    {"dsm", gc_bench_dsm, "memory.dsm"},
+    {"dpx", gc_bench_dpx, "dpx entries"},
+    {"pchase", gc_bench_pchase, "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
+    {"pchase_fine", gc_bench_fine, "memory.l2 near/far hit/miss latencies, partitions, near_share"},
+    {"bw", gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
+    {"clock", gc_bench_clock, "sm.clock_tensor_mhz, sm.clock_memory_mhz"},
+    {"launch", gc_bench_launch, "sm.launch_overhead_us"},
 };
-#define NBENCH NC(benches)
+#define NBENCH ((int)(sizeof(benches) / sizeof(benches[0])))
 
-const char *const gc_calib_benches[] = {"mma",         "mma_sp", "wgmma", "alu", "ldmatrix",
-                                        "smem",        "tma",    "dsm",   "dpx", "pchase",
-                                        "pchase_fine", "bw",     "clock", "launch", NULL};
+#define CONTRACT_MAX 64
+
+/* The contract calib reads bench `name`'s trace with: the columns of the
+ * bench table it reads, in trace order, with their kinds and ranges.
+ * Returns the count (0: no such bench in the table, a gpucal bug). */
+static int contract(const char *name, gc_col_t *cols)
+{
+    const gc_bench_spec_t *b = gc_bench_spec(name);
+    static const int kinds[] = {GC_COL_TEXT, GC_COL_NUM, GC_COL_WHOLE};
+    int n = 0;
+    for (int i = 0; b && i < b->ncols && n < CONTRACT_MAX; i++) {
+        const gc_bench_col_t *c = &b->cols[i];
+        if (c->use == GC_BCOL_UNREAD)
+            continue;
+        cols[n++] = (gc_col_t){c->name, kinds[c->type], c->lo, c->strict, c->choices,
+                               c->use == GC_BCOL_OPTIONAL};
+    }
+    return n;
+}
 
 /* "mma, mma_sp, ..." into buf */
 static const char *bench_list(char *buf, size_t n)
@@ -414,6 +336,68 @@ static void free_files(trace_file_t *f, size_t n)
     free(f);
 }
 
+/* Folder entry nm of dir: 1 and *pathp (malloc'd) for a trace to read, 0
+ * for one to pass over (a note in log, *skipped counted, for a compressed
+ * or interrupted trace), or an error (a .csv that cannot be opened). */
+static int take_entry(const char *dir, const char *nm, FILE *log, char **pathp, int *skipped,
+                      gc_err_t *err)
+{
+    *pathp = NULL;
+    if (nm[0] == '.')
+        return 0;
+    size_t plen = strlen(dir) + strlen(nm) + 2;
+    char *path = malloc(plen);
+    if (!path)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    snprintf(path, plen, "%s/%s", dir, nm);
+    struct stat st;
+    if (stat(path, &st) != 0 && !ends_with(nm, ".csv"))
+        st.st_mode = 0; /* not a trace name: skipped below */
+    else if (stat(path, &st) != 0) { /* a dangling link, a loop */
+        int rc = gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (fix or remove it)", path,
+                            strerror(errno));
+        free(path);
+        return rc;
+    }
+    if (S_ISREG(st.st_mode) && (ends_with(nm, ".csv.gz") || ends_with(nm, ".csv.part"))) {
+        if (log)
+            fprintf(log, "calib: %s: skipped (%s)\n", path,
+                    ends_with(nm, ".gz") ? "compressed: calib reads plain .csv; "
+                                           "gunzip it first"
+                                         : "an interrupted bench: finish it with "
+                                           "`gpucal measure --resume`");
+        (*skipped)++;
+    }
+    if (!S_ISREG(st.st_mode) || !ends_with(nm, ".csv")) {
+        free(path);
+        return 0;
+    }
+    *pathp = path;
+    return 1;
+}
+
+/* Append trace name nm at path (taken over) to f (n used of *cap). */
+static int add_file(trace_file_t **f, size_t *n, size_t *cap, const char *nm, char *path)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        trace_file_t *g = realloc(*f, nc * sizeof(*g));
+        if (!g)
+            return -1;
+        *f = g;
+        *cap = nc;
+    }
+    trace_file_t *t = &(*f)[*n];
+    t->name = malloc(strlen(nm) + 1);
+    if (!t->name)
+        return -1;
+    memcpy(t->name, nm, strlen(nm) + 1);
+    t->path = path;
+    t->def = NULL;
+    (*n)++;
+    return 0;
+}
+
 static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *log, gc_err_t *err)
 {
     *out = NULL;
@@ -429,74 +413,21 @@ static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *
                           strerror(errno));
     trace_file_t *f = NULL;
     size_t n = 0, cap = 0;
-    int skipped = 0;
+    int skipped = 0, rc = 0;
     struct dirent *de;
-    while ((de = readdir(d))) {
-        const char *nm = de->d_name;
-        if (nm[0] == '.')
-            continue;
-        size_t plen = strlen(dir) + strlen(nm) + 2;
-        char *path = malloc(plen);
-        if (!path) {
-            closedir(d);
-            free_files(f, n);
-            return gc_err_set(err, GC_ENOMEM, "out of memory");
-        }
-        snprintf(path, plen, "%s/%s", dir, nm);
-        struct stat st;
-        if (stat(path, &st) != 0 && !ends_with(nm, ".csv"))
-            st.st_mode = 0; /* not a trace name: skipped below */
-        else if (stat(path, &st) != 0) { /* a dangling link, a loop */
-            int rc = gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (fix or remove it)", path,
-                                strerror(errno));
+    while (!rc && (de = readdir(d))) {
+        char *path;
+        rc = take_entry(dir, de->d_name, log, &path, &skipped, err);
+        if (rc == 1 && (rc = add_file(&f, &n, &cap, de->d_name, path)) != 0) {
             free(path);
-            closedir(d);
-            free_files(f, n);
-            return rc;
+            rc = gc_err_set(err, GC_ENOMEM, "out of memory");
         }
-        if (!S_ISREG(st.st_mode)) {
-            free(path);
-            continue;
-        }
-        if (ends_with(nm, ".csv.gz") || ends_with(nm, ".csv.part")) {
-            if (log)
-                fprintf(log, "calib: %s: skipped (%s)\n", path,
-                        ends_with(nm, ".gz") ? "compressed: calib reads plain .csv; "
-                                               "gunzip it first"
-                                             : "an interrupted bench: finish it with "
-                                               "`gpucal measure --resume`");
-            skipped++;
-            free(path);
-            continue;
-        }
-        if (!ends_with(nm, ".csv")) {
-            free(path);
-            continue;
-        }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            trace_file_t *g = realloc(f, cap * sizeof(*g));
-            if (!g) {
-                free(path);
-                closedir(d);
-                free_files(f, n);
-                return gc_err_set(err, GC_ENOMEM, "out of memory");
-            }
-            f = g;
-        }
-        f[n].name = malloc(strlen(nm) + 1);
-        if (!f[n].name) {
-            free(path);
-            closedir(d);
-            free_files(f, n);
-            return gc_err_set(err, GC_ENOMEM, "out of memory");
-        }
-        memcpy(f[n].name, nm, strlen(nm) + 1);
-        f[n].path = path;
-        f[n].def = NULL;
-        n++;
     }
     closedir(d);
+    if (rc) {
+        free_files(f, n);
+        return rc;
+    }
     if (n == 0) {
         free(f);
         return gc_err_set(err, GC_EINPUT, "%s: no traces (*.csv) in the folder%s", dir,
@@ -634,6 +565,180 @@ static int required(gc_calib_ctx_t *c, gc_err_t *err)
     return 0;
 }
 
+/* One calibration run: the folder's traces sorted by bench, the device
+ * facts of their headers, and what was used. */
+typedef struct run {
+    const gc_calib_opts_t *o;
+    const char *dir; /* o->dir without trailing '/' */
+    FILE *log;
+    trace_file_t *files;
+    size_t nfiles;
+    const trace_file_t *by_bench[NBENCH];
+    const char *numeric_path; /* the numeric trace, read after the benches */
+    facts_t f;
+    char used[512], missing[512]; /* bench names, ", "-joined */
+} run_t;
+
+/* Pass 1 on files[i]: which bench it holds (one trace per bench), and the
+ * device facts of its header. *found counts the traces of a bench calib
+ * reads. */
+static int sort_trace(run_t *R, size_t i, int *found, gc_err_t *err)
+{
+    trace_file_t *tf = &R->files[i];
+    gc_trace_reader_t *r;
+    int rc = gc_trace_open(&r, tf->path, err);
+    if (rc)
+        return rc;
+    const char *bench = gc_trace_meta(r, "bench");
+    const bench_def_t *def = bench ? find_bench(bench) : NULL;
+    int k = def ? (int)(def - benches) : -1;
+    if (!bench) {
+        rc = gc_err_at(err, GC_EINPUT, tf->path, 1, 0,
+                       "metadata key 'bench' is missing from the header (traces/README.md "
+                       "lists the required keys)");
+    } else if (!strcmp(bench, "numeric") && R->numeric_path) {
+        rc = gc_err_set(err, GC_EINPUT,
+                        "%s: a second trace of bench 'numeric' (the first is %s): keep "
+                        "one of them in the folder",
+                        tf->path, R->numeric_path);
+    } else if (!strcmp(bench, "numeric")) { /* read by the emulator's own reader, after pass 2 */
+        R->numeric_path = tf->path;
+        rc = header_facts(r, tf->path, &R->f, err); /* one GPU, like every bench */
+    } else if (!def) {
+        if (!R->o->quiet)
+            fprintf(R->log, "calib: %s: skipped (bench '%s' is not one calib reads)\n", tf->path,
+                    bench);
+    } else if (R->by_bench[k]) {
+        rc = gc_err_set(err, GC_EINPUT,
+                        "%s: a second trace of bench '%s' (the first is "
+                        "%s): keep one of them in the folder",
+                        tf->path, bench, R->by_bench[k]->path);
+    } else if ((rc = header_facts(r, tf->path, &R->f, err)) == 0) {
+        tf->def = def;
+        R->by_bench[k] = tf;
+        (*found)++;
+    }
+    gc_trace_close(r);
+    return rc;
+}
+
+/* A new arch for c named and placed from the facts. */
+static int new_arch(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
+{
+    c->a = gc_arch_create();
+    if (!c->a)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    c->o = R->o;
+    c->dir = R->dir;
+    c->l2_bytes = R->f.l2_bytes;
+    c->sms = R->f.sms;
+    gc_arch_t *a = c->a;
+    a->name = gc_arch_str(a, R->o->name);
+    a->family = gc_arch_str(a, family_of(R->f.cc));
+    a->device = gc_arch_str(a, R->f.device);
+    a->cc = gc_arch_str(a, R->f.cc);
+    return 0;
+}
+
+/* Append name to the ", "-joined list l (512 bytes). */
+static void list_add(char *l, const char *name)
+{
+    size_t at = strlen(l);
+    snprintf(l + at, 512 - at, "%s%s", at ? ", " : "", name);
+}
+
+/* Pass 2: the handlers, in the order of the bench table. */
+static int run_benches(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
+{
+    for (int k = 0; k < NBENCH; k++) {
+        const trace_file_t *tf = R->by_bench[k];
+        if (!tf) {
+            if (!R->o->quiet)
+                fprintf(R->log, "calib: no %s trace in %s: %s left out\n", benches[k].name,
+                        R->dir, benches[k].keys);
+            list_add(R->missing, benches[k].name);
+            continue;
+        }
+        gc_table_t *t;
+        gc_col_t cols[CONTRACT_MAX];
+        int ncols = contract(benches[k].name, cols);
+        int rc = gc_table_read(&t, tf->path, cols, ncols, err);
+        if (rc)
+            return rc;
+        rc = benches[k].fn(c, t, tf->path, err);
+        gc_table_free(t);
+        if (rc)
+            return rc;
+        list_add(R->used, benches[k].name);
+    }
+    return 0;
+}
+
+/* The numerics findings: the probe rows of the numeric trace, through the
+ * emulator's reader (model/emulate/emulate.h), so the arch says exactly
+ * what the emulator will do. */
+static int run_numerics(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
+{
+    if (!R->numeric_path)
+        return 0;
+    int rc = gc_calib_numerics(R->numeric_path, c->a, err);
+    if (rc == GC_ENODATA) {
+        gc_calib_leave_out(c, R->numeric_path, 0, "numerics left out: no probe rows");
+        return 0;
+    }
+    if (rc)
+        return rc;
+    gc_calib_info(c, "%s: %zu numerics entries", R->numeric_path, c->a->n_numerics);
+    list_add(R->used, "numeric");
+    return 0;
+}
+
+/* The arch's provenance: who made it, from what, what was left out. */
+static void provenance(const run_t *R, gc_calib_ctx_t *c)
+{
+    gc_arch_t *a = c->a;
+    const gc_calib_opts_t *o = R->o;
+    gc_prov_t *p = &a->provenance;
+    p->made_by = gc_arch_str(a, "gpucal calib: every value fitted from the traces of one GPU "
+                                "(methods: calib/README.md)");
+    if (R->f.date[0])
+        p->date = gc_arch_str(a, R->f.date);
+    p->gpucal = gc_arch_str(a, GPUCAL_VERSION);
+    p->command = gc_calib_str(c, "gpucal calib %s -o %s --name %s", R->dir,
+                              o->out ? o->out : "FILE", o->name);
+    p->traces = gc_arch_str(a, R->dir);
+    p->notes = gc_calib_str(c,
+                            "benches used: %s; missing: %s; %d value%s left out where the "
+                            "data could not support them (warnings at calibration). The date "
+                            "is the latest trace date.",
+                            R->used, R->missing[0] ? R->missing : "none", c->n_left_out,
+                            c->n_left_out == 1 ? "" : "s");
+}
+
+/* Everything after the folder is listed: the two passes, the device, the
+ * checks. c->a is the arch made (also on failure, for the caller to free). */
+static int run_all(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
+{
+    int found = 0, rc = 0;
+    for (size_t i = 0; i < R->nfiles && !rc; i++)
+        rc = sort_trace(R, i, &found, err);
+    if (rc)
+        return rc;
+    if (!found) {
+        char list[256];
+        return gc_err_set(err, GC_EINPUT, "%s: no trace of a bench calib reads (%s)", R->dir,
+                          bench_list(list, sizeof(list)));
+    }
+    if ((rc = new_arch(R, c, err)) || (rc = run_benches(R, c, err)) ||
+        (rc = run_numerics(R, c, err)))
+        return rc;
+    finish_device(c, &R->f);
+    if ((rc = required(c, err)) != 0)
+        return rc;
+    provenance(R, c);
+    return self_check(c->a, err);
+}
+
 int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
 {
     *out = NULL;
@@ -646,172 +751,36 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **out, gc_err_t *err)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     memcpy(dir, o->dir, dl);
     dir[dl] = '\0';
-
-    trace_file_t *files = NULL;
-    size_t nfiles = 0;
+    run_t *R = calloc(1, sizeof(*R));
     gc_calib_ctx_t c;
     memset(&c, 0, sizeof(c));
-    facts_t f;
-    memset(&f, 0, sizeof(f));
     char *logbuf = NULL;
     size_t loglen = 0;
-    FILE *log = open_memstream(&logbuf, &loglen);
+    FILE *log = R ? open_memstream(&logbuf, &loglen) : NULL;
     if (!log) {
+        free(R);
         free(dir);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
     c.log = log;
-    int rc = list_folder(dir, &files, &nfiles, o->quiet ? NULL : log, err);
-    if (rc)
-        goto done;
-    /* pass 1: which bench each trace holds, and the device facts */
-    const trace_file_t *by_bench[NBENCH] = {0};
-    const char *numeric_path = NULL;
-    int found = 0;
-    for (size_t i = 0; i < nfiles; i++) {
-        gc_trace_reader_t *r;
-        if ((rc = gc_trace_open(&r, files[i].path, err)) != 0)
-            goto done;
-        const char *bench = gc_trace_meta(r, "bench");
-        if (!bench) {
-            rc = gc_err_at(err, GC_EINPUT, files[i].path, 1, 0,
-                           "metadata key 'bench' is missing from the header (traces/README.md "
-                           "lists the required keys)");
-            gc_trace_close(r);
-            goto done;
-        }
-        if (!strcmp(bench, "numeric")) { /* read by the emulator's own reader, after pass 2 */
-            if (numeric_path) {
-                rc = gc_err_set(err, GC_EINPUT,
-                                "%s: a second trace of bench 'numeric' (the first is %s): keep "
-                                "one of them in the folder",
-                                files[i].path, numeric_path);
-                gc_trace_close(r);
-                goto done;
-            }
-            numeric_path = files[i].path;
-            rc = header_facts(r, files[i].path, &f, err); /* one GPU, like every bench */
-            gc_trace_close(r);
-            if (rc)
-                goto done;
-            continue;
-        }
-        const bench_def_t *def = find_bench(bench);
-        if (!def) {
-            if (!o->quiet)
-                fprintf(log, "calib: %s: skipped (bench '%s' is not one calib reads)\n",
-                        files[i].path, bench);
-            gc_trace_close(r);
-            continue;
-        }
-        int k = (int)(def - benches);
-        if (by_bench[k]) {
-            rc = gc_err_set(err, GC_EINPUT,
-                            "%s: a second trace of bench '%s' (the first is "
-                            "%s): keep one of them in the folder",
-                            files[i].path, bench, by_bench[k]->path);
-            gc_trace_close(r);
-            goto done;
-        }
-        rc = header_facts(r, files[i].path, &f, err);
-        gc_trace_close(r);
-        if (rc)
-            goto done;
-        files[i].def = def;
-        by_bench[k] = &files[i];
-        found++;
+    R->o = o;
+    R->dir = dir;
+    R->log = log;
+    int rc = list_folder(dir, &R->files, &R->nfiles, o->quiet ? NULL : log, err);
+    if (!rc)
+        rc = run_all(R, &c, err);
+    if (!rc) {
+        *out = c.a;
+        c.a = NULL;
     }
-    if (!found) {
-        char list[256];
-        rc = gc_err_set(err, GC_EINPUT, "%s: no trace of a bench calib reads (%s)", dir,
-                        bench_list(list, sizeof(list)));
-        goto done;
-    }
-
-    c.a = gc_arch_create();
-    if (!c.a) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto done;
-    }
-    c.o = o;
-    c.dir = dir;
-    c.l2_bytes = f.l2_bytes;
-    c.sms = f.sms;
-    gc_arch_t *a = c.a;
-    a->name = gc_arch_str(a, o->name);
-    a->family = gc_arch_str(a, family_of(f.cc));
-    a->device = gc_arch_str(a, f.device);
-    a->cc = gc_arch_str(a, f.cc);
-
-    /* pass 2: the handlers, in the order of the bench table */
-    char used[512] = "", missing[512] = "";
-    for (int k = 0; k < NBENCH; k++) {
-        const trace_file_t *tf = by_bench[k];
-        if (!tf) {
-            if (!o->quiet)
-                fprintf(log, "calib: no %s trace in %s: %s left out\n", benches[k].name, dir,
-                        benches[k].keys);
-            size_t at = strlen(missing);
-            snprintf(missing + at, sizeof(missing) - at, "%s%s", at ? ", " : "", benches[k].name);
-            continue;
-        }
-        gc_table_t *t;
-        if ((rc = gc_table_read(&t, tf->path, benches[k].cols, benches[k].ncols, err)) != 0)
-            goto done;
-        rc = benches[k].fn(&c, t, tf->path, err);
-        gc_table_free(t);
-        if (rc)
-            goto done;
-        size_t at = strlen(used);
-        snprintf(used + at, sizeof(used) - at, "%s%s", at ? ", " : "", benches[k].name);
-    }
-    /* the numerics findings: the probe rows of the numeric trace, through the
-     * emulator's reader (model/emulate/emulate.h), so the arch says exactly what the
-     * emulator will do */
-    if (numeric_path) {
-        rc = gc_calib_numerics(numeric_path, a, err);
-        if (rc == GC_ENODATA) {
-            gc_calib_leave_out(&c, numeric_path, 0, "numerics left out: no probe rows");
-            rc = 0;
-        } else if (rc) {
-            goto done;
-        } else {
-            gc_calib_info(&c, "%s: %zu numerics entries", numeric_path, a->n_numerics);
-            size_t at = strlen(used);
-            snprintf(used + at, sizeof(used) - at, "%snumeric", at ? ", " : "");
-        }
-    }
-    finish_device(&c, &f);
-    if ((rc = required(&c, err)) != 0)
-        goto done;
-
-    gc_prov_t *p = &a->provenance;
-    p->made_by = gc_arch_str(a, "gpucal calib: every value fitted from the traces of one GPU "
-                                "(methods: calib/README.md)");
-    if (f.date[0])
-        p->date = gc_arch_str(a, f.date);
-    p->gpucal = gc_arch_str(a, GPUCAL_VERSION);
-    p->command =
-        gc_calib_str(&c, "gpucal calib %s -o %s --name %s", dir, o->out ? o->out : "FILE", o->name);
-    p->traces = gc_arch_str(a, dir);
-    p->notes = gc_calib_str(&c,
-                            "benches used: %s; missing: %s; %d value%s left out where the "
-                            "data could not support them (warnings at calibration). The date "
-                            "is the latest trace date.",
-                            used, missing[0] ? missing : "none", c.n_left_out,
-                            c.n_left_out == 1 ? "" : "s");
-    if ((rc = self_check(a, err)) != 0)
-        goto done;
-    *out = c.a;
-    c.a = NULL;
-done:
     fclose(log);
     if (!rc && loglen && !o->silent) /* a failed run's lines would bury its one error line */
         fwrite(logbuf, 1, loglen, stderr);
     free(logbuf);
     gc_arch_destroy(c.a);
-    if (files)
-        free_files(files, nfiles);
+    if (R->files)
+        free_files(R->files, R->nfiles);
+    free(R);
     free(dir);
     return rc;
 }
@@ -840,7 +809,8 @@ int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
     if (rc)
         return rc;
     gc_table_t *t;
-    if ((rc = gc_table_read(&t, path, def->cols, def->ncols, err)) != 0)
+    gc_col_t cols[CONTRACT_MAX];
+    if ((rc = gc_table_read(&t, path, cols, contract(def->name, cols), err)) != 0)
         return rc;
     /* run the handler on its own, silently: its located errors are input errors too */
     gc_calib_opts_t o = {.dir = ".", .name = "check", .quiet = 1};

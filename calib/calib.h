@@ -50,7 +50,4 @@ int gc_calib_run(const gc_calib_opts_t *o, gc_arch_t **a, gc_err_t *err);
  * checked, complete). 0: fine, and summary (n bytes) says what it holds. */
 int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err);
 
-/* The bench names calib reads, NULL-terminated, in the order it runs them. */
-extern const char *const gc_calib_benches[];
-
 #endif

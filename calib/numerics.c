@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../traces/benches.h"
 #include "../traces/trace.h"
 
 /* ---- findings of a `numeric` trace -> numerics entries ---- */
@@ -40,16 +41,11 @@ static int shape_k(const char *shape)
 }
 
 /* Build one entry from a group of findings. */
-static int fill_entry(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, const char *path,
+/* The text findings of group g into n (checked against what the arch
+ * schema allows). */
+static int fill_texts(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, const char *path,
                       gc_err_t *err)
 {
-    char src[600];
-    snprintf(src, sizeof(src), "measured: numeric bench, %s (%s %s)", path, g->inst, g->shape);
-    memset(n, 0, sizeof(*n));
-    n->a = gc_arch_str(arch, g->a);
-    n->c = gc_arch_str(arch, g->c);
-    if (strcmp(g->inst, "mma"))
-        n->inst = gc_arch_str(arch, g->inst);
     static const struct {
         const char *key;
         const char *const *ok; /* allowed values (NULL: any) */
@@ -92,6 +88,13 @@ static int fill_entry(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, cons
                              strs[i].key, v, g->inst, g->a, g->c);
         *(const char **)((char *)n + strs[i].off) = gc_arch_str(arch, v);
     }
+    return 0;
+}
+
+/* The whole-number findings of group g into n (src: their source). */
+static int fill_numbers(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, const char *path,
+                        const char *src, gc_err_t *err)
+{
     static const struct {
         const char *key;
         size_t off;
@@ -115,6 +118,22 @@ static int fill_entry(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, cons
                              nums[i].key, v, g->inst, g->a, g->c, nums[i].lo, nums[i].hi);
         gc_qty_put(arch, (gc_qty_t *)((char *)n + nums[i].off), x, 1, 0, src);
     }
+    return 0;
+}
+
+static int fill_entry(gc_arch_t *arch, gc_numerics_t *n, const fgroup_t *g, const char *path,
+                      gc_err_t *err)
+{
+    char src[600];
+    snprintf(src, sizeof(src), "measured: numeric bench, %s (%s %s)", path, g->inst, g->shape);
+    memset(n, 0, sizeof(*n));
+    n->a = gc_arch_str(arch, g->a);
+    n->c = gc_arch_str(arch, g->c);
+    if (strcmp(g->inst, "mma"))
+        n->inst = gc_arch_str(arch, g->inst);
+    int rc = fill_texts(arch, n, g, path, err);
+    if (rc || (rc = fill_numbers(arch, n, g, path, src, err)))
+        return rc;
     const char *pe = fget(g, "products_exact", NULL), *od = fget(g, "out_direct", NULL);
     if (pe && strcmp(pe, "-")) {
         n->products_exact.set = 1;
@@ -138,16 +157,23 @@ int gc_calib_numerics(const char *path, gc_arch_t *arch, gc_err_t *err)
     int rc = gc_trace_open(&r, path, err);
     if (rc)
         return rc;
-    static const char *const need[] = {"experiment", "inst", "shape", "a_type", "c_type",
-                                       "key", "value", "detail"};
-    int ix[8];
+    /* the columns the bench table marks as read: experiment, inst, shape,
+     * a_type, c_type, key, value, detail (traces/benches.c) */
+    const char *need[8];
+    int ix[8], nneed = 0;
+    const gc_bench_spec_t *b = gc_bench_spec("numeric");
+    for (int i = 0; b && i < b->ncols && nneed < 8; i++)
+        if (b->cols[i].use != GC_BCOL_UNREAD)
+            need[nneed++] = b->cols[i].name;
     fgroup_t *gs = calloc(NGROUPS, sizeof(*gs));
     int ng = 0;
     if (!gs) {
         gc_trace_close(r);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
-    rc = gc_trace_cols(r, need, ix, 8, err);
+    rc = nneed == 8 ? gc_trace_cols(r, need, ix, nneed, err)
+                    : gc_err_set(err, GC_ERUN, "the bench table's numeric columns changed "
+                                               "(traces/benches.c; a gpucal bug)");
     while (!rc && (rc = gc_trace_next(r, err)) > 0) {
         rc = 0;
         if (strcmp(gc_trace_cell(r, ix[0]), "probe"))

@@ -125,7 +125,15 @@ static int run_calib(const char *dir, const char *name, const char *out, const c
     return 0;
 }
 
-int gc_cmd_calib(int argc, char **argv)
+/* The options of `gpucal calib`. */
+typedef struct calib_args {
+    const char *out, *name, *map, *check;
+    int force, quiet;
+} calib_args_t;
+
+/* Parse the options into A; -1 to go on, else the exit status (help
+ * printed, or a usage error). */
+static int parse_args(int argc, char **argv, calib_args_t *A)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"name", required_argument, NULL, 'n'},
@@ -133,29 +141,28 @@ int gc_cmd_calib(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},        {"check", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *cmd = "gpucal calib";
-    const char *out = NULL, *name = NULL, *map = NULL, *check = NULL;
-    int force = 0, quiet = 0, c;
+    int c;
     opterr = 0;
     optind = 0;
     while ((c = getopt_long(argc, argv, ":o:n:fqh", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
-            out = optarg;
+            A->out = optarg;
             break;
         case 'n':
-            name = optarg;
+            A->name = optarg;
             break;
         case 'f':
-            force = 1;
+            A->force = 1;
             break;
         case 'm':
-            map = optarg;
+            A->map = optarg;
             break;
         case 'q':
-            quiet = 1;
+            A->quiet = 1;
             break;
         case 'c':
-            check = optarg;
+            A->check = optarg;
             break;
         case 'h':
             gc_usage_calib(stdout);
@@ -166,6 +173,18 @@ int gc_cmd_calib(int argc, char **argv)
             return gc_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
         }
     }
+    return -1;
+}
+
+int gc_cmd_calib(int argc, char **argv)
+{
+    const char *cmd = "gpucal calib";
+    calib_args_t A = {NULL, NULL, NULL, NULL, 0, 0};
+    int st = parse_args(argc, argv, &A);
+    if (st >= 0)
+        return st;
+    const char *out = A.out, *name = A.name, *map = A.map, *check = A.check;
+    int force = A.force, quiet = A.quiet;
     if (check) {
         if (optind < argc || out || name || map || force)
             return gc_cli_usage_error(cmd, "--check takes one TRACE and no other option");

@@ -291,6 +291,84 @@ static int get_opts(const char *cmd, int argc, char **argv, opts_t *o, int check
     return 0;
 }
 
+/* All of stdin (at most 64 MiB) into a malloc'd NUL-terminated *bufp of
+ * *lenp bytes. */
+static int read_stdin(char **bufp, size_t *lenp, gc_err_t *err)
+{
+    char *buf;
+    size_t len = 0;
+    int rc = 0;
+    size_t cap = 1 << 16;
+    buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - 1 - len, stdin)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            if (cap >= (64u << 20)) {
+                rc = gc_err_set(err, GC_ELIMIT, "<stdin>: more than 64 MiB");
+                break;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb)
+                break;
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (!buf && !rc)
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+    if (buf)
+        buf[len] = '\0';
+    *bufp = buf;
+    *lenp = len;
+    return rc;
+}
+
+/* D = A x B + C on the emulator e for the matrices m (A, B, C), printed
+ * in format fmt (values, csv or hex) with C/D format fc. */
+static int run_mma(const gc_emu_t *e, const mat_t *m, gc_nfmt_t fc, const char *fmt,
+                   gc_err_t *err)
+{
+    int rc = 0;
+    int M = m[0].rows, K = m[0].cols, N = m[1].cols;
+    uint32_t *A = malloc(sizeof(*A) * (size_t)(M * K)), *B = malloc(sizeof(*B) * (size_t)(K * N));
+    uint32_t *C = calloc((size_t)(M * N), sizeof(*C)), *D = malloc(sizeof(*D) * (size_t)(M * N));
+    if (!A || !B || !C || !D) {
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+    } else {
+        for (int i = 0; i < M; i++)
+            for (int q = 0; q < K; q++)
+                A[i * K + q] = m[0].v[i * 1024 + q];
+        for (int q = 0; q < K; q++)
+            for (int j = 0; j < N; j++)
+                B[q * N + j] = m[1].v[q * 1024 + j];
+        for (int i = 0; m[2].have && i < M; i++)
+            for (int j = 0; j < N; j++)
+                C[i * N + j] = m[2].v[i * 1024 + j];
+        gc_emu_mma(e, M, N, K, A, B, C, D);
+        int csv = !strcmp(fmt, "csv"), hex = !strcmp(fmt, "hex");
+        if (csv)
+            printf("row,col,bits,value\n");
+        for (int i = 0; i < M; i++) {
+            for (int j = 0; j < N; j++) {
+                char v[64];
+                uint32_t bits = D[i * N + j];
+                fmt_value(v, sizeof(v), fc, bits);
+                if (csv)
+                    printf("%d,%d,0x%0*x,%s\n", i, j, fc == GC_NF_F32 ? 8 : 4, bits, v);
+                else if (hex)
+                    printf("%s0x%0*x", j ? " " : "", fc == GC_NF_F32 ? 8 : 4, bits);
+                else
+                    printf("%s%s", j ? " " : "", v);
+            }
+            if (!csv)
+                printf("\n");
+        }
+    }
+    free(A), free(B), free(C), free(D);
+    return rc;
+}
+
 static int emulate_mma(int argc, char **argv)
 {
     const char *cmd = "gpucal emulate mma";
@@ -331,68 +409,13 @@ static int emulate_mma(int argc, char **argv)
         if (file) {
             rc = gc_file_read(file, 64u << 20, &buf, &len, &err);
         } else {
-            size_t cap = 1 << 16;
-            buf = malloc(cap);
-            size_t got;
-            while (buf && (got = fread(buf + len, 1, cap - 1 - len, stdin)) > 0) {
-                len += got;
-                if (len + 1 == cap) {
-                    if (cap >= (64u << 20)) {
-                        rc = gc_err_set(&err, GC_ELIMIT, "<stdin>: more than 64 MiB");
-                        break;
-                    }
-                    char *nb = realloc(buf, cap * 2);
-                    if (!nb)
-                        break;
-                    buf = nb;
-                    cap *= 2;
-                }
-            }
-            if (!buf && !rc)
-                rc = gc_err_set(&err, GC_ENOMEM, "out of memory");
-            if (buf)
-                buf[len] = '\0';
+            rc = read_stdin(&buf, &len, &err);
         }
     }
     if (!rc)
         rc = read_mats(file ? file : "<stdin>", buf, fa, fc, o.round, m, &err);
     if (!rc) {
-        int M = m[0].rows, K = m[0].cols, N = m[1].cols;
-        uint32_t *A = malloc(sizeof(*A) * (size_t)(M * K)), *B = malloc(sizeof(*B) * (size_t)(K * N));
-        uint32_t *C = calloc((size_t)(M * N), sizeof(*C)), *D = malloc(sizeof(*D) * (size_t)(M * N));
-        if (!A || !B || !C || !D) {
-            rc = gc_err_set(&err, GC_ENOMEM, "out of memory");
-        } else {
-            for (int i = 0; i < M; i++)
-                for (int q = 0; q < K; q++)
-                    A[i * K + q] = m[0].v[i * 1024 + q];
-            for (int q = 0; q < K; q++)
-                for (int j = 0; j < N; j++)
-                    B[q * N + j] = m[1].v[q * 1024 + j];
-            for (int i = 0; m[2].have && i < M; i++)
-                for (int j = 0; j < N; j++)
-                    C[i * N + j] = m[2].v[i * 1024 + j];
-            gc_emu_mma(&e, M, N, K, A, B, C, D);
-            int csv = !strcmp(o.format, "csv"), hex = !strcmp(o.format, "hex");
-            if (csv)
-                printf("row,col,bits,value\n");
-            for (int i = 0; i < M; i++) {
-                for (int j = 0; j < N; j++) {
-                    char v[64];
-                    uint32_t bits = D[i * N + j];
-                    fmt_value(v, sizeof(v), fc, bits);
-                    if (csv)
-                        printf("%d,%d,0x%0*x,%s\n", i, j, fc == GC_NF_F32 ? 8 : 4, bits, v);
-                    else if (hex)
-                        printf("%s0x%0*x", j ? " " : "", fc == GC_NF_F32 ? 8 : 4, bits);
-                    else
-                        printf("%s%s", j ? " " : "", v);
-                }
-                if (!csv)
-                    printf("\n");
-            }
-        }
-        free(A), free(B), free(C), free(D);
+        rc = run_mma(&e, m, fc, o.format, &err);
     }
     for (int i = 0; i < 3; i++)
         free(m[i].v);

@@ -1,19 +1,24 @@
-/* cmd_trace.c - `gpucal trace check FILE...` and `gpucal trace show FILE`. */
+/* cmd_trace.c - `gpucal trace check FILE...`, `gpucal trace show FILE` and
+ * `gpucal trace columns` (the bench table, traces/benches.h). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
+#include "../traces/benches.h"
 #include "../traces/trace.h"
 #include "cli.h"
 
 void gc_usage_trace(FILE *fp)
 {
     fprintf(fp, "usage: gpucal trace check FILE...\n"
-                "       gpucal trace show FILE\n\n"
+                "       gpucal trace show FILE\n"
+                "       gpucal trace columns\n\n"
                 "Read gpucal traces (format gpucal-trace/1, traces/README.md).\n\n"
                 "  check   read every row; print rows, columns and whether the bench finished;\n"
                 "          a malformed trace gives one line FILE:LINE:COL and exit 2\n"
-                "  show    print the metadata and the column names\n");
+                "  show    print the metadata and the column names\n"
+                "  columns print every bench's columns (name, type, unit, meaning) as Markdown:\n"
+                "          the column reference of traces/README.md\n");
 }
 
 /* Read all of path; fills rows and complete. */
@@ -86,11 +91,24 @@ static int trace_show(int argc, char **argv)
     return 0;
 }
 
+static int trace_columns(int argc, char **argv)
+{
+    if (argc == 2 && gc_cli_is_help(argv[1])) {
+        gc_usage_trace(stdout);
+        return 0;
+    }
+    if (argc != 1)
+        return gc_cli_usage_error("gpucal trace columns", "takes no arguments");
+    gc_bench_doc(stdout);
+    return 0;
+}
+
 int gc_cmd_trace(int argc, char **argv)
 {
     static const gc_cmd_t sub[] = {
         {"check", trace_check, gc_usage_trace, ""},
         {"show", trace_show, gc_usage_trace, ""},
+        {"columns", trace_columns, gc_usage_trace, ""},
     };
     if (argc < 2) {
         gc_usage_trace(stderr);
@@ -100,5 +118,5 @@ int gc_cmd_trace(int argc, char **argv)
         gc_usage_trace(stdout);
         return 0;
     }
-    return gc_cmd_select(sub, 2, "gpucal trace", argc - 1, argv + 1);
+    return gc_cmd_select(sub, 3, "gpucal trace", argc - 1, argv + 1);
 }

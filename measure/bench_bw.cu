@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "mem_sass.h"
+#include "bw_variants.h"
 #include "mem_util.cuh"
 
 enum { REGION = 64 << 10, TPB = 1024, NSMMAX = 1024 };
@@ -329,12 +330,9 @@ typedef struct bwpt {
     size_t smem;
 } bwpt_t;
 
-static int bw_launch(void *cookie, gc_launch_t *out, gc_err_t *err)
+/* One launch of the fixed kernel p->kind (one of the kernels above). */
+static void bw_kernel(const bwpt_t *p)
 {
-    bwpt_t *p = (bwpt_t *)cookie;
-    int rc = gc_mem_span_reset(p->span, err);
-    if (rc)
-        return rc;
     dim3 g(p->blocks), t(p->threads);
     int w16 = p->width == 16;
     switch (p->kind) {
@@ -362,27 +360,17 @@ static int bw_launch(void *cookie, gc_launch_t *out, gc_err_t *err)
         else
             k_bw_read_w4<<<g, t>>>(p->a, p->per_thread, 1, 0, p->span, p->sink);
         break;
-    case L_READPF:
-        k_bw_readpf_w16<<<g, t>>>(p->a, p->per_thread, 1, 0, p->span, p->sink);
-        break;
+    case L_READPF: k_bw_readpf_w16<<<g, t>>>(p->a, p->per_thread, 1, 0, p->span, p->sink); break;
     case L_WRITE:
         if (w16)
             k_bw_write_w16<<<g, t>>>(p->b, p->per_thread, p->span);
         else
             k_bw_write_w4<<<g, t>>>(p->b, p->per_thread, p->span);
         break;
-    case L_COPYCS:
-        k_bw_copycs_w16<<<g, t>>>(p->a, p->b, p->per_thread, p->span);
-        break;
-    case L_COPYBLK:
-        k_bw_copyblk_w16<<<g, t>>>(p->a, p->b, p->per_thread, p->span);
-        break;
-    case L_READBLK:
-        k_bw_readblk_w16<<<g, t>>>(p->a, p->per_thread, p->span, p->sink);
-        break;
-    case L_R5W1:
-        k_bw_r5w1_w16<<<g, t>>>(p->a, p->b, p->per_thread, p->span);
-        break;
+    case L_COPYCS: k_bw_copycs_w16<<<g, t>>>(p->a, p->b, p->per_thread, p->span); break;
+    case L_COPYBLK: k_bw_copyblk_w16<<<g, t>>>(p->a, p->b, p->per_thread, p->span); break;
+    case L_READBLK: k_bw_readblk_w16<<<g, t>>>(p->a, p->per_thread, p->span, p->sink); break;
+    case L_R5W1: k_bw_r5w1_w16<<<g, t>>>(p->a, p->b, p->per_thread, p->span); break;
     case L_COPY:
         if (w16)
             k_bw_copy_w16<<<g, t>>>(p->a, p->b, p->per_thread, p->span);
@@ -390,16 +378,136 @@ static int bw_launch(void *cookie, gc_launch_t *out, gc_err_t *err)
             k_bw_copy_w4<<<g, t>>>(p->a, p->b, p->per_thread, p->span);
         break;
     }
+}
+
+static int bw_launch(void *cookie, gc_launch_t *out, gc_err_t *err)
+{
+    bwpt_t *p = (bwpt_t *)cookie;
+    int rc = gc_mem_span_reset(p->span, err);
+    if (rc)
+        return rc;
+    bw_kernel(p);
     return gc_mem_span_read(p->span, out, err);
 }
 
-static int run_bw(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+/* The device buffers of the bench. */
+typedef struct bwbuf {
+    size_t gbytes; /* bytes of a; b holds gbytes / 2 */
+    char *a, *b;
+    gc_span_dev_t *span;
+    unsigned *used, *sink;
+} bwbuf_t;
+
+static int bw_alloc(gc_mctx_t *ctx, bwbuf_t *m, gc_err_t *err)
 {
-    const gc_devinfo_t *dv = &ctx->dev;
-    int sms = dv->sms;
-    double peak = dv->mem_clock_mhz > 0 && dv->mem_bus_bits > 0
-                      ? 2.0 * dv->mem_clock_mhz * 1e6 * dv->mem_bus_bits / 8.0 / 1e9
-                      : 0;
+    size_t mib = 1 << 20;
+    memset(m, 0, sizeof(*m));
+    m->gbytes = ctx->quick ? 256 * mib : 2048 * mib;
+    int rc = gc_cuda_check(cudaMalloc(&m->a, m->gbytes), "allocating the read buffer", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&m->b, m->gbytes / 2), "allocating the write buffer", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemset(m->a, 0x3c, m->gbytes), "filling the read buffer", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemset(m->b, 0, m->gbytes / 2), "filling the write buffer", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&m->span, sizeof(*m->span)), "allocating a span", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&m->used, NSMMAX * sizeof(unsigned)), "allocating SM flags", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&m->sink, sizeof(unsigned)), "allocating a sink", err);
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_bw_smem_w4, cudaFuncAttributeMaxDynamicSharedMemorySize, REGION), "allowing 64 KiB of shared memory", err);
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_bw_smem_w16, cudaFuncAttributeMaxDynamicSharedMemorySize, REGION), "allowing 64 KiB of shared memory", err);
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_bw_l1_w4, cudaFuncAttributePreferredSharedMemoryCarveout, 0), "setting the L1 carveout", err);
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_bw_l1_w16, cudaFuncAttributePreferredSharedMemoryCarveout, 0), "setting the L1 carveout", err);
+    return rc;
+}
+
+static void bw_free(bwbuf_t *m)
+{
+    cudaFree(m->a);
+    cudaFree(m->b);
+    cudaFree(m->span);
+    cudaFree(m->used);
+    cudaFree(m->sink);
+}
+
+/* Shape one fixed-kernel point (blocks, threads, sizes) and return the
+ * bytes it moves per launch. */
+static double bw_shape(gc_mctx_t *ctx, bwpt_t *p, size_t gbytes)
+{
+    int sms = ctx->dev.sms, U = p->width == 16 ? 4 : 16;
+    p->blocks = 2 * sms;
+    p->threads = TPB;
+    size_t G = (size_t)p->blocks * TPB;
+    switch (p->kind) {
+    case L_L1:
+    case L_SMEM:
+        p->iters = ctx->quick ? 200 : 2000;
+        p->smem = p->kind == L_SMEM ? REGION : 0;
+        return (double)p->blocks * p->iters * REGION;
+    case L_L2: {
+        p->threads = 512;
+        G = (size_t)p->blocks * p->threads;
+        size_t unit = G * (size_t)U * (size_t)p->width, m = (size_t)ctx->dev.l2_bytes / 5 / unit;
+        p->per_thread = (m ? m : 1) * (size_t)U;
+        p->iters = ctx->quick ? 16 : 128;
+        return (double)G * p->per_thread * p->width * p->iters;
+    }
+    case L_COPYBLK:
+    case L_READBLK: { /* per_thread holds the bytes of each block's region here */
+        size_t unit = (size_t)TPB * 16 * 4, lim = p->kind == L_READBLK ? gbytes : gbytes / 2;
+        p->per_thread = lim / p->blocks / unit * unit;
+        return (double)p->per_thread * p->blocks * (p->kind == L_COPYBLK ? 2 : 1);
+    }
+    case L_R5W1:
+        p->per_thread = gbytes / (G * 16 * 5) * 5;
+        return (double)G * 16 * p->per_thread * 1.2; /* 5 reads + 1 write per step */
+    default: {
+        size_t unit = G * (size_t)U * (size_t)p->width;
+        size_t lim = p->kind == L_READ || p->kind == L_READPF ? gbytes : gbytes / 2;
+        p->per_thread = lim / unit * (size_t)U;
+        return (double)G * p->per_thread * p->width *
+               (p->kind == L_COPY || p->kind == L_COPYCS ? 2 : 1);
+    }
+    }
+}
+
+/* SMs that ran a block of the last launch (L1 and shared are per SM). */
+static int bw_sms_used(const bwbuf_t *m, double *nsm, gc_err_t *err)
+{
+    static unsigned h[NSMMAX];
+    int rc = gc_cuda_check(cudaMemcpy(h, m->used, sizeof(h), cudaMemcpyDeviceToHost), "reading SM flags", err);
+    int k = 0;
+    for (int j = 0; j < NSMMAX; j++)
+        k += h[j] != 0;
+    *nsm = k;
+    return rc;
+}
+
+/* One point of a fixed kernel: shape, measure; fills *best as a row. */
+static int bw_fixed(gc_mctx_t *ctx, const bwbuf_t *m, int kind, int width, gc_bw_best_t *best,
+                    double *nsm, gc_err_t *err)
+{
+    bwpt_t p;
+    memset(&p, 0, sizeof(p));
+    p.kind = kind;
+    p.width = width;
+    p.a = m->a;
+    p.b = m->b;
+    p.span = m->span;
+    p.used = m->used;
+    p.sink = m->sink;
+    memset(best, 0, sizeof(*best));
+    best->bytes = bw_shape(ctx, &p, m->gbytes);
+    best->width = width;
+    best->blocks = p.blocks;
+    best->threads = p.threads;
+    snprintf(best->variant, sizeof(best->variant), "fixed");
+    *nsm = ctx->dev.sms;
+    int rc = gc_cuda_check(cudaMemset(m->used, 0, NSMMAX * sizeof(unsigned)), "clearing SM flags", err);
+    rc = rc ? rc : gc_measure_point(ctx, bw_launch, &p, best->bytes, &best->pt, err);
+    if (!rc && (kind == L_L1 || kind == L_SMEM))
+        rc = bw_sms_used(m, nsm, err);
+    return rc;
+}
+
+static int bw_header(gc_mctx_t *ctx, gc_trace_writer_t *w, double peak, gc_err_t *err)
+{
     int rc = 0;
     if (peak > 0)
         rc = gc_trace_put_meta(w, "dram_peak_gbs", "%.1f", peak);
@@ -409,6 +517,10 @@ static int run_bw(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         "(l1 read once untimed), `bytes` = all loads; l2: ld.global.cg over an array of about "
         "L2/5, many passes; global: about 2 GiB, one pass; op read = bytes read, write = bytes "
         "written, copy = bytes read + bytes written (each byte crosses the HBM interface once); "
+        "variant `fixed`: one kernel shape; any other variant: the best of a sweep over access "
+        "width (16/32 B per thread step), unroll, threads x blocks per SM and cache hints "
+        "(ld/ld.cs/ld.nc/ld.cg/L2 evict_first, st/st.cs/L2 evict_first), the 3 best of a "
+        "screen measured again with 3x the repeats; "
         "read_l2pf: .L2::256B hint; copy_cs: ld/st.global.cs; *_blk: each block streams one "
         "contiguous region instead of grid-stride; r5w1: 5 reads + 1 write of 16 bytes per "
         "thread step (seed 004's kernel), bytes = read + written; "
@@ -416,155 +528,89 @@ static int run_bw(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     static const char *const cols[] = {"level", "width_bytes", "blocks",   "threads",
                                        "bytes", "cycles",      "bytes_clk_sm", "bytes_clk",
                                        "gbs",   "clock_mhz",   "op",       "gbs_lo",
-                                       "gbs_hi"};
-    if (rc || gc_trace_columns(w, cols, 13) != 0)
+                                       "gbs_hi", "variant"};
+    (void)ctx;
+    if (rc || gc_trace_columns(w, cols, 14) != 0)
         return gc_mem_row_err(w, err);
+    return 0;
+}
 
-    size_t mib = 1 << 20;
-    size_t gbytes = ctx->quick ? 256 * mib : 2048 * mib;
-    char *a = NULL, *b = NULL;
-    gc_span_dev_t *span = NULL;
-    unsigned *used = NULL, *sink = NULL;
-    rc = gc_cuda_check(cudaMalloc(&a, gbytes), "allocating the read buffer", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&b, gbytes / 2), "allocating the write buffer", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemset(a, 0x3c, gbytes), "filling the read buffer", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemset(b, 0, gbytes / 2), "filling the write buffer", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&span, sizeof(*span)), "allocating a span", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&used, NSMMAX * sizeof(unsigned)), "allocating SM flags", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&sink, sizeof(unsigned)), "allocating a sink", err);
-    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_bw_smem_w4, cudaFuncAttributeMaxDynamicSharedMemorySize, REGION), "allowing 64 KiB of shared memory", err);
-    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_bw_smem_w16, cudaFuncAttributeMaxDynamicSharedMemorySize, REGION), "allowing 64 KiB of shared memory", err);
-    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_bw_l1_w4, cudaFuncAttributePreferredSharedMemoryCarveout, 0), "setting the L1 carveout", err);
-    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_bw_l1_w16, cudaFuncAttributePreferredSharedMemoryCarveout, 0), "setting the L1 carveout", err);
+typedef struct bwplan {
+    int kind, width, sweep; /* sweep: a GC_BWT_ target (the best variant), or -1 */
+    const char *level, *op;
+} bwplan_t;
 
-    struct {
-        int kind, width;
-        const char *level, *op;
-    } plan[] = {
-        {L_L1, 4, "l1", "read"},       {L_L1, 16, "l1", "read"},
-        {L_SMEM, 4, "shared", "read"}, {L_SMEM, 16, "shared", "read"},
-        {L_L2, 4, "l2", "read"},       {L_L2, 16, "l2", "read"},
-        {L_READ, 4, "global", "read"}, {L_READ, 16, "global", "read"},
-        {L_READPF, 16, "global", "read_l2pf"},
-        {L_WRITE, 4, "global", "write"}, {L_WRITE, 16, "global", "write"},
-        {L_COPY, 4, "global", "copy"},   {L_COPY, 16, "global", "copy"},
-        {L_COPYCS, 16, "global", "copy_cs"}, {L_COPYBLK, 16, "global", "copy_blk"},
-        {L_READBLK, 16, "global", "read_blk"}, {L_R5W1, 16, "global", "r5w1"},
-    };
-    int np = (int)(sizeof(plan) / sizeof(plan[0]));
+static const bwplan_t plan[] = {
+    {L_L1, 4, -1, "l1", "read"},       {L_L1, 16, -1, "l1", "read"},
+    {L_SMEM, 4, -1, "shared", "read"}, {L_SMEM, 16, -1, "shared", "read"},
+    {L_L2, 4, -1, "l2", "read"},       {L_L2, 16, GC_BWT_L2, "l2", "read"},
+    {L_READ, 4, -1, "global", "read"}, {L_READ, 16, GC_BWT_READ, "global", "read"},
+    {L_READPF, 16, -1, "global", "read_l2pf"},
+    {L_WRITE, 4, -1, "global", "write"}, {L_WRITE, 16, GC_BWT_WRITE, "global", "write"},
+    {L_COPY, 4, -1, "global", "copy"},   {L_COPY, 16, GC_BWT_COPY, "global", "copy"},
+    {L_COPYCS, 16, -1, "global", "copy_cs"}, {L_COPYBLK, 16, -1, "global", "copy_blk"},
+    {L_READBLK, 16, -1, "global", "read_blk"}, {L_R5W1, 16, -1, "global", "r5w1"},
+};
+#define NPLAN ((int)(sizeof(plan) / sizeof(plan[0])))
+
+/* Write the row of plan entry q from its measured point b (nsm: SMs). */
+static int bw_row(gc_trace_writer_t *w, const bwplan_t *q, const gc_bw_best_t *b, double nsm,
+                  gc_err_t *err)
+{
+    double bclk = 1.0 / b->pt.med, mhz = b->pt.clock_mhz;
+    return GC_MEM_ROW(w, err, "%s,%d,%d,%d,%.0f,%.0f,%.3f,%.2f,%.1f,%.1f,%s,%.1f,%.1f,%s",
+                      q->level, b->width, b->blocks, b->threads, b->bytes, b->pt.med * b->bytes,
+                      bclk / nsm, bclk, bclk * mhz / 1e3, mhz, q->op, 1.0 / b->pt.hi * mhz / 1e3,
+                      1.0 / b->pt.lo * mhz / 1e3, b->variant);
+}
+
+static int run_bw(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    const gc_devinfo_t *dv = &ctx->dev;
+    double peak = dv->mem_clock_mhz > 0 && dv->mem_bus_bits > 0
+                      ? 2.0 * dv->mem_clock_mhz * 1e6 * dv->mem_bus_bits / 8.0 / 1e9
+                      : 0;
+    bwbuf_t m;
+    memset(&m, 0, sizeof(m));
+    int rc = bw_header(ctx, w, peak, err);
+    rc = rc ? rc : bw_alloc(ctx, &m, err);
     double best = 0;
     const char *bestop = "";
-    for (int i = 0; i < np && !rc; i++) {
+    for (int i = 0; i < NPLAN && !rc; i++) {
+        const bwplan_t *q = &plan[i];
         char label[64];
-        snprintf(label, sizeof(label), "%s %s %d B", plan[i].level, plan[i].op, plan[i].width);
-        gc_progress(ctx, i + 1, np, label);
+        snprintf(label, sizeof(label), "%s %s %d B%s", q->level, q->op, q->width,
+                 q->sweep >= 0 ? " (variant sweep)" : "");
+        gc_progress(ctx, i + 1, NPLAN, label);
         if (gc_resume_skip(ctx, 1))
             continue;
-        bwpt_t p;
-        memset(&p, 0, sizeof(p));
-        p.kind = plan[i].kind;
-        p.width = plan[i].width;
-        p.a = a;
-        p.b = b;
-        p.span = span;
-        p.used = used;
-        p.sink = sink;
-        int U = p.width == 16 ? 4 : 16;
-        double bytes = 0;
-        switch (p.kind) {
-        case L_L1:
-        case L_SMEM:
-            p.blocks = 2 * sms;
-            p.threads = TPB;
-            p.iters = ctx->quick ? 200 : 2000;
-            p.smem = p.kind == L_SMEM ? REGION : 0;
-            bytes = (double)p.blocks * p.iters * REGION;
-            break;
-        case L_L2: {
-            p.blocks = 2 * sms;
-            p.threads = 512;
-            size_t G = (size_t)p.blocks * p.threads;
-            size_t unit = G * (size_t)U * (size_t)p.width;
-            size_t m = (size_t)dv->l2_bytes / 5 / unit;
-            p.per_thread = (m ? m : 1) * (size_t)U;
-            p.iters = ctx->quick ? 16 : 128;
-            bytes = (double)G * p.per_thread * p.width * p.iters;
-            break;
-        }
-        case L_COPYBLK:
-        case L_READBLK: {
-            /* per_thread holds the bytes of each block's region here */
-            p.blocks = 2 * sms;
-            p.threads = TPB;
-            size_t unit = (size_t)TPB * 16 * 4;
-            size_t lim = p.kind == L_READBLK ? gbytes : gbytes / 2;
-            p.per_thread = lim / p.blocks / unit * unit;
-            bytes = (double)p.per_thread * p.blocks * (p.kind == L_COPYBLK ? 2 : 1);
-            break;
-        }
-        case L_R5W1: {
-            p.blocks = 2 * sms;
-            p.threads = TPB;
-            size_t G = (size_t)p.blocks * p.threads;
-            p.per_thread = gbytes / (G * 16 * 5) * 5;
-            bytes = (double)G * 16 * p.per_thread * 1.2; /* 5 reads + 1 write per step */
-            break;
-        }
-        default: {
-            p.blocks = 2 * sms;
-            p.threads = TPB;
-            size_t G = (size_t)p.blocks * p.threads;
-            size_t unit = G * (size_t)U * (size_t)p.width;
-            size_t lim = p.kind == L_READ || p.kind == L_READPF ? gbytes : gbytes / 2;
-            p.per_thread = lim / unit * (size_t)U;
-            bytes = (double)G * p.per_thread * p.width * (p.kind == L_COPY || p.kind == L_COPYCS ? 2 : 1);
-            break;
-        }
-        }
-        rc = gc_cuda_check(cudaMemset(used, 0, NSMMAX * sizeof(unsigned)), "clearing SM flags", err);
-        gc_point_t pt;
-        rc = rc ? rc : gc_measure_point(ctx, bw_launch, &p, bytes, &pt, err);
+        gc_bw_best_t b;
+        double nsm = dv->sms;
+        if (q->sweep >= 0)
+            rc = gc_bw_sweep(ctx, q->sweep, m.a, m.b, m.gbytes, m.span, m.sink, &b, err);
+        else
+            rc = bw_fixed(ctx, &m, q->kind, q->width, &b, &nsm, err);
         if (rc)
             break;
-        /* SMs that ran a block (L1 and shared are per-SM figures) */
-        double nsm = sms;
-        if (p.kind == L_L1 || p.kind == L_SMEM) {
-            unsigned h[NSMMAX];
-            rc = gc_cuda_check(cudaMemcpy(h, used, sizeof(h), cudaMemcpyDeviceToHost), "reading SM flags", err);
-            if (rc)
-                break;
-            int k = 0;
-            for (int j = 0; j < NSMMAX; j++)
-                k += h[j] != 0;
-            nsm = k;
-        }
-        double bclk = 1.0 / pt.med, mhz = pt.clock_mhz;
-        double gbs = bclk * mhz / 1e3;
-        if (!strcmp(plan[i].level, "global") && gbs > best) {
+        double gbs = b.pt.clock_mhz / b.pt.med / 1e3;
+        if (!strcmp(q->level, "global") && gbs > best) {
             best = gbs;
-            bestop = plan[i].op;
+            bestop = q->op;
         }
-        rc = GC_MEM_ROW(w, err, "%s,%d,%d,%d,%.0f,%.0f,%.3f,%.2f,%.1f,%.1f,%s,%.1f,%.1f",
-                        plan[i].level, p.width, p.blocks, p.threads, bytes, pt.med * bytes,
-                        bclk / nsm, bclk, gbs, mhz, plan[i].op, 1.0 / pt.hi * mhz / 1e3,
-                        1.0 / pt.lo * mhz / 1e3);
+        rc = bw_row(w, q, &b, nsm, err);
     }
     if (!rc && best > 0 && peak > 0)
         rc = gc_trace_put_meta(w, "note", "best global throughput %.1f GB/s (%s) = %.1f %% of %.1f GB/s",
                                best, bestop, 100.0 * best / peak, peak)
                  ? gc_mem_row_err(w, err)
                  : 0;
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(span);
-    cudaFree(used);
-    cudaFree(sink);
+    bw_free(&m);
     return rc;
 }
 
 extern "C" const gc_bench_t gc_bench_bw = {
     "bw",
-    "throughput of L1, shared, L2 and global memory (4- and 16-byte accesses)",
+    "throughput of L1, shared, L2 and global memory (best of a variant sweep; 4/16/32-byte accesses)",
     run_bw,
     gc_mem_sass_bw,
     gc_mem_sass_bw_n,

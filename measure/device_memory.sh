@@ -22,7 +22,7 @@ for f in util/err.c util/fsio.c util/arena.c util/numfmt.c traces/trace.c \
          measure/stats.c measure/sass.c measure/ring.c measure/mem_sass.c; do
     gcc -std=c11 -O2 -Wall -Wextra -Wno-format-truncation -I. -c "$f" -o "$B/$(basename "$f" .c).o" &
 done
-for f in main harness mem_util bench_clock bench_pchase bench_pchase_fine bench_bw bench_tma \
+for f in main harness mem_util bench_clock bench_pchase bench_pchase_fine bench_bw bw_variants bench_tma \
          bench_dsm bench_dpx; do
     nvcc -O2 $GENCODE -std=c++17 -lineinfo -Xcompiler=-Wall,-Wno-format-truncation \
          -Werror=all-warnings -DGPUCAL_VERSION='"0.1.0"' -I. -c "measure/$f.cu" -o "$B/$f.o" &

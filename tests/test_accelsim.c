@@ -131,6 +131,35 @@ static gc_arch_t *load_fixture(void)
 }
 
 /* The GDDR6 fixture: every value by hand. */
+/* The --clock and --form choices on the fixture arch a. */
+static void fixture_choices(const gc_arch_t *a)
+{
+    out_t o;
+    /* the clock choice */
+    o = render(a, "tensor", NULL);
+    CHECK_STR(val(o.g, "-gpgpu_clock_domains"), "1650:1650:1650:3500.5");
+    out_free(&o);
+    o = render(a, "base", NULL);
+    CHECK_STR(val(o.g, "-gpgpu_clock_domains"), "1500:1500:1500:3500.5");
+    CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "4500");
+    out_free(&o);
+    /* the form choice: m16n8k8 (peak 480): 16 x 8 x 8 x 4 / 480 = 8.53 -> 9;
+     * latency 18 less the 6 cycles the simulator adds */
+    o = render(a, NULL, "mma m16n8k8 f16.f32");
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "12,9");
+    out_free(&o);
+    o = render(a, NULL, "mma m16n8k16 f16.f32"); /* the label without the data pattern */
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "27,16");
+    out_free(&o);
+    o = render(a, NULL, "mma m16n8k16 bf16.f32"); /* 2048 x 4 / 505 = 16.2 */
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "27,16");
+    out_free(&o);
+    o = render(a, NULL, "wgmma m64n256k16 f16.f32");
+    CHECK(o.rc == GC_EINPUT);
+    CHECK_HAS(o.e.msg, "no tensor form 'wgmma m64n256k16 f16.f32'");
+    out_free(&o);
+}
+
 static void test_fixture(void)
 {
     gc_arch_t *a = load_fixture();
@@ -203,29 +232,7 @@ static void test_fixture(void)
     CHECK(!strstr(g, " X\n") && !strstr(t, " X\n"));
     out_free(&o);
 
-    /* the clock choice */
-    o = render(a, "tensor", NULL);
-    CHECK_STR(val(o.g, "-gpgpu_clock_domains"), "1650:1650:1650:3500.5");
-    out_free(&o);
-    o = render(a, "base", NULL);
-    CHECK_STR(val(o.g, "-gpgpu_clock_domains"), "1500:1500:1500:3500.5");
-    CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "4500");
-    out_free(&o);
-    /* the form choice: m16n8k8 (peak 480): 16 x 8 x 8 x 4 / 480 = 8.53 -> 9;
-     * latency 18 less 6 */
-    o = render(a, NULL, "mma m16n8k8 f16.f32");
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "12,9");
-    out_free(&o);
-    o = render(a, NULL, "mma m16n8k16 f16.f32"); /* the label without the data pattern */
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "27,16");
-    out_free(&o);
-    o = render(a, NULL, "mma m16n8k16 bf16.f32"); /* 2048 x 4 / 505 = 16.2 */
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "27,16");
-    out_free(&o);
-    o = render(a, NULL, "wgmma m64n256k16 f16.f32");
-    CHECK(o.rc == GC_EINPUT);
-    CHECK_HAS(o.e.msg, "no tensor form 'wgmma m64n256k16 f16.f32'");
-    out_free(&o);
+    fixture_choices(a);
     gc_arch_destroy(a);
 }
 

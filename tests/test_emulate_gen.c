@@ -270,22 +270,14 @@ static void test_h100_findings(void)
 /* Replay the bench's profiles and chains of one form with the emulator and
  * compare with the H100's rows in the trace (the emulator is bit exact, so
  * the errors are the same to the printed digits). */
-static void test_profiles_replay(void)
+/* The figures the numeric trace at path holds for form f (mma f16.f16):
+ * the profiles' errors want[experiment][init][ref] and the chains' mean
+ * errors chain[init][length], as text. */
+static void read_expected(const char *path, const gc_nform_t *f,
+                          char want[GC_NX_COUNT][GC_NI_COUNT][2][64],
+                          char chain[GC_NI_COUNT][GC_NCHAIN_LEN + 1][64])
 {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/traces/h100/numeric.csv", src_dir());
-    gc_arch_t *a = gc_arch_create();
     gc_err_t err;
-    CHECK(gc_calib_numerics(path, a, &err) == 0);
-    int fi = gc_nform_find("mma", "m16n8k8", "f16", "f16");
-    const gc_nform_t *f = &gc_nforms[fi];
-    gc_emu_t e;
-    CHECK(gc_emu_from_numerics(&e, gc_emu_find(a, "mma", "f16", "f16"), &err) == 0);
-    int m = f->m, n = f->n, k = f->k;
-    char want[GC_NX_COUNT][GC_NI_COUNT][2][64];
-    char chain[GC_NI_COUNT][GC_NCHAIN_LEN + 1][64];
-    memset(want, 0, sizeof(want));
-    memset(chain, 0, sizeof(chain));
     gc_trace_reader_t *r;
     int ix[8];
     static const char *const need[] = {"experiment", "inst", "shape", "a_type", "c_type",
@@ -311,6 +303,25 @@ static void test_profiles_replay(void)
                          gc_trace_cell(r, iv));
     }
     gc_trace_close(r);
+}
+
+static void test_profiles_replay(void)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/traces/h100/numeric.csv", src_dir());
+    gc_arch_t *a = gc_arch_create();
+    gc_err_t err;
+    CHECK(gc_calib_numerics(path, a, &err) == 0);
+    int fi = gc_nform_find("mma", "m16n8k8", "f16", "f16");
+    const gc_nform_t *f = &gc_nforms[fi];
+    gc_emu_t e;
+    CHECK(gc_emu_from_numerics(&e, gc_emu_find(a, "mma", "f16", "f16"), &err) == 0);
+    int m = f->m, n = f->n, k = f->k;
+    char want[GC_NX_COUNT][GC_NI_COUNT][2][64];
+    char chain[GC_NI_COUNT][GC_NCHAIN_LEN + 1][64];
+    memset(want, 0, sizeof(want));
+    memset(chain, 0, sizeof(chain));
+    read_expected(path, f, want, chain);
     long mm = GC_NPROF_MMAS;
     uint32_t *A = malloc(sizeof(*A) * (size_t)(mm * m * k)), *B = malloc(sizeof(*B) * (size_t)(mm * k * n));
     uint32_t *C = malloc(sizeof(*C) * (size_t)(mm * m * n)), *D = malloc(sizeof(*D) * (size_t)(mm * m * n));

@@ -63,40 +63,10 @@ static void test_names(void)
     CHECK(!gc_simcheck_known("-config"));
 }
 
-static void test_parser(void)
+/* Typed values: numbers, caches, indexing, PTX lists. */
+static void test_values(void)
 {
     gc_err_t e;
-    const char *good = "# comment\n"
-                       "-gpgpu_n_mem 16 # a comment after the value\n"
-                       "-gpgpu_dram_timing_opt \"nbk=16:CCD=1:RRD=3:\n"
-                       "                        RCD=12:nbkgrp=4\"   # HBM\n"
-                       "-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000."
-                       "0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS\n"
-                       "-gpgpu_n_sub_partition_per_mchannel 2\n"
-                       "-gpgpu_memory_partition_indexing 2\n";
-    gc_simcheck_t *sc = gc_simcheck_create();
-    gc_err_clear(&e);
-    CHECK(gc_simcheck_add(sc, "good.config", good, strlen(good), &e) == 0);
-    CHECK(gc_simcheck_done(sc, &e) == 0);
-    CHECK(gc_simcheck_count(sc) == 5);
-    CHECK_STR(gc_simcheck_value(sc, "-gpgpu_n_mem"), "16");
-    const char *t = gc_simcheck_value(sc, "-gpgpu_dram_timing_opt");
-    CHECK_HAS(t, "nbk=16:CCD=1:RRD=3:");
-    CHECK_HAS(t, "RCD=12:nbkgrp=4");
-    CHECK(gc_simcheck_value(sc, "-gpgpu_n_clusters") == NULL);
-    gc_simcheck_destroy(sc);
-
-    /* the place of an error: the value's line and column */
-    CHECK(check_text("\n\n   -gpgpu_n_clusters  X\n", &e) == GC_EINPUT);
-    CHECK_HAS(e.msg, "t.config:3:23: -gpgpu_n_clusters: placeholder 'X'");
-    /* a quoted value that never closes */
-    CHECK(check_text("-gpgpu_dram_timing_opt \"nbk=16\n", &e) == GC_EINPUT);
-    CHECK_HAS(e.msg, "never closed");
-    /* control bytes, non-ASCII outside comments */
-    CHECK(check_text("-gpgpu_n_mem 1\0016\n", &e) == GC_EINPUT);
-    CHECK(check_text("# caf\xc3\xa9\n-gpgpu_n_mem 16\n", &e) == 0);
-    CHECK(check_text("-gpgpu_n_mem 16\xc3\xa9\n", &e) == GC_EINPUT);
-    CHECK_HAS(e.msg, "non-ASCII");
     /* numbers */
     CHECK(check_text("-gpgpu_n_mem 16.5\n", &e) == GC_EINPUT);
     CHECK_HAS(e.msg, "not a whole number");
@@ -157,6 +127,43 @@ static void test_parser(void)
                      &e) == GC_EINPUT);
     CHECK_HAS(e.msg, "do not divide -gpgpu_unified_l1d_size");
     CHECK(check_text("-gpgpu_shmem_size 102400\n-gpgpu_shmem_per_block 110000\n", &e) == GC_EINPUT);
+}
+
+static void test_parser(void)
+{
+    gc_err_t e;
+    const char *good = "# comment\n"
+                       "-gpgpu_n_mem 16 # a comment after the value\n"
+                       "-gpgpu_dram_timing_opt \"nbk=16:CCD=1:RRD=3:\n"
+                       "                        RCD=12:nbkgrp=4\"   # HBM\n"
+                       "-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000."
+                       "0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS\n"
+                       "-gpgpu_n_sub_partition_per_mchannel 2\n"
+                       "-gpgpu_memory_partition_indexing 2\n";
+    gc_simcheck_t *sc = gc_simcheck_create();
+    gc_err_clear(&e);
+    CHECK(gc_simcheck_add(sc, "good.config", good, strlen(good), &e) == 0);
+    CHECK(gc_simcheck_done(sc, &e) == 0);
+    CHECK(gc_simcheck_count(sc) == 5);
+    CHECK_STR(gc_simcheck_value(sc, "-gpgpu_n_mem"), "16");
+    const char *t = gc_simcheck_value(sc, "-gpgpu_dram_timing_opt");
+    CHECK_HAS(t, "nbk=16:CCD=1:RRD=3:");
+    CHECK_HAS(t, "RCD=12:nbkgrp=4");
+    CHECK(gc_simcheck_value(sc, "-gpgpu_n_clusters") == NULL);
+    gc_simcheck_destroy(sc);
+
+    /* the place of an error: the value's line and column */
+    CHECK(check_text("\n\n   -gpgpu_n_clusters  X\n", &e) == GC_EINPUT);
+    CHECK_HAS(e.msg, "t.config:3:23: -gpgpu_n_clusters: placeholder 'X'");
+    /* a quoted value that never closes */
+    CHECK(check_text("-gpgpu_dram_timing_opt \"nbk=16\n", &e) == GC_EINPUT);
+    CHECK_HAS(e.msg, "never closed");
+    /* control bytes, non-ASCII outside comments */
+    CHECK(check_text("-gpgpu_n_mem 1\0016\n", &e) == GC_EINPUT);
+    CHECK(check_text("# caf\xc3\xa9\n-gpgpu_n_mem 16\n", &e) == 0);
+    CHECK(check_text("-gpgpu_n_mem 16\xc3\xa9\n", &e) == GC_EINPUT);
+    CHECK_HAS(e.msg, "non-ASCII");
+    test_values();
 }
 
 static void test_cross_files(void)

@@ -121,16 +121,15 @@ static void test_params(void)
     gc_kernel_destroy(k);
 }
 
-int main(void)
+/* The example description loads with every value in place. */
+static void loads_good(void)
 {
-    test_params();
-    gc_warn_set_quiet(1);
     gc_kernel_t *k = NULL;
     gc_err_t e;
     CHECK(parse(good, &k, &e) == 0);
     if (!k) {
         fprintf(stderr, "%s\n", e.msg);
-        CHECK_DONE();
+        return;
     }
     CHECK_STR(k->name, "demo");
     CHECK_STR(k->source, "a test");
@@ -167,7 +166,11 @@ int main(void)
     CHECK(k->l2_warm == 1);
     CHECK_STR(gc_opclass_name(GC_OP_CP_ASYNC), "cp_async");
     gc_kernel_destroy(k);
+}
 
+/* Single bad values: refused, with the place and what to do. */
+static void refuses_bad(void)
+{
     /* refused, with the place and what to do */
     bad("launch:\n  grid: [64, 32]\n  block: [16, 16]\n  registers: 64\n", "launch:\n  block: [16, 16]\n  registers: 64\n",
         "t.yaml:5:3: launch: missing required key 'grid'");
@@ -194,7 +197,13 @@ int main(void)
     bad("  trips: 128\n  stages: 3\n", "  trips: 128\n  stages: 0\n", "loop.stages: 0 is out of range");
     bad("name: demo\n", "name: demo\nname: again\n", "duplicate key 'name' (first on line 2)");
     bad("l2_warm: true", "l2_warm: yes", "expected true or false");
+}
 
+/* Whole-document failures, unknown keys, an empty op list. */
+static void documents(void)
+{
+    gc_kernel_t *k = NULL;
+    gc_err_t e;
     /* whole-document failures */
     CHECK(parse("", &k, &e) != 0);
     CHECK_HAS(e.msg, "empty file");
@@ -228,7 +237,13 @@ int main(void)
                 &k, &e) == 0);
     CHECK(k && k->loop.n_ops == 0);
     gc_kernel_destroy(k);
+}
 
+/* Descriptions built in code, and the shipped ones. */
+static void built_and_shipped(void)
+{
+    gc_kernel_t *k = NULL;
+    gc_err_t e;
     /* built in code */
     k = gc_kernel_create("built");
     CHECK(k != NULL);
@@ -267,5 +282,15 @@ int main(void)
             gc_kernel_destroy(k);
         }
     }
+}
+
+int main(void)
+{
+    test_params();
+    gc_warn_set_quiet(1);
+    loads_good();
+    refuses_bad();
+    documents();
+    built_and_shipped();
     CHECK_DONE();
 }

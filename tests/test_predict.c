@@ -96,56 +96,13 @@ static int predict(const gc_arch_t *a, const char *text, double clock, gc_predic
 
 #define HEAD "schema: gpucal-kernel/1\nname: t\n"
 
-static void synthetic(void)
+/* The tensor pipe on the toy arch: latency, throughput, clock, derived
+ * figures, fallbacks and a missing form. */
+/* Figures the model derives, fallbacks, and a form the arch lacks. */
+static void synthetic_derived(const gc_arch_t *a)
 {
-    gc_arch_t *a = toy();
-    CHECK(a != NULL);
-    if (!a)
-        return;
     gc_prediction_t p;
     gc_err_t e;
-
-    /* one warp, one dependent mma chain: 1000 x latency 30, plus the 2 us launch */
-    CHECK(predict(a,
-                  HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
-                       "count: 1, chains: 1}]}\n",
-                  0, &p, &e) == 0);
-    CHECK_NEAR(p.cycles, 30000 + 2000, 1e-6);
-    CHECK_NEAR(p.time_us, 32, 1e-9);
-    CHECK_NEAR(p.clock_mhz, 1000, 0);
-    CHECK_STR(p.clock_source, "sm.clock_max_mhz");
-    CHECK(p.blocks_per_sm == 32 && p.warps_per_sm == 32); /* what fits, not what runs */
-    CHECK_STR(p.occupancy_limit, "blocks");
-    CHECK_NEAR(p.breakdown[GC_R_TAIL], 0, 0); /* one partial wave is no tail */
-    double sum = 0;
-    for (int r = 0; r < GC_R_N; r++)
-        sum += p.breakdown[r];
-    CHECK_NEAR(sum, p.cycles, 1e-6 * p.cycles);
-
-    /* 8 warps x 8 chains on 4 sub-cores: 16 mma per slot per iteration at an
-     * issue interval of 8: 128 cycles, the pipe busy */
-    CHECK(predict(a,
-                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
-                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
-                       "count: 8, chains: 8}]}\n",
-                  0, &p, &e) == 0);
-    CHECK(p.cycles >= 128000 + 2000 - 1e-6);
-    CHECK(p.cycles <= 1.05 * 128000 + 2000);
-    CHECK(p.bound == GC_R_TENSOR);
-    CHECK_STR(p.load_class, "tensor");
-    CHECK(p.util[GC_R_TENSOR] > 0.9);
-    CHECK_NEAR(p.tensor_fma, 10.0 * 8 * 1000 * 8 * 2048, 0);
-    /* a locked clock: the same cycles, time at that clock */
-    double cyc = p.cycles - 2000;
-    CHECK(predict(a,
-                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
-                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
-                       "count: 8, chains: 8}]}\n",
-                  500, &p, &e) == 0);
-    CHECK_NEAR(p.cycles - 1000, cyc, 1e-6 * cyc);
-    CHECK_NEAR(p.time_us, (cyc + 1000) / 500, 1e-6);
-    CHECK_STR(p.clock_source, "--clock");
 
     /* the issue interval derived from the peak: 16*8*8 * 4 / 512 = 8 */
     CHECK(predict(a,
@@ -192,6 +149,62 @@ static void synthetic(void)
                        "loop:\n  trips: 1\n  ops:\n    - {op: alu, name: frobnicate, count: 1}\n",
                   0, &p, &e) == GC_EINPUT);
     CHECK_HAS(e.msg, "k.yaml:7:7: the arch toy has no alu entry for 'frobnicate'");
+}
+
+static void synthetic_pipes(const gc_arch_t *a)
+{
+    gc_prediction_t p;
+    gc_err_t e;
+
+    /* one warp, one dependent mma chain: 1000 x latency 30, plus the 2 us launch */
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                       "count: 1, chains: 1}]}\n",
+                  0, &p, &e) == 0);
+    CHECK_NEAR(p.cycles, 30000 + 2000, 1e-6);
+    CHECK_NEAR(p.time_us, 32, 1e-9);
+    CHECK_NEAR(p.clock_mhz, 1000, 0);
+    CHECK_STR(p.clock_source, "sm.clock_max_mhz");
+    CHECK(p.blocks_per_sm == 32 && p.warps_per_sm == 32); /* what fits, not what runs */
+    CHECK_STR(p.occupancy_limit, "blocks");
+    CHECK_NEAR(p.breakdown[GC_R_TAIL], 0, 0); /* one partial wave is no tail */
+    double sum = 0;
+    for (int r = 0; r < GC_R_N; r++)
+        sum += p.breakdown[r];
+    CHECK_NEAR(sum, p.cycles, 1e-6 * p.cycles);
+
+    /* 8 warps x 8 chains on 4 sub-cores: 16 mma per slot per iteration at an
+     * issue interval of 8: 128 cycles, the pipe busy */
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                       "count: 8, chains: 8}]}\n",
+                  0, &p, &e) == 0);
+    CHECK(p.cycles >= 128000 + 2000 - 1e-6);
+    CHECK(p.cycles <= 1.05 * 128000 + 2000);
+    CHECK(p.bound == GC_R_TENSOR);
+    CHECK_STR(p.load_class, "tensor");
+    CHECK(p.util[GC_R_TENSOR] > 0.9);
+    CHECK_NEAR(p.tensor_fma, 10.0 * 8 * 1000 * 8 * 2048, 0);
+    /* a locked clock: the same cycles, time at that clock */
+    double cyc = p.cycles - 2000;
+    CHECK(predict(a,
+                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, "
+                       "count: 8, chains: 8}]}\n",
+                  500, &p, &e) == 0);
+    CHECK_NEAR(p.cycles - 1000, cyc, 1e-6 * cyc);
+    CHECK_NEAR(p.time_us, (cyc + 1000) / 500, 1e-6);
+    CHECK_STR(p.clock_source, "--clock");
+    synthetic_derived(a);
+}
+
+/* Occupancy and waves on the toy arch. */
+static void synthetic_occupancy(const gc_arch_t *a)
+{
+    gc_prediction_t p;
+    gc_err_t e;
 
     /* occupancy: registers, shared memory, threads, and too big for an SM */
     const char *lp = "loop: {trips: 1, ops: [{op: alu, name: ffma, count: 1}]}\n";
@@ -237,6 +250,13 @@ static void synthetic(void)
     CHECK_NEAR(p.waves, 1.1, 1e-12);
     CHECK_NEAR(p.full_waves, 1, 0);
     CHECK_NEAR(p.tail_blocks, 1, 0);
+}
+
+/* Memory traffic, the gemm template and the JSON keys on the toy arch. */
+static void synthetic_memory(const gc_arch_t *a)
+{
+    gc_prediction_t p;
+    gc_err_t e;
 
     /* a stream through DRAM: 100 GB/s at 1000 MHz is 100 bytes per cycle */
     gc_stream_result_t s;
@@ -303,6 +323,17 @@ static void synthetic(void)
         for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
             CHECK_HAS(out, keys[i]);
     }
+}
+
+static void synthetic(void)
+{
+    gc_arch_t *a = toy();
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    synthetic_pipes(a);
+    synthetic_occupancy(a);
+    synthetic_memory(a);
     gc_arch_destroy(a);
 }
 
@@ -365,49 +396,11 @@ static void seed002(void)
 
 /* What the model accounts for beyond the basics, each on the toy arch with
  * the figure that turns it on, against the toy without it. */
-static void refinements(void)
+/* CUDA-core pipes side by side, and the slowest of several lines. */
+static void refinements_pipes(void)
 {
     gc_prediction_t p, q;
     gc_err_t e;
-    gc_predict_opts_t o = {0};
-    gc_stream_result_t s;
-
-    /* DRAM: reads and writes alone at 100 GB/s, a copy at 50 (both directions
-     * counted): each byte of the smaller direction costs 2/50 - 2/100 more */
-    gc_arch_t *d = toy_with("dram: {bw_gbs: 100,", "dram: {bw_gbs: 100, bw_read_gbs: 100, "
-                                                   "bw_write_gbs: 100, bw_copy_gbs: 50,");
-    CHECK(d != NULL);
-    if (d) {
-        CHECK(gc_stream_predict(d, GC_STREAM_COPY, 100e6, &o, &s, &e) == 0);
-        CHECK_NEAR(s.pred.time_us, 4000 + 2, 0.02 * 4000);
-        CHECK(gc_stream_predict(d, GC_STREAM_TRIAD, 100e6, &o, &s, &e) == 0);
-        CHECK_NEAR(s.pred.time_us, 5000 + 2, 0.02 * 5000); /* 300 MB + 100 MB turnaround */
-        CHECK(gc_stream_predict(d, GC_STREAM_REDUCE, 100e6, &o, &s, &e) == 0);
-        CHECK_NEAR(s.pred.time_us, 1000 + 2, 0.03 * 1000); /* reads only: no turnaround */
-        gc_arch_destroy(d);
-    }
-
-    /* a loop that issues tensor instructions runs at its form's clock, whatever
-     * bounds it; one without them at the maximum clock */
-    gc_arch_t *c = toy_with("latency_cyc: 30, issue_cyc: 8,", "clock_mhz: 800, latency_cyc: 30, "
-                                                              "issue_cyc: 8,");
-    CHECK(c != NULL);
-    if (c) {
-        CHECK(predict(c,
-                      HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                           "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, "
-                           "c: f32, count: 1, chains: 1}, {op: lds, width: 4, count: 40}]}\n",
-                      0, &p, &e) == 0);
-        CHECK_NEAR(p.clock_mhz, 800, 0);
-        CHECK_STR(p.clock_source, "tensor[form].clock_mhz");
-        CHECK_STR(p.load_class, "tensor");
-        CHECK(predict(c,
-                      HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
-                           "loop: {trips: 1000, ops: [{op: lds, width: 4, count: 40}]}\n",
-                      0, &p, &e) == 0);
-        CHECK_NEAR(p.clock_mhz, 1000, 0);
-        gc_arch_destroy(c);
-    }
 
     /* CUDA-core pipes: FFMA (fma pipe) and IADD3 (alu pipe) work side by side,
      * so 8 of each cost what the slower 8 IADD3 cost alone (issue apart) */
@@ -457,6 +450,52 @@ static void refinements(void)
     }
     gc_arch_destroy(a);
     gc_arch_destroy(f);
+}
+
+static void refinements(void)
+{
+    gc_prediction_t p;
+    gc_err_t e;
+    gc_predict_opts_t o = {0};
+    gc_stream_result_t s;
+
+    /* DRAM: reads and writes alone at 100 GB/s, a copy at 50 (both directions
+     * counted): each byte of the smaller direction costs 2/50 - 2/100 more */
+    gc_arch_t *d = toy_with("dram: {bw_gbs: 100,", "dram: {bw_gbs: 100, bw_read_gbs: 100, "
+                                                   "bw_write_gbs: 100, bw_copy_gbs: 50,");
+    CHECK(d != NULL);
+    if (d) {
+        CHECK(gc_stream_predict(d, GC_STREAM_COPY, 100e6, &o, &s, &e) == 0);
+        CHECK_NEAR(s.pred.time_us, 4000 + 2, 0.02 * 4000);
+        CHECK(gc_stream_predict(d, GC_STREAM_TRIAD, 100e6, &o, &s, &e) == 0);
+        CHECK_NEAR(s.pred.time_us, 5000 + 2, 0.02 * 5000); /* 300 MB + 100 MB turnaround */
+        CHECK(gc_stream_predict(d, GC_STREAM_REDUCE, 100e6, &o, &s, &e) == 0);
+        CHECK_NEAR(s.pred.time_us, 1000 + 2, 0.03 * 1000); /* reads only: no turnaround */
+        gc_arch_destroy(d);
+    }
+
+    /* a loop that issues tensor instructions runs at its form's clock, whatever
+     * bounds it; one without them at the maximum clock */
+    gc_arch_t *c = toy_with("latency_cyc: 30, issue_cyc: 8,", "clock_mhz: 800, latency_cyc: 30, "
+                                                              "issue_cyc: 8,");
+    CHECK(c != NULL);
+    if (c) {
+        CHECK(predict(c,
+                      HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                           "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, "
+                           "c: f32, count: 1, chains: 1}, {op: lds, width: 4, count: 40}]}\n",
+                      0, &p, &e) == 0);
+        CHECK_NEAR(p.clock_mhz, 800, 0);
+        CHECK_STR(p.clock_source, "tensor[form].clock_mhz");
+        CHECK_STR(p.load_class, "tensor");
+        CHECK(predict(c,
+                      HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                           "loop: {trips: 1000, ops: [{op: lds, width: 4, count: 40}]}\n",
+                      0, &p, &e) == 0);
+        CHECK_NEAR(p.clock_mhz, 1000, 0);
+        gc_arch_destroy(c);
+    }
+    refinements_pipes();
 }
 
 int main(void)
