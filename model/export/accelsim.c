@@ -1007,8 +1007,11 @@ static void mem_launch(ctx_t *c, const mem_t *m)
     char b1[32];
     if (a->sm.launch_overhead_us.set) {
         setv(c, D_LAUNCH, "%ld", lround(a->sm.launch_overhead_us.v * core));
-        setn(c, D_LAUNCH, "sm.launch_overhead_us %s x %s MHz", num(b1, a->sm.launch_overhead_us.v),
-             cs);
+        setn(c, D_LAUNCH,
+             "sm.launch_overhead_us %s x %s MHz; the simulator waits this many cycles before "
+             "a kernel's first block, within the kernel's gpu_sim_cycle; the figure is "
+             "event-timed from the host, so it includes the host's submission (an upper bound)",
+             num(b1, a->sm.launch_overhead_us.v), cs);
     } else {
         setv(c, D_LAUNCH, "5000");
         setn(c, D_LAUNCH,
