@@ -21,6 +21,7 @@ void gc_usage_predict(FILE *fp)
             "usage: gpucal predict KERNEL.yaml|- --arch NAME [--format text|json] [--clock MHZ]\n"
             "                           [--set NAME=VALUE]... [--verbose]\n"
             "       gpucal predict gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8\n"
+            "                           [--batch B] [--layout nn|nt|tn|tt]\n"
             "                           --arch NAME [--format text|json] [--clock MHZ]\n"
             "       gpucal predict stream --op copy|triad|reduce --bytes N --arch NAME\n"
             "                           [--format text|json] [--clock MHZ]\n"
@@ -33,7 +34,10 @@ void gc_usage_predict(FILE *fp)
             "  KERNEL.yaml   a kernel description (schema gpucal-kernel/1); - reads it from\n"
             "                standard input\n"
             "  gemm          C = A*B as a vendor library would run it: gpucal picks the\n"
-            "                instruction, tile and pipeline for the arch and says which\n"
+            "                instruction, tile and pipeline for the arch and says which;\n"
+            "                --batch B strided-batched (torch.bmm), --layout: A, B as\n"
+            "                transposed views (t) or not (n); time_us is GPU time, the\n"
+            "                launch is launch_us\n"
             "  stream        copy (b = a), triad (a = b + s*c) or reduce (sum of a) over\n"
             "                arrays of N bytes each\n\n"
             "  --arch NAME   a shipped arch (gpucal arch list) or a path to an arch file\n"
@@ -49,9 +53,9 @@ void gc_usage_predict(FILE *fp)
 }
 
 typedef struct args {
-    const char *arch, *format, *dtype, *op;
+    const char *arch, *format, *dtype, *op, *layout;
     double clock;
-    long m, n, k;
+    long m, n, k, batch;
     double bytes;
     int first; /* index of the first positional argument */
     int verbose;
@@ -68,6 +72,7 @@ static int parse(const char *cmd, int argc, char **argv, int templ, args_t *a)
         {"dtype", required_argument, NULL, 'd'}, {"op", required_argument, NULL, 'o'},
         {"bytes", required_argument, NULL, 'b'}, {"help", no_argument, NULL, 'h'},
         {"verbose", no_argument, NULL, 'v'},     {"set", required_argument, NULL, 's'},
+        {"batch", required_argument, NULL, 'B'}, {"layout", required_argument, NULL, 'L'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof(*a));
     a->format = "text";
@@ -130,6 +135,25 @@ static int parse(const char *cmd, int argc, char **argv, int templ, args_t *a)
                 return -1;
             break;
         }
+        case 'B':
+            if (templ != 1) {
+                gc_cli_usage_error(cmd, "--batch belongs to `gpucal predict gemm`");
+                return -1;
+            }
+            if (gc_cli_long(cmd, "--batch", optarg, 1, 1L << 24, &a->batch))
+                return -1;
+            break;
+        case 'L':
+            if (templ != 1) {
+                gc_cli_usage_error(cmd, "--layout belongs to `gpucal predict gemm`");
+                return -1;
+            }
+            if (gc_gemm_layout(optarg)) {
+                gc_cli_usage_error(cmd, "unknown --layout '%s' (nn, nt, tn or tt)", optarg);
+                return -1;
+            }
+            a->layout = optarg;
+            break;
         case 'd':
             if (templ != 1) {
                 gc_cli_usage_error(cmd, "--dtype belongs to `gpucal predict gemm`");
@@ -276,15 +300,30 @@ static int predict_gemm(int argc, char **argv)
         return gc_cli_fail(&err);
     }
     gc_predict_opts_t o = {a.clock};
-    gc_gemm_result_t g;
-    int st;
-    if (gc_gemm_predict(arch, a.m, a.n, a.k, dt, &o, &g, &err)) {
+    gc_gemm_args_t ga = {a.m, a.n, a.k, a.batch ? a.batch : 1, dt, "nn"};
+    if (a.layout)
+        snprintf(ga.layout, sizeof(ga.layout), "%s", a.layout);
+    gc_gemm_result_t *g = malloc(sizeof(*g)); /* a few KiB: kept off the stack */
+    int st = 0;
+    if (!g) {
+        gc_err_set(&err, GC_ENOMEM, "out of memory");
+        st = gc_cli_fail(&err);
+    } else if (gc_gemm_predict_call(arch, &ga, &o, g, &err)) {
         st = gc_cli_fail(&err);
     } else {
-        char js[1024], tx[1024];
-        gc_gemm_describe(&g, js, sizeof(js), tx, sizeof(tx));
-        st = emit(&g.pred, js, tx, &a);
+        for (int i = 0; i < g->n_kernels && !st; i++)
+            st = check_finite(&g->kern[i].pred);
+        if (!st && !strcmp(a.format, "json")) {
+            gc_gemm_print_json(g, stdout);
+        } else if (!st) {
+            gc_gemm_print_text(g, stdout);
+            if (a.verbose)
+                gc_predict_print_derived(&g->pred, stdout);
+        }
+        if (!st)
+            st = fflush(stdout) == 0 ? 0 : 1;
     }
+    free(g);
     gc_arch_destroy(arch);
     return st;
 }

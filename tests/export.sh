@@ -98,7 +98,7 @@ for a in $($G arch list | awk '$1 != "NAME" { print $1 }'); do
         n_ok=$((n_ok + 1))
     else
         expect_rc 2 "export $a"; expect_err_lines 1 "export $a"
-        expect_err "$a.yaml: .* (is missing: the Accel-Sim export needs it for|has no DRAM model|is not)" "export $a"
+        expect_err "$a.yaml: .* (is missing: the Accel-Sim export needs it for|has no DRAM model|is not|does not divide into)" "export $a"
         echo "note: $a: $(cat "$err")"
     fi
 done

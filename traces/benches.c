@@ -121,6 +121,7 @@ static const gc_bench_col_t bw_cols[] = {
     OPTTXT("op", "read, write, copy, read_l2pf, copy_cs, copy_blk, read_blk, r5w1"),
     OPTNUM("gbs_lo", 0, "GB/s", "95 % interval of gbs, low end"),
     OPTNUM("gbs_hi", 0, "GB/s", "95 % interval of gbs, high end"),
+    UNTXT("variant", "fixed (one kernel shape) or the winning variant of the access sweep"),
 };
 static const gc_bench_col_t tma_cols[] = {
     TXT("metric", metrics, "latency (value in cyc) or throughput (value in gbs)"),

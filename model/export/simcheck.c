@@ -267,8 +267,8 @@ static int check_cache(gc_err_t *err, const opt_t *o)
     const char *v = o->value;
     if (!strcmp(v, "none"))
         return 0;
-    const char *g[6];
-    size_t gl[6];
+    const char *g[6] = {0};
+    size_t gl[6] = {0};
     int ng = split(v, ',', g, gl, 5);
     if (ng < 3 || ng > 5)
         return bad(err, o,

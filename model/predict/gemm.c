@@ -2,6 +2,7 @@
  * would run for C = A*B, described per warp and iteration like any other
  * kernel, predicted, and the fastest tile shape kept. */
 #include "gemm.h"
+#include "gemm_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +31,23 @@ static double in_bytes(gc_gemm_dtype_t dt)
 static double out_bytes(gc_gemm_dtype_t dt)
 {
     return dt == GC_GEMM_F16 || dt == GC_GEMM_BF16 ? 2 : 4; /* f8 -> f32, i8 -> s32 */
+}
+
+double gc_gemm_in_bytes(gc_gemm_dtype_t dt)
+{
+    return in_bytes(dt);
+}
+
+/* C is written in the input type for f16 / bf16, and in bf16 for f8 (what
+ * torch._scaled_mm is asked for), f32 for tf32 / f32, s32 for i8. */
+double gc_gemm_out_bytes(gc_gemm_dtype_t dt)
+{
+    return dt == GC_GEMM_F8E4M3 ? 2 : out_bytes(dt);
+}
+
+const char *gc_gemm_dtype_name(gc_gemm_dtype_t dt)
+{
+    return dt_names[dt];
 }
 
 static const char *atype(gc_gemm_dtype_t dt)
@@ -356,8 +374,10 @@ int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t 
     return 0;
 }
 
-int gc_gemm_predict(const gc_arch_t *a, long m, long n, long k, gc_gemm_dtype_t dt,
-                    const gc_predict_opts_t *o, gc_gemm_result_t *r, gc_err_t *err)
+/* The template's own tile list, one kernel, fastest kept (kept for
+ * comparison; gc_gemm_predict now predicts what the library runs). */
+int gc_gemm_predict_template(const gc_arch_t *a, long m, long n, long k, gc_gemm_dtype_t dt,
+                             const gc_predict_opts_t *o, gc_gemm_result_t *r, gc_err_t *err)
 {
     memset(r, 0, sizeof(*r));
     int nc;

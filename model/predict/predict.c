@@ -188,7 +188,10 @@ static void plan_mem(const gc_kop_t *op, double n, double chains, plan_t *pl, sy
         pl->wr += n * sectors_of(op) * 32;
         break;
     case GC_OP_CP_ASYNC:
-        pl->waves += n * (lines_of(op) + shared_waves(op));
+        /* the shared-memory write always; the L1's per-line lookups only for
+         * cp.async.ca: .cg (every 16-byte copy) bypasses the L1 (PTX ISA,
+         * cp.async cache operators) */
+        pl->waves += n * ((op->l1 ? lines_of(op) : 0) + shared_waves(op));
         plan_async(n * sectors_of(op) * 32, n * lines_of(op), pl, acc);
         break;
     case GC_OP_TMA:

@@ -90,6 +90,10 @@ grep -v '^#' "$times" | tail -n +2 | while IFS=, read -r kernel what size blocks
     fi
     rm -f "$tmp.err"
     t=$(json time_us)
+    # the gemm template's time_us is GPU time; an event-timed row also holds
+    # the launch (launch_us)
+    lu=$(json launch_us)
+    [ -n "$lu" ] && t=$(awk -v a="$t" -v b="$lu" 'BEGIN { printf "%.6g", a + b }')
     pc=$(json cycles)
     b=$(json bound)
     clk=$(json clock_mhz)

@@ -1,0 +1,381 @@
+/* gemm_build.c - the kernel descriptions of the gemm template's families
+ * (gemm_int.h): each kernel cuBLAS launches for a call, described per warp
+ * and loop iteration like any kernel file (model/kernels/README.md), so that
+ * gc_predict times it. Launch shapes follow the library's kernels as the
+ * profiler shows them (model/validation/data/h100/gemm.csv: kernel names,
+ * grids, blocks, registers) and CUTLASS's public kernels
+ * (github.com/NVIDIA/cutlass: include/cutlass/gemm/kernel/
+ * sm90_gemm_tma_warpspecialized*.hpp, gemm/threadblock/mma_multistage.h,
+ * mma_pipelined.h, gemm/kernel/gemm_splitk_parallel.h). */
+#include "gemm_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const fam_names[] = {"wgmma+tma", "mma+cp.async",  "mma+ldg", "ffma",
+                                        "gemv",      "splitk-reduce", "memset"};
+
+const char *gc_gemm_family_name(gc_gemm_family_t f)
+{
+    return f >= 0 && f < GC_GEMM_FAM_N ? fam_names[f] : "?";
+}
+
+static const char *ab_type(gc_gemm_dtype_t dt)
+{
+    static const char *const a[] = {"f16", "bf16", "tf32", "f32", "e4m3", "s8"};
+    return a[dt];
+}
+
+/* A builder's state: the kernel, and ok dropping to 0 when memory runs out. */
+typedef struct bld {
+    gc_kernel_t *k;
+    int ok;
+} bld_t;
+
+static gc_kop_t scratch_op;
+
+static gc_kop_t *add(bld_t *b, gc_kphase_t *ph, gc_opclass_t c, double count)
+{
+    if (!b->ok || !(count > 0))
+        return &scratch_op;
+    gc_kop_t *o = gc_kernel_op(b->k, ph, c);
+    if (!o) {
+        b->ok = 0;
+        return &scratch_op;
+    }
+    o->count = count;
+    return o;
+}
+
+static gc_kop_t *add_mem(bld_t *b, gc_kphase_t *ph, gc_opclass_t c, double count, double width)
+{
+    gc_kop_t *o = add(b, ph, c, count);
+    o->width = width;
+    if (c == GC_OP_CP_ASYNC)
+        o->l1 = 0;
+    return o;
+}
+
+static void add_alu(bld_t *b, gc_kphase_t *ph, const char *name, double count, double chains)
+{
+    gc_kop_t *o = add(b, ph, GC_OP_ALU, count);
+    o->name = name;
+    o->chains = chains;
+}
+
+static void add_tensor(bld_t *b, gc_opclass_t c, double count, double chains, const char *shape,
+                       gc_gemm_dtype_t dt)
+{
+    gc_kop_t *o = add(b, &b->k->loop, c, count);
+    o->inst = c == GC_OP_WGMMA ? "wgmma" : "mma";
+    o->shape = gc_kernel_str(b->k, shape);
+    o->a = ab_type(dt);
+    o->c = dt == GC_GEMM_I8 ? "s32" : "f32";
+    o->operands = c == GC_OP_WGMMA ? "ss" : NULL;
+    o->chains = fmax(1, chains);
+}
+
+/* k of one tensor instruction: 256 bits of A per row */
+static int inst_k(gc_gemm_dtype_t dt)
+{
+    return (int)(32 / gc_gemm_in_bytes(dt));
+}
+
+/* DRAM traffic of the main kernel. The blocks running at once cover a
+ * near-square patch of C and share their A and B panels through the L2:
+ * A and B are read once when one GEMM's operands fit the L2, else once per
+ * wave of the patch (rows and columns, K deep). Split-K writes f32 partials. */
+static void footprint(const gc_arch_t *a, const gc_gemm_spec_t *s, gc_kernel_t *k)
+{
+    double eb = gc_gemm_in_bytes(s->dt);
+    double L2 = a->memory.l2.size_mib.set ? a->memory.l2.size_mib.v * 1048576.0 : 0;
+    double ab = ((double)s->m * s->k + (double)s->k * s->n) * eb;
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    double tm = ceil((double)s->m / s->bm), tn = ceil((double)s->n / s->bn);
+    double tiles = tm * tn, conc = fmin(tiles, sms);
+    double rows = fmin(tm, fmax(1, sqrt(conc * s->bn / s->bm))), cols = fmin(tn, ceil(conc / rows));
+    double per_wave = (rows * s->bm + cols * s->bn) * (double)s->k * eb;
+    double waves = ceil(tiles / conc);
+    double steps = ceil((double)s->k / s->bk), tile_in = (double)(s->bm + s->bn) * s->bk * eb;
+    double one = ab <= L2 ? ab : fmax(ab, fmin(waves * per_wave, tiles * tile_in * steps));
+    k->read_bytes = one * s->batch;
+    k->reuse_bytes = 1; /* every re-read is counted in read_bytes */
+    k->write_bytes =
+        (double)s->m * s->n * s->batch * (s->split > 1 ? 4.0 * s->split : gc_gemm_out_bytes(s->dt));
+}
+
+/* grid of tiles: x along N, y along M, z = split x batch */
+static void tile_grid(const gc_gemm_spec_t *s, gc_kernel_t *k)
+{
+    k->grid[0] = (long)ceil((double)s->n / s->bn);
+    k->grid[1] = (long)ceil((double)s->m / s->bm);
+    k->grid[2] = (long)s->split * s->batch;
+    if (k->grid[1] > 65535) {
+        k->grid[0] *= k->grid[1];
+        k->grid[1] = 1;
+    }
+}
+
+/* epilogue: accumulators through shared memory to global, 16 bytes a lane */
+static void epilogue(bld_t *b, const gc_gemm_spec_t *s, double W)
+{
+    double ob = s->split > 1 ? 4 : gc_gemm_out_bytes(s->dt);
+    double cb = (double)s->bm * s->bn * ob;
+    add_mem(b, &b->k->epilogue, GC_OP_STS, cb / (W * 512), 16);
+    add_mem(b, &b->k->epilogue, GC_OP_STG, cb / (W * 512), 16);
+    add(b, &b->k->epilogue, GC_OP_BAR, 1);
+}
+
+/* The wgmma N the arch file has a form for: want itself, else the largest N
+ * below it, else the smallest above it (the description then counts
+ * fractional instructions of that form: a tile of N = 8 as half an N = 16
+ * instruction). want when the arch has no wgmma form of the types at all
+ * (gc_predict then names the missing form). */
+static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
+{
+    const char *at = ab_type(dt), *ct = dt == GC_GEMM_I8 ? "s32" : "f32";
+    int below = 0, above = 0;
+    for (size_t i = 0; i < a->n_tensor; i++) {
+        const gc_tensor_t *t = &a->tensor[i];
+        int m, n, k;
+        if (!t->inst || strcmp(t->inst, "wgmma") || !t->a || !t->c || strcmp(t->c, ct) ||
+            !(strcmp(t->a, at) == 0 || (dt == GC_GEMM_BF16 && !strcmp(t->a, "f16"))) ||
+            gc_tensor_shape(t->shape, &m, &n, &k) || k != ik)
+            continue;
+        if (n == want)
+            return want;
+        if (n < want && n > below)
+            below = n;
+        if (n > want && (!above || n < above))
+            above = n;
+    }
+    return below ? below : above ? above : want;
+}
+
+/* Hopper warp-specialised wgmma (CUTLASS sm90 TMA warpspecialized; cuBLAS's
+ * nvjet and sm90_xmma kernels: 384 threads = 1 producer + 2 consumer
+ * warpgroups, 168 registers, as the profiler shows every one of them). The
+ * consumers split the tile along M when it has two m64 slabs or more, else
+ * along N. One TMA load of A and of B per stage; clusters of 2 share B. */
+static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
+                        gc_gemm_result_t *info)
+{
+    gc_kernel_t *k = b->k;
+    double eb = gc_gemm_in_bytes(s->dt), W = 12;
+    int ik = inst_k(s->dt);
+    int n_inst = s->bm >= 128 ? s->bn : s->bn / 2;
+    if (n_inst % 8 || n_inst < 8)
+        n_inst = s->bn;
+    if (n_inst > 256)
+        n_inst = 256;
+    n_inst = wgmma_n(a, s->dt, ik, n_inst);
+    double T = (s->bm / 64.0) * ((double)s->bn / n_inst) * (s->bk / ik); /* wgmma per k step */
+    char shape[32];
+    snprintf(shape, sizeof(shape), "m64n%dk%d", n_inst, ik);
+    add_tensor(b, GC_OP_WGMMA, 4 * T / W, 4 * T / W / (s->bk / ik), shape, s->dt);
+    double steps = k->loop.trips, pro = fmin(s->stages - 1.0, steps);
+    double lfrac = (steps - pro) / steps;
+    double tm = ceil((double)s->m / s->bm);
+    double a_b = (double)s->bm * s->bk * eb, b_b = (double)s->bn * s->bk * eb / (tm >= 2 ? 2 : 1);
+    add(b, &k->loop, GC_OP_TMA, lfrac / W)->bytes = a_b;
+    add(b, &k->loop, GC_OP_TMA, lfrac / W)->bytes = b_b;
+    add_alu(b, &k->loop, "iadd3", 12, 0); /* mbarrier waits and arrivals, fences */
+    add(b, &k->prologue, GC_OP_TMA, pro / W)->bytes = a_b + b_b;
+    epilogue(b, s, W);
+    k->block[0] = 384;
+    k->regs = 168;
+    k->shared_bytes = s->stages * (double)(s->bm + s->bn) * s->bk * eb + 1024;
+    snprintf(info->inst, sizeof(info->inst), "wgmma %s %s.%s ss", shape, ab_type(s->dt),
+             s->dt == GC_GEMM_I8 ? "s32" : "f32");
+}
+
+/* mma.sync with ldmatrix fragments from a swizzled layout: warp tiles of
+ * 64x64 (32x32 in a 64x64 block). MMA: cp.async multistage of s->align
+ * bytes (CUTLASS MmaMultistage); MMA_LDG: ld.global of s->align bytes staged
+ * in registers and stored to shared, two stages (MmaPipelined, the sm75
+ * kernels cuBLAS keeps for 2-byte alignment: cp.async copies 4, 8 or 16
+ * bytes only, PTX ISA "cp.async"). */
+static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
+{
+    gc_kernel_t *k = b->k;
+    double eb = gc_gemm_in_bytes(s->dt), W = s->warps;
+    int big = s->bm * s->bn / 4096 >= 4;
+    double wm = big ? 64 : s->bm / 2.0, wn = big ? 64 : s->bn / 2.0;
+    int tk = s->fam == GC_GEMM_FAM_MMA_LDG ? (s->dt == GC_GEMM_I8 ? 16 : 8) : inst_k(s->dt);
+    char shape[32];
+    snprintf(shape, sizeof(shape), "m16n8k%d", tk);
+    add_tensor(b, GC_OP_MMA, (wm / 16) * (wn / 8) * (s->bk / tk), (wm / 16) * (wn / 8), shape,
+               s->dt);
+    add(b, &k->loop, GC_OP_LDMATRIX, (wm + wn) * s->bk * eb / 512)->num = 4;
+    double tile_in = (double)(s->bm + s->bn) * s->bk * eb, w = s->align;
+    double copies = tile_in / w / (32 * W);
+    double steps = k->loop.trips, pro = fmin(s->stages - 1.0, steps);
+    /* the copies in flight over the stages: cp.async (.cg when 16 bytes:
+     * L2 only; .ca otherwise); the register-staged loads are issued one k
+     * step ahead of their use, so they are described as an asynchronous
+     * copy through the L1 (.ca) plus the st.shared that lands them */
+    gc_kop_t *cp = add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies * (steps - pro) / steps, w);
+    cp->l1 = w < 16;
+    cp = add_mem(b, &k->prologue, GC_OP_CP_ASYNC, copies * pro, w);
+    cp->l1 = w < 16;
+    if (s->fam == GC_GEMM_FAM_MMA_LDG) {
+        add_mem(b, &k->loop, GC_OP_STS, copies * (steps - pro) / steps, w);
+        add_mem(b, &k->prologue, GC_OP_STS, copies * pro, w);
+    }
+    add(b, &k->loop, GC_OP_BAR, 1);
+    add_alu(b, &k->loop, "imad", 16 + copies * 2, 0);
+    epilogue(b, s, W);
+    k->block[0] = 32L * s->warps;
+    k->regs = fmin(255, wm * wn / 32 + 64 + (wm + wn) / 4);
+    k->shared_bytes = s->stages * tile_in;
+    snprintf(info->inst, sizeof(info->inst), "mma %s %s.%s", shape, ab_type(s->dt),
+             s->dt == GC_GEMM_I8 ? "s32" : "f32");
+}
+
+/* CUDA-core SGEMM (CUTLASS SIMT / cuBLAS sm80_xmma ffma): each thread
+ * holds tm x tn outputs, reads tm + tn operands per k from shared memory
+ * with 16-byte loads, A stored transposed; cp.async stages of 8 k. */
+static void build_ffma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
+{
+    gc_kernel_t *k = b->k;
+    double W = s->warps, o = (double)s->bm * s->bn / (32 * W);
+    double tm = pow(2, floor(log2(sqrt(o)))), tn = o / tm;
+    double bk = s->bk, tile_in = (double)(s->bm + s->bn) * bk * 4;
+    add_alu(b, &k->loop, "ffma", o * bk, o);
+    gc_kop_t *l = add_mem(b, &k->loop, GC_OP_LDS, (tm + tn) / 4 * bk, 16);
+    l->broadcast = 1; /* lanes in a row of the warp's layout share an address */
+    double w = s->align, copies = tile_in / w / (32 * W);
+    add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies, w);
+    add(b, &k->loop, GC_OP_BAR, 1);
+    add_alu(b, &k->loop, "imad", 20, 0);
+    double ob = 4, cb = (double)s->bm * s->bn * ob;
+    gc_kop_t *st = add_mem(b, &k->epilogue, GC_OP_STG, cb / (W * 512), 16);
+    st->sectors = 16;
+    k->block[0] = 32L * s->warps;
+    k->regs = fmin(255, o + 2 * (tm + tn) + 48);
+    k->shared_bytes = s->stages * tile_in;
+    snprintf(info->inst, sizeof(info->inst), "ffma");
+}
+
+/* matrix x vector (cuBLAS gemvx, as profiled: blocks of 32 x 16 threads,
+ * 32 outputs a block, the 16 warps splitting K, 4 loads in flight a lane,
+ * partial sums added through shared memory). */
+static void build_gemv(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
+{
+    gc_kernel_t *k = b->k;
+    long outs = s->m == 1 ? s->n : s->m;
+    k->grid[0] = (long)ceil(outs / 32.0);
+    k->grid[1] = 1;
+    k->grid[2] = s->batch;
+    k->block[0] = 32;
+    k->block[1] = 16;
+    k->regs = 128;
+    k->loop.trips = ceil(s->k / 64.0);
+    double eb = gc_gemm_in_bytes(s->dt);
+    add_mem(b, &k->loop, GC_OP_LDG, 4, eb)->l1 = 0;
+    add_alu(b, &k->loop, "ffma", 4, 1);
+    add_alu(b, &k->loop, "imad", 4, 0);
+    add_mem(b, &k->epilogue, GC_OP_STS, 1, 4);
+    add(b, &k->epilogue, GC_OP_BAR, 1);
+    add_mem(b, &k->epilogue, GC_OP_LDS, 4, 4);
+    add_mem(b, &k->epilogue, GC_OP_STG, 1.0 / 16, 4);
+    k->read_bytes = ((double)outs * s->k + s->k) * eb * s->batch;
+    k->write_bytes = outs * gc_gemm_out_bytes(s->dt) * s->batch;
+    snprintf(info->inst, sizeof(info->inst), "ffma");
+}
+
+/* split-K reduction (cublasLt splitKreduce_kernel as profiled: 32 x 16
+ * threads, 32 columns a block, at most 16 blocks down the rows, each thread
+ * summing the split f32 partials of its elements and writing C). The
+ * partials were just written by the main kernel: they sit in the L2. */
+static void build_reduce(bld_t *b, const gc_gemm_spec_t *s)
+{
+    gc_kernel_t *k = b->k;
+    double gy = fmin(ceil(s->m / 16.0), 16);
+    k->grid[0] = (long)ceil(s->n / 32.0);
+    k->grid[1] = (long)gy;
+    k->grid[2] = s->batch;
+    k->block[0] = 32;
+    k->block[1] = 16;
+    k->regs = 32;
+    k->loop.trips = ceil(s->m / (16 * gy));
+    add_mem(b, &k->loop, GC_OP_LDG, s->split, 4)->l1 = 0;
+    add_alu(b, &k->loop, "fadd", s->split, 1);
+    add_mem(b, &k->loop, GC_OP_STG, 1, gc_gemm_out_bytes(s->dt));
+    double mn = (double)s->m * s->n * s->batch;
+    k->read_bytes = mn * 4 * s->split;
+    k->write_bytes = mn * gc_gemm_out_bytes(s->dt);
+    k->l2_warm = 1;
+}
+
+/* the workspace memset (cudaMemsetAsync of a few KiB of tile counters) */
+static void build_memset(bld_t *b)
+{
+    gc_kernel_t *k = b->k;
+    k->block[0] = 32;
+    add_mem(b, &k->loop, GC_OP_STG, 1, 16);
+    k->write_bytes = 512;
+}
+
+int gc_gemm_build(const gc_arch_t *a, const gc_gemm_spec_t *s, gc_kernel_t **out,
+                  gc_gemm_result_t *info, gc_err_t *err)
+{
+    *out = NULL;
+    gc_gemm_result_t scratch;
+    if (!info)
+        info = &scratch;
+    char name[96];
+    snprintf(name, sizeof(name), "%s %ldx%ldx%ld %s", gc_gemm_family_name(s->fam), s->m, s->n, s->k,
+             gc_gemm_dtype_name(s->dt));
+    bld_t b = {gc_kernel_create(name), 1};
+    if (!b.k)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    b.k->source = "gpucal gemm template (model/predict/gemm_build.c)";
+    int main_k = s->fam <= GC_GEMM_FAM_FFMA;
+    if (main_k) {
+        tile_grid(s, b.k);
+        long kk = s->split > 1 ? (s->k + s->split - 1) / s->split : s->k;
+        b.k->loop.trips = ceil((double)kk / s->bk);
+        b.k->loop.stages = s->stages;
+        footprint(a, s, b.k);
+    }
+    switch (s->fam) {
+    case GC_GEMM_FAM_WGMMA:
+        build_wgmma(&b, a, s, info);
+        break;
+    case GC_GEMM_FAM_MMA:
+    case GC_GEMM_FAM_MMA_LDG:
+        build_mma(&b, s, info);
+        break;
+    case GC_GEMM_FAM_FFMA:
+        build_ffma(&b, s, info);
+        break;
+    case GC_GEMM_FAM_GEMV:
+        build_gemv(&b, s, info);
+        break;
+    case GC_GEMM_FAM_REDUCE:
+        build_reduce(&b, s);
+        break;
+    default:
+        build_memset(&b);
+        break;
+    }
+    if (!b.ok) {
+        gc_kernel_destroy(b.k);
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    b.k->footprint_given = GC_FP_READ | GC_FP_WRITE;
+    *out = b.k;
+    return 0;
+}
+
+void gc_gemm_lib_grid(const gc_arch_t *a, const gc_gemm_spec_t *s, long grid[3], int *persistent)
+{
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    double tiles = ceil((double)s->m / s->bm) * ceil((double)s->n / s->bn) * s->split * s->batch;
+    *persistent = s->fam == GC_GEMM_FAM_WGMMA && tiles > sms;
+    grid[0] = *persistent ? (long)sms : (long)ceil((double)s->n / s->bn);
+    grid[1] = *persistent ? 1 : (long)ceil((double)s->m / s->bm);
+    grid[2] = *persistent ? 1 : (long)s->split * s->batch;
+}

@@ -1,0 +1,611 @@
+/* gemm_select.c - which kernels cuBLAS runs for a GEMM call, and their
+ * prediction (gemm.h: gc_gemm_predict_call).
+ *
+ * The family follows rules the library documents or shows (every rule cites
+ * its source; "observed" = the kernel names, grids and blocks the profiler
+ * shows for cuBLAS 12 through PyTorch 2.11 on the lent H100,
+ * model/validation/data/h100/gemm.csv, train rows):
+ *  - TMA needs global strides that are multiples of 16 bytes (CUDA driver
+ *    API, cuTensorMapEncodeTiled: globalStrides "must be a multiple of 16");
+ *    so wgmma + TMA kernels only run when every leading dimension is; else
+ *    mma.sync kernels with cp.async of 4 bytes (cp.async copies 4, 8 or 16
+ *    bytes: PTX ISA), and 2-byte ld.global staged in registers when not even
+ *    4 bytes are aligned (observed: cutlass_75_tensorop_*_align1 for 4095^3
+ *    f16, cutlass_80_tensorop_*_align2 for K = 4100);
+ *  - FP8 needs 16-byte aligned leading dimensions (cuBLAS docs, cublasLtMatmul
+ *    FP8 requirements);
+ *  - f32 without TF32 runs on CUDA cores (PyTorch leaves TF32 off for matmul
+ *    by default: torch.backends.cuda.matmul.allow_tf32); a vector operand in
+ *    f32 / tf32 goes to cuBLAS's GEMV (observed: gemvx for M = 1);
+ *  - when the output tiles leave SMs idle, K is split over more blocks and a
+ *    reduction kernel sums the f32 partials (observed: *_splitK + splitKreduce,
+ *    cutlass split-K grids in z); Hopper tf32 kernels reduce in the kernel
+ *    after a workspace memset (observed: segment_k_on);
+ *  - persistent wgmma kernels with more than two tiles a CTA first clear a
+ *    workspace (observed: [gpu_memset] before them, none otherwise).
+ * Among the tiles and splits of the family, the one the model predicts
+ * fastest is kept, as the library's heuristic picks for speed. No constant
+ * here is fitted to a timing. */
+#include "gemm_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gc_gemm_layout(const char *s)
+{
+    return s && strlen(s) == 2 && (s[0] == 'n' || s[0] == 't') && (s[1] == 'n' || s[1] == 't') ? 0
+                                                                                               : -1;
+}
+
+/* largest power of two <= 16 dividing v */
+static int pow2_div(double v)
+{
+    int a = 16;
+    while (a > 1 && fmod(v, a) != 0)
+        a /= 2;
+    return a;
+}
+
+int gc_gemm_align_bytes(const gc_gemm_args_t *g)
+{
+    double eb = gc_gemm_in_bytes(g->dtype), ob = gc_gemm_out_bytes(g->dtype);
+    double lda = g->layout[0] == 't' ? g->m : g->k; /* row-major A (M x K) or its transpose */
+    double ldb = g->layout[1] == 't' ? g->k : g->n;
+    /* a matrix with a dimension of 1 is a contiguous vector: its leading
+     * dimension is free and only the base (PyTorch's allocator: 512-byte
+     * blocks) counts */
+    int al = g->m == 1 || g->k == 1 ? 16 : pow2_div(lda * eb);
+    int bl = g->k == 1 || g->n == 1 ? 16 : pow2_div(ldb * eb);
+    int cl = g->m == 1 || g->n == 1 ? 16 : pow2_div(g->n * ob);
+    int r = al < bl ? al : bl;
+    return r < cl ? r : cl;
+}
+
+int gc_gemm_split_fill(double tiles, double sms, long k, int bk, int min_steps)
+{
+    if (tiles >= sms || bk <= 0 || min_steps <= 0)
+        return 1;
+    double s = floor(sms / tiles);
+    double most = floor((double)k / ((double)bk * min_steps));
+    if (s > most)
+        s = most;
+    return s < 2 ? 1 : (int)s;
+}
+
+/* ---- candidate tiles of each family ---- */
+
+typedef struct tile {
+    int bm, bn, warps, stages;
+} tile_t;
+
+/* wgmma: 64-row slabs; at most 40960 f32 accumulators a block: 2 consumer
+ * warpgroups x 128 threads x 160, what the 232 registers CUTLASS gives a
+ * consumer thread (setmaxnreg; producer 40: sm90 warpspecialized
+ * cooperative kernels) hold beside fragments and addresses. Observed
+ * nvjet tiles include 192x192 and 320x128. */
+static const tile_t t_wgmma[] = {
+    {64, 8, 12, 8},    {64, 16, 12, 8},   {64, 32, 12, 8},   {64, 64, 12, 8},
+    {64, 128, 12, 8},  {128, 16, 12, 7},  {128, 32, 12, 7},  {128, 64, 12, 6},
+    {128, 128, 12, 6}, {128, 256, 12, 4}, {256, 128, 12, 4}, {64, 256, 12, 4},
+    {192, 192, 12, 3}, {320, 128, 12, 3}, {128, 320, 12, 3},
+};
+/* mma.sync: CUTLASS's sm80 / sm75 tensorop tiles (observed names) */
+static const tile_t t_mma[] = {
+    {64, 64, 4, 6},  {128, 128, 4, 4}, {256, 64, 4, 3},
+    {64, 256, 4, 3}, {128, 256, 8, 3}, {256, 128, 8, 3},
+};
+/* SIMT: CUTLASS sgemm / cuBLAS sm80_xmma ffma tiles (observed names) */
+static const tile_t t_ffma[] = {
+    {32, 32, 2, 3},  {32, 64, 2, 3},   {64, 32, 2, 3},   {64, 64, 4, 3},   {128, 64, 4, 3},
+    {64, 128, 4, 3}, {128, 128, 4, 3}, {256, 128, 8, 3}, {128, 256, 8, 3},
+};
+
+static const tile_t *tiles_of(gc_gemm_family_t f, int *n)
+{
+#define TN(t) (*n = (int)(sizeof(t) / sizeof(t[0])), t)
+    switch (f) {
+    case GC_GEMM_FAM_WGMMA:
+        return TN(t_wgmma);
+    case GC_GEMM_FAM_MMA:
+    case GC_GEMM_FAM_MMA_LDG:
+        return TN(t_mma);
+    default:
+        return TN(t_ffma);
+    }
+#undef TN
+}
+
+/* k step of a family: 128 bytes of a row (wgmma, cp.async), 64 (sm75), 8 (SIMT) */
+static int kstep(gc_gemm_family_t f, gc_gemm_dtype_t dt)
+{
+    double eb = gc_gemm_in_bytes(dt);
+    return f == GC_GEMM_FAM_FFMA ? 8 : f == GC_GEMM_FAM_MMA_LDG ? (int)(64 / eb) : (int)(128 / eb);
+}
+
+/* A tile is worth comparing when it does not overhang the problem by more
+ * than one step of its kind (a tile twice the matrix only wastes work). */
+static int tile_fits(const tile_t *t, long m, long n)
+{
+    long mm = m < 64 ? 64 : m, nn = n < 8 ? 8 : n;
+    return t->bm <= 2 * mm && t->bn <= 2 * nn;
+}
+
+/* ---- the family rules ---- */
+
+typedef struct choice {
+    gc_gemm_family_t fam[2];
+    int n_fam, align;
+    char why[200];
+} choice_t;
+
+static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_err_t *err)
+{
+    int cc = gc_arch_cc(a), al = gc_gemm_align_bytes(g);
+    gc_gemm_dtype_t dt = g->dtype;
+    memset(c, 0, sizeof(*c));
+    c->align = al;
+    int vec = g->m == 1 || g->n == 1;
+    if ((dt == GC_GEMM_F32 || dt == GC_GEMM_TF32) && vec) {
+        c->fam[c->n_fam++] = GC_GEMM_FAM_GEMV;
+        snprintf(c->why, sizeof(c->why), "a vector operand in %s: cuBLAS's GEMV",
+                 gc_gemm_dtype_name(dt));
+        return 0;
+    }
+    if (dt == GC_GEMM_F32) {
+        c->fam[c->n_fam++] = GC_GEMM_FAM_FFMA;
+        snprintf(c->why, sizeof(c->why), "f32 without TF32: CUDA-core FFMA");
+        return 0;
+    }
+    if (dt == GC_GEMM_F8E4M3 && al < 16)
+        return gc_err_set(err, GC_EINPUT,
+                          "gemm f8e4m3: the leading dimensions must be "
+                          "multiples of 16 bytes (cuBLAS FP8 requirement); got %d-byte alignment",
+                          al);
+    if (cc >= 90 && al == 16) {
+        c->fam[c->n_fam++] = GC_GEMM_FAM_WGMMA;
+        if (dt == GC_GEMM_TF32)
+            c->fam[c->n_fam++] = GC_GEMM_FAM_MMA;
+        snprintf(c->why, sizeof(c->why), "leading dimensions multiples of 16 bytes: TMA + wgmma%s",
+                 dt == GC_GEMM_TF32 ? " or mma.sync + cp.async" : "");
+        return 0;
+    }
+    if (cc >= 80 && (al >= 4 || dt == GC_GEMM_TF32)) {
+        c->fam[c->n_fam++] = GC_GEMM_FAM_MMA;
+        snprintf(c->why, sizeof(c->why), "%s%d-byte alignment: mma.sync + cp.async of %d bytes",
+                 cc >= 90 ? "no TMA at " : "", al, al >= 16 ? 16 : 4);
+        c->align = al >= 16 ? 16 : 4;
+        return 0;
+    }
+    c->fam[c->n_fam++] = GC_GEMM_FAM_MMA_LDG;
+    snprintf(c->why, sizeof(c->why),
+             "%d-byte alignment%s: mma.sync, %d-byte loads staged in "
+             "registers",
+             al, cc >= 80 ? " (cp.async needs 4)" : "", al);
+    return 0;
+}
+
+/* ---- predicting specs ---- */
+
+/* The clock a kernel holds when the call repeats for seconds: a tensor-core
+ * kernel (its main loop issues mma / wgmma: gc_predict's tensor load class)
+ * at the clock gpucal's clock bench measured under sustained dense tensor
+ * load (sm.clock_tensor_mhz, traces/<gpu>/clock.csv), not the clock of a
+ * short bench of its instruction form (a variant scaled by the tensor
+ * utilisation did worse on the train rows); other kernels as gc_predict
+ * times them. An explicit --clock wins. */
+static gc_predict_opts_t clock_for(const gc_arch_t *a, gc_gemm_family_t f,
+                                   const gc_predict_opts_t *o)
+{
+    gc_predict_opts_t q = {o ? o->clock_mhz : 0};
+    if (q.clock_mhz <= 0 && f <= GC_GEMM_FAM_MMA_LDG && a->sm.clock_tensor_mhz.set)
+        q.clock_mhz = a->sm.clock_tensor_mhz.v;
+    return q;
+}
+
+static const char *const sustained_src = "sm.clock_tensor_mhz (sustained dense tensor load)";
+
+static double qv(const gc_qty_t *q)
+{
+    return q->set && q->v > 0 ? q->v : 0;
+}
+
+/* Cycles at a kernel's two ends that no overlap hides (the model's rounds
+ * are the steady state): its first operands come from DRAM (the L2 when
+ * the producer just wrote them: the reduction), through TMA when the
+ * family loads with it, and its last stores must reach the L2 before it
+ * ends. Arch values: memory.dram / l2 latency_cyc, memory.tma.latency_extra_cyc. */
+static double ends_cyc(const gc_arch_t *a, gc_gemm_family_t f)
+{
+    double l2 = qv(&a->memory.l2.latency_cyc), dram = qv(&a->memory.dram.latency_cyc);
+    double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : dram;
+    if (f == GC_GEMM_FAM_WGMMA)
+        first += qv(&a->memory.tma.latency_extra_cyc);
+    return first + l2;
+}
+
+/* Predict one kernel of spec s: its description, the model's prediction and
+ * its GPU time without the launch (into kp when not NULL). */
+static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_predict_opts_t *o,
+                        gc_gemm_kpred_t *kp, gc_gemm_result_t *info, double *us, gc_err_t *err)
+{
+    gc_kernel_t *k = NULL;
+    gc_prediction_t p;
+    gc_predict_opts_t q = clock_for(a, s->fam, o);
+    int rc = gc_gemm_build(a, s, &k, info, err);
+    if (!rc)
+        rc = gc_predict(a, k, &q, &p, err);
+    if (!rc && q.clock_mhz > 0 && !(o && o->clock_mhz > 0))
+        p.clock_source = sustained_src;
+    if (!rc) {
+        *us = (p.cycles - p.breakdown[GC_R_LAUNCH] + ends_cyc(a, s->fam)) / p.clock_mhz;
+        if (kp) {
+            memset(kp, 0, sizeof(*kp));
+            kp->fam = s->fam;
+            kp->pred = p;
+            kp->kernel_us = *us;
+            for (int i = 0; i < 3; i++)
+                kp->block[i] = k->block[i];
+            kp->regs = (int)k->regs;
+            if (s->fam <= GC_GEMM_FAM_FFMA)
+                gc_gemm_lib_grid(a, s, kp->grid, &kp->persistent);
+            else
+                for (int i = 0; i < 3; i++)
+                    kp->grid[i] = k->grid[i];
+        }
+    }
+    gc_kernel_destroy(k);
+    return rc;
+}
+
+/* the split-K partials are reduced by a second kernel, except in Hopper's
+ * tf32 kernels (segment-K: in the kernel, after a memset) */
+static int has_reduce(const gc_gemm_spec_t *s)
+{
+    return s->split > 1 && !(s->fam == GC_GEMM_FAM_WGMMA && s->dt == GC_GEMM_TF32);
+}
+
+static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
+{
+    gc_gemm_spec_t r = {
+        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4};
+    return r;
+}
+
+static void kname(gc_gemm_kpred_t *kp, const char *role, const gc_gemm_spec_t *s)
+{
+    snprintf(kp->role, sizeof(kp->role), "%s", role);
+    if (s->fam <= GC_GEMM_FAM_FFMA)
+        snprintf(kp->name, sizeof(kp->name), "%s_%s_%dx%dx%d%s", gc_gemm_family_name(s->fam),
+                 gc_gemm_dtype_name(s->dt), s->bm, s->bn, s->bk, s->split > 1 ? "_splitK" : "");
+    else
+        snprintf(kp->name, sizeof(kp->name), "%s_%s", gc_gemm_family_name(s->fam),
+                 gc_gemm_dtype_name(s->dt));
+}
+
+/* Main kernel s and its reduction predicted into kp[0], kp[1]; *us their
+ * GPU time. */
+static int eval_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
+                     const gc_predict_opts_t *o, gc_gemm_kpred_t kp[2], gc_gemm_result_t *info,
+                     double *us, gc_err_t *err)
+{
+    double t = 0;
+    int rc = predict_spec(a, s, o, &kp[0], info, &t, err);
+    kname(&kp[0], "main", s);
+    if (!rc && has_reduce(s)) {
+        if (kp[1].grid[2] != s->split) { /* the reduction depends on the split only */
+            double u;
+            gc_gemm_spec_t r = reduce_spec(g, s->split);
+            rc = predict_spec(a, &r, o, &kp[1], NULL, &u, err);
+            kname(&kp[1], "reduce", &r);
+            kp[1].grid[2] = s->split; /* cache tag; set back to the batch below */
+        }
+        t += kp[1].kernel_us;
+    }
+    *us = t;
+    return rc;
+}
+
+typedef struct search {
+    gc_gemm_spec_t best;
+    double best_us;
+    gc_gemm_kpred_t kp[2]; /* the best's main kernel and reduction */
+    char inst[64];
+    int n, found;
+    int listed; /* candidates screened */
+    gc_err_t first;
+    gc_gemm_kpred_t cur[2]; /* scratch of the candidate being tried */
+} search_t;
+
+/* Predict candidate s; keep it when fastest. 0, or GC_ENOMEM (a candidate
+ * the arch cannot run is skipped, its error kept for when none can). */
+static int try_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *s,
+                    const gc_predict_opts_t *o, search_t *st)
+{
+    double us;
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_gemm_result_t info;
+    info.inst[0] = 0;
+    int rc = eval_spec(a, g, s, o, st->cur, &info, &us, &e);
+    if (rc) {
+        if (!st->first.code)
+            st->first = e;
+        return rc == GC_ENOMEM ? rc : 0;
+    }
+    st->n++;
+    if (!st->found || us < st->best_us) {
+        st->best = *s;
+        st->best_us = us;
+        st->kp[0] = st->cur[0];
+        st->kp[1] = st->cur[1];
+        snprintf(st->inst, sizeof(st->inst), "%s", info.inst);
+        st->found = 1;
+    }
+    return 0;
+}
+
+/* Pipeline stages of s that fit one block's shared memory: the library
+ * ships each tile with as many stages as the arch holds (CUTLASS names the
+ * count: _32x6 on sm80, _32x3 on sm86), at least 2; 0 when not even 2 fit. */
+static int fit_stages(const gc_arch_t *a, const gc_gemm_spec_t *s)
+{
+    if (!a->sm.shared_block_max_kib.set)
+        return s->stages;
+    double eb = s->fam == GC_GEMM_FAM_FFMA ? 4 : gc_gemm_in_bytes(s->dt);
+    double per = (double)(s->bm + s->bn) * s->bk * eb;
+    double cap = a->sm.shared_block_max_kib.v * 1024 - 1024;
+    int st = s->stages;
+    while (st > 2 && st * per > cap)
+        st--;
+    return st * per <= cap ? st : 0;
+}
+
+#define CANDS_MAX 64
+#define GEMM_FULL 2 /* unsplit and split candidates each predicted in full after screening */
+
+static int try_all(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_spec_t *c, int n,
+                   const gc_predict_opts_t *o, search_t *st)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = try_spec(a, g, &c[i], o, st);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Work of one block of s: multiply-adds and operand bytes it streams, and
+ * the waves its grid takes at one block per SM. */
+static double cta_mac(const gc_gemm_spec_t *s)
+{
+    double kk = ceil(ceil((double)s->k / s->split) / s->bk) * s->bk;
+    return (double)s->bm * s->bn * kk;
+}
+
+static double cta_bytes(const gc_gemm_spec_t *s)
+{
+    double kk = ceil(ceil((double)s->k / s->split) / s->bk) * s->bk;
+    return (double)(s->bm + s->bn) * kk * gc_gemm_in_bytes(s->dt);
+}
+
+static double cta_waves(const gc_gemm_spec_t *s, double sms)
+{
+    return ceil(ceil((double)s->m / s->bm) * ceil((double)s->n / s->bn) * s->batch * s->split /
+                sms);
+}
+
+/* every tile of family f in both orientations of C (wgmma slabs along M or
+ * N, as cuBLAS runs C^T = B^T A^T), unsplit and split to fill the SMs */
+static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f, int align,
+                       gc_gemm_spec_t *out)
+{
+    int nt, n = 0;
+    const tile_t *t = tiles_of(f, &nt);
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    int orients = f == GC_GEMM_FAM_WGMMA && g->m != g->n ? 2 : 1;
+    for (int or = 0; or < orients; or ++) {
+        long m = or ? g->n : g->m, n_ = or ? g->m : g->n;
+        for (int i = 0; i < nt && n + 2 <= CANDS_MAX; i++) {
+            if (i > 0 && !tile_fits(&t[i], m, n_)) /* the smallest tile always runs */
+                continue;
+            gc_gemm_spec_t s = {f,           m,          n_,
+                                g->k,        g->batch,   g->dtype,
+                                t[i].bm,     t[i].bn,    kstep(f, g->dtype),
+                                t[i].stages, t[i].warps, 1,
+                                align};
+            if (f == GC_GEMM_FAM_MMA_LDG)
+                s.stages = 2; /* registers hold the next k step (CUTLASS MmaPipelined) */
+            if (!(s.stages = fit_stages(a, &s)))
+                continue;
+            out[n++] = s;
+            double tiles = ceil((double)m / s.bm) * ceil((double)n_ / s.bn) * g->batch;
+            s.split = gc_gemm_split_fill(tiles, sms, g->k, s.bk, 4);
+            if (s.split > 1)
+                out[n++] = s;
+        }
+    }
+    return n;
+}
+
+/* Screening (so that a call costs a few predictions, not dozens): the
+ * largest unsplit tile is predicted in full, and its demands on the tensor
+ * (or FFMA) pipes and on the L2 give the cycles per multiply-add and per
+ * operand byte of the family; every candidate is scored with them (waves x
+ * the larger of its block's two demands, plus the split partials' round
+ * trip) and the best few are predicted in full. */
+static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f, int align,
+                         const gc_predict_opts_t *o, search_t *st)
+{
+    gc_gemm_spec_t c[CANDS_MAX];
+    int n = list_family(a, g, f, align, c), ref = -1;
+    st->listed += n;
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    for (int i = 0; i < n; i++)
+        if (c[i].split == 1 && (ref < 0 || c[i].bm * c[i].bn > c[ref].bm * c[ref].bn))
+            ref = i;
+    if (ref < 0 || n <= 2 * GEMM_FULL)
+        return try_all(a, g, c, n, o, st);
+    int before = st->n, rc = try_spec(a, g, &c[ref], o, st);
+    if (rc || st->n == before)
+        return rc ? rc : try_all(a, g, c, n, o, st);
+    const gc_prediction_t *p = &st->cur[0].pred; /* the reference's, until the next try */
+    int pipe = f == GC_GEMM_FAM_FFMA ? GC_R_ALU : GC_R_TENSOR;
+    double w = cta_waves(&c[ref], sms);
+    double per_mac = p->busy[pipe] / (w * cta_mac(&c[ref]));
+    double per_byte = p->busy[GC_R_L2] / (w * cta_bytes(&c[ref]));
+    double score[CANDS_MAX];
+    for (int i = 0; i < n; i++) {
+        if (i == ref) {
+            score[i] = -1; /* predicted already */
+            continue;
+        }
+        double cs = fmax(cta_mac(&c[i]) * per_mac, cta_bytes(&c[i]) * per_byte);
+        double part = c[i].split > 1 ? 8.0 * c[i].m * c[i].n * c[i].batch * c[i].split : 0;
+        score[i] = cta_waves(&c[i], sms) * cs + part * per_byte / sms;
+    }
+    /* the best scores in full: GEMM_FULL unsplit (the reference one of them)
+     * and the best split one that the arch can run (a form it lacks skips
+     * the candidate) */
+    for (int split = 0; split < 2; split++)
+        for (int got = split ? GEMM_FULL - 1 : 1; got < GEMM_FULL;) { /* ref counts */
+            int best = -1;
+            for (int i = 0; i < n; i++)
+                if (score[i] >= 0 && (c[i].split > 1) == split &&
+                    (best < 0 || score[i] < score[best]))
+                    best = i;
+            if (best < 0)
+                break;
+            score[best] = -1;
+            int before = st->n, rc = try_spec(a, g, &c[best], o, st);
+            if (rc)
+                return rc;
+            got += st->n > before;
+        }
+    return 0;
+}
+
+/* ---- the call ---- */
+
+static int check_args(const gc_gemm_args_t *g, gc_err_t *err)
+{
+    if (g->m < 1 || g->n < 1 || g->k < 1 || g->batch < 1)
+        return gc_err_set(err, GC_EUSAGE,
+                          "gemm: --m, --n, --k and --batch must be >= 1 "
+                          "(got %ld, %ld, %ld, %ld)",
+                          g->m, g->n, g->k, g->batch);
+    if (gc_gemm_layout(g->layout))
+        return gc_err_set(err, GC_EUSAGE, "gemm: unknown --layout '%s' (nn, nt, tn or tt)",
+                          g->layout);
+    if ((int)g->dtype < 0 || g->dtype > GC_GEMM_I8)
+        return gc_err_set(err, GC_EUSAGE, "gemm: unknown dtype");
+    return 0;
+}
+
+/* a persistent wgmma kernel with more than two tiles a CTA, or Hopper tf32
+ * segment-K, clears a workspace first (observed) */
+static int has_memset(const gc_arch_t *a, const gc_gemm_spec_t *s)
+{
+    if (s->fam != GC_GEMM_FAM_WGMMA)
+        return 0;
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    double tiles = ceil((double)s->m / s->bm) * ceil((double)s->n / s->bn) * s->split * s->batch;
+    return tiles > 2 * sms || (s->split > 1 && s->dt == GC_GEMM_TF32);
+}
+
+/* the kernels of the chosen candidate into r: a workspace memset when the
+ * library clears one, the main kernel and its reduction as predicted */
+static int assemble(const gc_arch_t *a, const search_t *st, const gc_predict_opts_t *o,
+                    gc_gemm_result_t *r, gc_err_t *err)
+{
+    const gc_gemm_spec_t *s = &st->best;
+    double us;
+    if (has_memset(a, s)) {
+        gc_gemm_spec_t z = *s;
+        z.fam = GC_GEMM_FAM_MEMSET;
+        gc_gemm_kpred_t *kp = &r->kern[r->n_kernels++];
+        int rc = predict_spec(a, &z, o, kp, NULL, &us, err);
+        if (rc)
+            return rc;
+        kname(kp, "memset", &z);
+    }
+    int im = r->n_kernels;
+    r->kern[r->n_kernels++] = st->kp[0];
+    if (has_reduce(s)) {
+        r->kern[r->n_kernels] = st->kp[1];
+        r->kern[r->n_kernels++].grid[2] = s->batch;
+    }
+    const gc_gemm_kpred_t *km = &r->kern[im];
+    snprintf(r->inst, sizeof(r->inst), "%s", st->inst);
+    r->pred = km->pred;
+    r->path = gc_gemm_family_name(s->fam);
+    r->fam = s->fam;
+    r->tile_m = s->bm;
+    r->tile_n = s->bn;
+    r->tile_k = s->bk;
+    r->stages = s->stages;
+    r->warps = s->warps;
+    r->split = s->split;
+    for (int i = 0; i < r->n_kernels; i++)
+        r->time_us += r->kern[i].kernel_us;
+    r->launch_us = km->pred.breakdown[GC_R_LAUNCH] / km->pred.clock_mhz;
+    r->clock_mhz = km->pred.clock_mhz;
+    r->clock_source = km->pred.clock_source;
+    return 0;
+}
+
+int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_predict_opts_t *o,
+                         gc_gemm_result_t *r, gc_err_t *err)
+{
+    memset(r, 0, sizeof(*r));
+    int rc = check_args(g, err);
+    choice_t c;
+    if (!rc)
+        rc = choose(a, g, &c, err);
+    if (rc)
+        return rc;
+    search_t st;
+    memset(&st, 0, sizeof(st));
+    gc_err_clear(&st.first);
+    for (int i = 0; i < c.n_fam && !rc; i++) {
+        if (c.fam[i] == GC_GEMM_FAM_GEMV) {
+            gc_gemm_spec_t s = {
+                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4};
+            rc = try_spec(a, g, &s, o, &st);
+        } else {
+            rc = search_family(a, g, c.fam[i], c.align, o, &st);
+        }
+    }
+    if (rc)
+        return rc;
+    if (!st.found) {
+        if (err && st.first.code)
+            *err = st.first;
+        return st.first.code ? st.first.code
+                             : gc_err_set(err, GC_EINPUT, "gemm: no kernel of the arch fits");
+    }
+    r->m = g->m;
+    r->n = g->n;
+    r->k = g->k;
+    r->batch = g->batch;
+    r->dtype = g->dtype;
+    snprintf(r->layout, sizeof(r->layout), "%s", g->layout);
+    r->align = c.align;
+    snprintf(r->why, sizeof(r->why), "%s", c.why);
+    if ((rc = assemble(a, &st, o, r, err)))
+        return rc;
+    r->candidates = st.listed > st.n ? st.listed : st.n;
+    r->predicted = st.n;
+    r->tflops = 2.0 * g->m * g->n * g->k * g->batch / (r->time_us * 1e6);
+    snprintf(r->pred.kernel, sizeof(r->pred.kernel), "gemm %ldx%ldx%ld %s", g->m, g->n, g->k,
+             gc_gemm_dtype_name(g->dtype));
+    return 0;
+}
+
+int gc_gemm_predict(const gc_arch_t *a, long m, long n, long k, gc_gemm_dtype_t dt,
+                    const gc_predict_opts_t *o, gc_gemm_result_t *r, gc_err_t *err)
+{
+    gc_gemm_args_t g = {m, n, k, 1, dt, "nn"};
+    return gc_gemm_predict_call(a, &g, o, r, err);
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# gemm_cli.sh - `gpucal predict gemm` as a user calls it: --batch and
+# --layout, the JSON listing each kernel with the GPU time apart from the
+# launch, the clock it assumed, and one-line exit-2 errors for bad
+# arguments. Needs $GPUCAL (set by ctest).
+. "$(dirname "$0")/lib.sh"
+G=$GPUCAL
+
+run $G predict gemm --m 256 --n 256 --k 16384 --dtype f16 --arch hopper-h100 --format json
+expect_rc 0 "large K"
+expect_out '"role": "main", "name": "wgmma\+tma_f16_[0-9]+x[0-9]+x64_splitK"' "split-K main kernel"
+expect_out '"role": "reduce", "name": "splitk-reduce_f16", "library": "splitk-reduce_f16@8,16,1@32,16,1@32"' "reduction kernel"
+# the launch is reported apart, as the arch file measured it
+L=$(sed -n 's/^  launch_overhead_us: {value: \([0-9.]*\),.*/\1/p' "$GC_SRC/arch/hopper-h100.yaml" | sed 's/\./\\./')
+[ -n "$L" ] || fail "no launch_overhead_us in arch/hopper-h100.yaml"
+expect_out "^  \"launch_us\": $L,\$" "launch apart"
+expect_out '^  "clock_source": "sm\.clock_tensor_mhz' "clock stated"
+run $G predict gemm --m 512 --n 512 --k 512 --dtype bf16 --batch 32 --layout tn --arch hopper-h100
+expect_rc 0 "batched tn"
+expect_out '^gemm 512x512x512 bf16, batch 32, layout tn, on hopper-h100: [0-9.]+ us on the GPU' "batched text"
+run $G predict gemm --m 4095 --n 4095 --k 4095 --dtype f16 --arch hopper-h100
+expect_rc 0 "unaligned"
+expect_out 'rule: 2-byte alignment \(cp\.async needs 4\): mma\.sync, 2-byte loads' "unaligned rule"
+run $G predict gemm --m 1 --n 4096 --k 4096 --dtype f32 --arch hopper-h100
+expect_rc 0 "gemv"; expect_out 'main   gemv_f32' "gemv kernel"
+
+run $G predict gemm --m 64 --n 64 --k 64 --dtype f16 --batch 0 --arch hopper-h100
+expect_rc 2 "batch 0"; expect_err_lines 1 "batch 0"; expect_err -- "--batch" "batch 0 named"
+run $G predict gemm --m 64 --n 64 --k 64 --dtype f16 --layout nx --arch hopper-h100
+expect_rc 2 "bad layout"; expect_err_lines 1 "bad layout"; expect_err "unknown --layout 'nx'" "layout"
+run $G predict gemm --m 64 --n 64 --k 4095 --dtype f8e4m3 --layout nt --arch hopper-h100
+expect_rc 2 "f8 unaligned"; expect_err_lines 1 "f8 unaligned"; expect_err "multiples of 16 bytes" "f8"
+run $G predict stream --op copy --bytes 4096 --batch 2 --arch hopper-h100
+expect_rc 2 "batch on stream"; expect_err -- "--batch belongs to" "batch elsewhere"
+finish

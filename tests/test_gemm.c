@@ -1,0 +1,155 @@
+/* test_gemm.c - the gemm template's library model (gemm.h, gemm_int.h):
+ * split-K and alignment arithmetic with known answers, the family each rule
+ * picks on the shipped Hopper / Ampere / Turing arch files, the kernels a
+ * call lists (memset, main, reduction) and bad arguments. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "model/predict/gemm.h"
+#include "model/predict/gemm_int.h"
+#include "model/predict/machine.h"
+
+static void split_arithmetic(void)
+{
+    /* 32 tiles on 132 SMs: 4 slices fill 128; K = 16384 allows 64 (64-deep steps, 4 a slice) */
+    CHECK(gc_gemm_split_fill(32, 132, 16384, 64, 4) == 4);
+    /* tiles fill the SMs already */
+    CHECK(gc_gemm_split_fill(200, 132, 16384, 64, 4) == 1);
+    CHECK(gc_gemm_split_fill(132, 132, 16384, 64, 4) == 1);
+    /* fewer than 2 slices worth it */
+    CHECK(gc_gemm_split_fill(100, 132, 16384, 64, 4) == 1);
+    /* 2 tiles: 66 slices; K = 131072 allows 512 */
+    CHECK(gc_gemm_split_fill(2, 132, 131072, 64, 4) == 66);
+    /* K limits it: 1024 / (64 x 4) = 4 */
+    CHECK(gc_gemm_split_fill(8, 132, 1024, 64, 4) == 4);
+    CHECK(gc_gemm_split_fill(8, 132, 64, 64, 4) == 1);
+}
+
+static void alignment(void)
+{
+    gc_gemm_args_t g = {4096, 4096, 4096, 1, GC_GEMM_F16, "nn"};
+    CHECK(gc_gemm_align_bytes(&g) == 16);
+    g.m = g.n = g.k = 4095; /* 4095 x 2 bytes: 2-byte rows */
+    CHECK(gc_gemm_align_bytes(&g) == 2);
+    g.m = g.n = 4096, g.k = 4100; /* A's rows: 8200 bytes */
+    CHECK(gc_gemm_align_bytes(&g) == 8);
+    g.dtype = GC_GEMM_TF32, g.m = g.n = g.k = 4095; /* 4-byte elements */
+    CHECK(gc_gemm_align_bytes(&g) == 4);
+    g.dtype = GC_GEMM_F16, g.m = 4095, g.n = 4096, g.k = 4096;
+    CHECK(gc_gemm_align_bytes(&g) == 16);       /* M is no leading dimension of nn */
+    snprintf(g.layout, sizeof(g.layout), "tn"); /* A stored K x M: rows of M */
+    CHECK(gc_gemm_align_bytes(&g) == 2);
+    gc_gemm_args_t v = {1, 8191, 8191, 1, GC_GEMM_BF16, "nn"}; /* B and C rows of 8191 */
+    CHECK(gc_gemm_align_bytes(&v) == 2);
+    gc_gemm_args_t w = {8191, 1, 8191, 1, GC_GEMM_BF16, "nn"}; /* vectors: only A's rows count */
+    CHECK(gc_gemm_align_bytes(&w) == 2);
+    gc_gemm_args_t x = {8192, 1, 8192, 1, GC_GEMM_BF16, "nn"};
+    CHECK(gc_gemm_align_bytes(&x) == 16);
+}
+
+static gc_gemm_result_t *call(const gc_arch_t *a, long m, long n, long k, long b,
+                              gc_gemm_dtype_t dt, const char *lay, int *rc, gc_err_t *e)
+{
+    static gc_gemm_result_t r;
+    gc_gemm_args_t g = {m, n, k, b, dt, ""};
+    snprintf(g.layout, sizeof(g.layout), "%s", lay);
+    gc_predict_opts_t o = {0};
+    gc_err_clear(e);
+    *rc = gc_gemm_predict_call(a, &g, &o, &r, e);
+    return &r;
+}
+
+static double sum_us(const gc_gemm_result_t *r)
+{
+    double s = 0;
+    for (int i = 0; i < r->n_kernels; i++)
+        s += r->kern[i].kernel_us;
+    return s;
+}
+
+static void hopper(void)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_arch_t *h = NULL;
+    CHECK(gc_arch_open(&h, "hopper-h100", &e) == 0 && gc_machine_attach(h, &e) == 0);
+    if (!h)
+        return;
+    int rc;
+    gc_gemm_result_t *r = call(h, 4096, 4096, 4096, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_WGMMA && r->split == 1);
+    /* more than two tiles a CTA: the workspace memset first, then the main kernel */
+    CHECK(r->n_kernels == 2 && !strcmp(r->kern[0].role, "memset") &&
+          !strcmp(r->kern[1].role, "main") && r->kern[1].persistent);
+    CHECK_NEAR(r->time_us, sum_us(r), 1e-9);
+    CHECK_NEAR(r->launch_us, h->sm.launch_overhead_us.v, 1e-9);
+    CHECK_NEAR(r->clock_mhz, h->sm.clock_tensor_mhz.v, 1e-9);
+    r = call(h, 4095, 4095, 4095, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA_LDG && r->align == 2);
+    r = call(h, 4096, 4096, 4100, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA && r->align == 4);
+    r = call(h, 1, 4096, 4096, 1, GC_GEMM_F32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_GEMV && r->n_kernels == 1);
+    CHECK(r->kern[0].grid[0] == 128 && r->kern[0].block[0] * r->kern[0].block[1] == 512);
+    r = call(h, 1024, 1024, 1024, 1, GC_GEMM_F32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_FFMA);
+    /* K large against M x N: split, with the reduction kernel after the main one */
+    r = call(h, 256, 256, 16384, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->split > 1 && r->n_kernels == 2 && !strcmp(r->kern[1].role, "reduce"));
+    /* the reduction of 256 x 256: 32 columns a block, 16 blocks down (as profiled) */
+    CHECK(r->kern[1].grid[0] == 8 && r->kern[1].grid[1] == 16 && r->kern[1].grid[2] == 1);
+    CHECK_NEAR(r->time_us, sum_us(r), 1e-9);
+    /* batched: the batch in the grid; more work than one GEMM, less than B calls */
+    gc_gemm_result_t one = *call(h, 512, 512, 512, 1, GC_GEMM_F16, "nn", &rc, &e);
+    r = call(h, 512, 512, 512, 32, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->batch == 32 && r->time_us > one.time_us && r->time_us < 32 * one.time_us);
+    /* f8 needs 16-byte rows (cuBLAS) */
+    r = call(h, 4096, 4096, 4095, 1, GC_GEMM_F8E4M3, "nt", &rc, &e);
+    CHECK(rc == GC_EINPUT);
+    CHECK_HAS(e.msg, "multiples of 16 bytes");
+    /* bad arguments */
+    r = call(h, 0, 64, 64, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == GC_EUSAGE);
+    r = call(h, 64, 64, 64, 1, GC_GEMM_F16, "xn", &rc, &e);
+    CHECK(rc == GC_EUSAGE);
+    CHECK_HAS(e.msg, "--layout 'xn'");
+    CHECK(gc_gemm_layout("tt") == 0 && gc_gemm_layout("t") != 0 && gc_gemm_layout(NULL) != 0);
+    /* an explicit clock wins */
+    gc_gemm_args_t g = {4096, 4096, 4096, 1, GC_GEMM_F16, "nn"};
+    gc_predict_opts_t o = {1000};
+    gc_gemm_result_t *q = malloc(sizeof(*q));
+    CHECK(q && gc_gemm_predict_call(h, &g, &o, q, &e) == 0 && q->clock_mhz == 1000);
+    free(q);
+    gc_arch_destroy(h);
+}
+
+static void older_archs(void)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_arch_t *a = NULL, *t = NULL;
+    CHECK(gc_arch_open(&a, "ampere-a100", &e) == 0 && gc_machine_attach(a, &e) == 0);
+    CHECK(gc_arch_open(&t, "turing-rtx2080ti", &e) == 0 && gc_machine_attach(t, &e) == 0);
+    int rc;
+    if (a) {
+        gc_gemm_result_t *r = call(a, 4096, 4096, 4096, 1, GC_GEMM_BF16, "nn", &rc, &e);
+        CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA && !strcmp(r->path, "mma+cp.async"));
+        r = call(a, 4095, 4095, 4095, 1, GC_GEMM_F16, "nn", &rc, &e);
+        CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA_LDG);
+    }
+    if (t) {
+        gc_gemm_result_t *r = call(t, 2048, 2048, 2048, 1, GC_GEMM_F16, "nn", &rc, &e);
+        CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA_LDG);
+    }
+    gc_arch_destroy(a);
+    gc_arch_destroy(t);
+}
+
+int main(void)
+{
+    split_arithmetic();
+    alignment();
+    hopper();
+    older_archs();
+    return gc_check_failures ? 1 : 0;
+}
