@@ -7,6 +7,7 @@
 
 #include "../arch/arch.h"
 #include "../model/export/export.h"
+#include "../model/export/simtrace.h"
 #include "cli.h"
 
 #define CMD "gpucal export"
@@ -15,6 +16,7 @@ void gc_usage_export(FILE *fp)
 {
     fprintf(fp, "usage: gpucal export accel-sim --arch NAME|FILE -o DIR [--force]\n"
                 "                               [--clock max|base|tensor|memory] [--form FORM]\n"
+                "                               [--traces]\n"
                 "       gpucal export --check FILE...\n"
                 "       gpucal export keys\n\n"
                 "accel-sim  Write DIR/gpgpusim.config and DIR/trace.config for Accel-Sim /\n"
@@ -31,7 +33,11 @@ void gc_usage_export(FILE *fp)
                 "                    max (sm.clock_max_mhz, default), base, tensor or memory\n"
                 "                    (the sustained clocks sm.clock_tensor_mhz, clock_memory_mhz)\n"
                 "  --form FORM       tensor form for the tensor unit, as `gpucal arch show`\n"
-                "                    labels it (default: mma m16n8k16 f16.f32, else m16n8k8)\n\n"
+                "                    labels it (default: mma m16n8k16 f16.f32, else m16n8k8)\n"
+                "  --traces          also write DIR/traces: gpucal's microbenchmarks as Accel-Sim\n"
+                "                    traces (dependent chains, throughput kernels) with the figure\n"
+                "                    the arch says each produces (traces/manifest.tsv;\n"
+                "                    scripts/sim-check.sh runs them)\n\n"
                 "--check    Validate config files as the simulator would read them together,\n"
                 "           one config set at a time (the files of one folder, and of one\n"
                 "           prefix there: refs/X.gpgpusim.config with refs/X.trace.config):\n"
@@ -133,11 +139,12 @@ static int cmd_write(const gc_exporter_t *x, int argc, char **argv)
                                          {"force", no_argument, NULL, 'f'},
                                          {"clock", required_argument, NULL, 'c'},
                                          {"form", required_argument, NULL, 'm'},
+                                         {"traces", no_argument, NULL, 't'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *arch = NULL, *out = NULL;
     gc_export_opts_t o = {0};
-    int force = 0, c;
+    int force = 0, traces = 0, c;
     opterr = 0;
     optind = 0;
     while ((c = getopt_long(argc, argv, "+:ho:", opts, NULL)) != -1) {
@@ -166,6 +173,9 @@ static int cmd_write(const gc_exporter_t *x, int argc, char **argv)
         case 'm':
             o.form = optarg;
             break;
+        case 't':
+            traces = 1;
+            break;
         case ':':
             return gc_cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
         default:
@@ -174,6 +184,8 @@ static int cmd_write(const gc_exporter_t *x, int argc, char **argv)
     }
     if (optind < argc)
         return gc_cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    if (traces && strcmp(x->name, "accel-sim"))
+        return gc_cli_usage_error(CMD, "--traces is for accel-sim only");
     if (!arch)
         return gc_cli_usage_error(CMD, "%s needs --arch NAME|FILE", x->name);
     if (!out)
@@ -185,10 +197,17 @@ static int cmd_write(const gc_exporter_t *x, int argc, char **argv)
         return gc_cli_fail(&e);
     gc_export_info_t info;
     int st = 0;
-    if (gc_export_write(x, a, &o, out, force, &info, &e) != 0)
+    int nb = 0;
+    if (gc_export_write(x, a, &o, out, force, &info, &e) != 0 ||
+        (traces && gc_simtrace_write(a, &info, out, force, &nb, &e) != 0)) {
         st = gc_cli_fail(&e);
-    else
+    } else {
         x->summary(&info, out, a->name, stdout);
+        if (traces)
+            printf("wrote %d microbenchmark traces with the arch's figures: "
+                   "%s/traces/manifest.tsv\n",
+                   nb, out);
+    }
     gc_arch_destroy(a);
     return st;
 }

@@ -36,13 +36,13 @@ run $G export accel-sim --arch "$ARCH" -o "$T/gold"; expect_rc 2 "no clobber"
 expect_err_lines 1 "no clobber"; expect_err "already exists; refusing to overwrite" "no clobber"
 [ "$(cat "$T/gold/trace.config")" = "# mine" ] || fail "trace.config was overwritten without --force"
 run $G export accel-sim --arch "$ARCH" -o "$T/gold" --force; expect_rc 0 force
-grep -q '^-specialized_unit_3 1,4,33,4,4,TENSOR$' "$T/gold/trace.config" || fail "--force did not replace"
+grep -q '^-specialized_unit_3 1,4,27,4,4,TENSOR$' "$T/gold/trace.config" || fail "--force did not replace"
 
 # ---- options ----
 run $G export accel-sim --arch "$ARCH" -o "$T/c" --clock tensor; expect_rc 0 "--clock tensor"
 grep -q '^-gpgpu_clock_domains 1650:1650:1650:3500.5$' "$T/c/gpgpusim.config" || fail "--clock tensor"
 run $G export accel-sim --arch "$ARCH" -o "$T/f" --form 'mma m16n8k8 f16.f32'; expect_rc 0 "--form"
-grep -q '^-trace_opcode_latency_initiation_tensor 18,9$' "$T/f/trace.config" || fail "--form"
+grep -q '^-trace_opcode_latency_initiation_tensor 12,9$' "$T/f/trace.config" || fail "--form"
 run $G export accel-sim --arch "$ARCH" -o "$T/x" --clock turbo; expect_rc 2 "bad clock"
 expect_err_lines 1 "bad clock"; expect_err "unknown --clock 'turbo'" "bad clock"
 run $G export accel-sim -o "$T/x"; expect_rc 2 "no arch"; expect_err "needs --arch" "no arch"
@@ -53,6 +53,26 @@ run $G export; expect_rc 2 "no mode"; expect_err_lines 1 "no mode"
 run $G export gpgpusim; expect_rc 2 "unknown mode"; expect_err "unknown mode 'gpgpusim'" mode
 run $G export --check; expect_rc 2 "check nothing"
 [ -e "$T/x" ] && fail "a failed export left $T/x behind"
+
+# ---- --traces: the microbenchmark traces beside the configs ----
+run $G export accel-sim --arch "$ARCH" -o "$T/tr" --traces; expect_rc 0 "--traces"
+expect_out "^wrote [0-9]+ microbenchmark traces" "--traces"
+M=$T/tr/traces/manifest.tsv
+[ -f "$M" ] || fail "--traces wrote no manifest"
+# every benchmark of the manifest has its kernel list and two kernels, with a figure > 0
+awk -F'\t' '!/^#/ && $1 != "bench" && !($3 > 0) { bad++ } END { exit bad > 0 }' "$M" ||
+    fail "a manifest row without a positive figure"
+for b in $(awk -F'\t' '!/^#/ && $1 != "bench" { print $1 }' "$M"); do
+    for f in kernelslist.g kernel-1.traceg kernel-2.traceg; do
+        [ -s "$T/tr/traces/$b/$f" ] || fail "--traces: $b lacks $f"
+    done
+    grep -q '^-binary version = 80$' "$T/tr/traces/$b/kernel-1.traceg" || fail "$b: binary version"
+done
+grep -q '^hmma_chain	cyc	32.6	' "$M" || fail "hmma_chain figure (tensor latency 32.6)"
+grep -q '^l2_chase	cyc	210	' "$M" || fail "l2_chase figure (near_hit 210)"
+run $G export accel-sim --arch "$ARCH" -o "$T/tr" --traces; expect_rc 2 "--traces no clobber"
+expect_err "manifest.tsv already exists; refusing to overwrite|already exists; refusing" "--traces no clobber"
+run $G export accel-sim --arch "$ARCH" -o "$T/tr" --traces --force; expect_rc 0 "--traces --force"
 
 # ---- bad arch input: one line, exit 2, nothing written ----
 run $G export accel-sim --arch no-such-arch -o "$T/bad"; expect_rc 2 "unknown arch"

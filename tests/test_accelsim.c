@@ -143,15 +143,16 @@ static void fixture_choices(const gc_arch_t *a)
     CHECK_STR(val(o.g, "-gpgpu_clock_domains"), "1500:1500:1500:3500.5");
     CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "4500");
     out_free(&o);
-    /* the form choice: m16n8k8 (peak 480): 16 x 8 x 8 x 4 / 480 = 8.53 -> 9 */
+    /* the form choice: m16n8k8 (peak 480): 16 x 8 x 8 x 4 / 480 = 8.53 -> 9;
+     * latency 18 less the 6 cycles the simulator adds */
     o = render(a, NULL, "mma m16n8k8 f16.f32");
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "18,9");
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "12,9");
     out_free(&o);
     o = render(a, NULL, "mma m16n8k16 f16.f32"); /* the label without the data pattern */
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "33,16");
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "27,16");
     out_free(&o);
     o = render(a, NULL, "mma m16n8k16 bf16.f32"); /* 2048 x 4 / 505 = 16.2 */
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "33,16");
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "27,16");
     out_free(&o);
     o = render(a, NULL, "wgmma m64n256k16 f16.f32");
     CHECK(o.rc == GC_EINPUT);
@@ -194,26 +195,30 @@ static void test_fixture(void)
     CHECK_STR(val(g, "-gpgpu_shmem_per_block"), "101376");
     CHECK_STR(val(g, "-gpgpu_shader_core_pipeline"), "1536:32");
     CHECK_STR(val(g, "-gpgpu_shader_cta"), "16");
-    CHECK_STR(val(g, "-gpgpu_l1_latency"), "38");   /* 37.6 */
-    CHECK_STR(val(g, "-gpgpu_smem_latency"), "29"); /* 29.1 */
-    /* fine-grained L2 (one partition): rop 210 - 37.6, DRAM 452.4 - 210 */
-    CHECK_STR(val(g, "-gpgpu_l2_rop_latency"), "172");
-    CHECK_STR(val(g, "-dram_latency"), "242");
+    /* less what the simulator adds (model/export/simcorr.h): L1 4, LDS 5 */
+    CHECK_STR(val(g, "-gpgpu_l1_latency"), "34");   /* 37.6 - 4 = 33.6 */
+    CHECK_STR(val(g, "-gpgpu_smem_latency"), "24"); /* 29.1 - 5 = 24.1 */
+    /* fine-grained L2 (one partition): rop 210 - 34 (the L1 written) - 13 = 163;
+     * DRAM 452.4 - 210 - 80 GDDR6 clocks x 1725 / 3500.5 (39.42) = 202.98 */
+    CHECK_STR(val(g, "-gpgpu_l2_rop_latency"), "163");
+    CHECK_STR(val(g, "-dram_latency"), "203");
     /* 3 us x 1725 MHz */
     CHECK_STR(val(g, "-gpgpu_kernel_launch_latency"), "5175");
-    /* tensor: m16n8k16 f16.f32 rand, latency 32.6, issue 16.2 */
-    CHECK_STR(val(g, "-ptx_opcode_latency_tesnor"), "33");
+    /* tensor: m16n8k16 f16.f32 rand, latency 32.6 - 6 = 26.6, issue 16.2 */
+    CHECK_STR(val(g, "-ptx_opcode_latency_tesnor"), "27");
     CHECK_STR(val(g, "-ptx_opcode_initiation_tensor"), "16");
-    CHECK_STR(val(t, "-trace_opcode_latency_initiation_tensor"), "33,16");
-    CHECK_STR(val(t, "-trace_opcode_latency_initiation_spec_op_3"), "33,16");
-    CHECK_STR(val(t, "-specialized_unit_3"), "1,4,33,4,4,TENSOR");
-    /* ALU: imad 4.5 @ 64/clk -> 5,2; ffma 4.2 @ 128 -> 4,1; dfma 54 @ 2 -> the
-     * initiation 64 exceeds the latency, which is raised to 64; mufu 18.3 @ 16 */
-    CHECK_STR(val(t, "-trace_opcode_latency_initiation_int"), "5,2");
-    CHECK_STR(val(t, "-trace_opcode_latency_initiation_sp"), "4,1");
+    CHECK_STR(val(t, "-trace_opcode_latency_initiation_tensor"), "27,16");
+    CHECK_STR(val(t, "-trace_opcode_latency_initiation_spec_op_3"), "27,16");
+    CHECK_STR(val(t, "-specialized_unit_3"), "1,4,27,4,4,TENSOR");
+    /* ALU, less the 5 cycles the simulator adds (4 for one-source MUFU), never
+     * below the initiation interval: imad 4.5 @ 64/clk -> 2,2 (the floor); ffma
+     * 4.2 @ 128 -> 1,1 (the floor); dfma 54 @ 2 -> the initiation 64 exceeds
+     * 54 - 5, so 64; mufu 18.3 - 4 = 14.3 @ 16 -> 14,8 */
+    CHECK_STR(val(t, "-trace_opcode_latency_initiation_int"), "2,2");
+    CHECK_STR(val(t, "-trace_opcode_latency_initiation_sp"), "1,1");
     CHECK_STR(val(t, "-trace_opcode_latency_initiation_dp"), "64,64");
-    CHECK_STR(val(t, "-trace_opcode_latency_initiation_sfu"), "18,8");
-    CHECK_STR(val(g, "-ptx_opcode_latency_int"), "5,5,5,5,21");
+    CHECK_STR(val(t, "-trace_opcode_latency_initiation_sfu"), "14,8");
+    CHECK_STR(val(g, "-ptx_opcode_latency_int"), "2,2,2,2,21");
     CHECK_STR(val(g, "-ptx_opcode_initiation_fp"), "1,1,1,1,2");
     CHECK_STR(val(g, "-gpgpu_pipeline_widths"), "4,4,4,4,4,4,4,4,4,4,8,4,4");
     CHECK_STR(val(g, "-gpgpu_dram_timing_opt"),
@@ -252,15 +257,17 @@ static void test_hbm(void)
         /* 50 MiB / 160 slices = 327680 B = 64 x 128 x 40 */
         CHECK_STR(val(o.g, "-gpgpu_cache:dl2"), "S:64:128:40,L:B:m:L:P,A:192:4,32:0,32");
         /* hit 0.6 x 258 + 0.4 x 414.1 = 320.44; miss 0.6 x 555.5 + 0.4 x 743.7 = 630.78 */
-        CHECK_STR(val(o.g, "-gpgpu_l2_rop_latency"), "288"); /* 320.44 - 32.3 */
-        CHECK_STR(val(o.g, "-dram_latency"), "310");         /* 630.78 - 320.44 */
+        /* 320.44 - the L1 written (32.3 - 4 = 28) - 13 */
+        CHECK_STR(val(o.g, "-gpgpu_l2_rop_latency"), "279");
+        /* 630.78 - 320.44 - 44 HBM clocks x 1980 / 1592.97 (54.69) = 255.65 */
+        CHECK_STR(val(o.g, "-dram_latency"), "256");
         /* HBM constants */
         CHECK_STR(val(o.g, "-gpgpu_dram_burst_length"), "2");
         CHECK_STR(val(o.g, "-dram_data_command_freq_ratio"), "2");
         CHECK_STR(val(o.g, "-dram_dual_bus_interface"), "1");
         /* cc 9.0 carve-outs up to 228 KiB; shared latency from the conflict table */
         CHECK_STR(val(o.g, "-gpgpu_shmem_option"), "0,8,16,32,64,100,132,164,196,228");
-        CHECK_STR(val(o.g, "-gpgpu_smem_latency"), "23");
+        CHECK_STR(val(o.g, "-gpgpu_smem_latency"), "18"); /* 23.2 - 5 */
         CHECK_STR(val(o.g, "-gpgpu_shader_core_pipeline"), "2048:32"); /* 64 warps x 32 */
         /* no alu entries, no launch overhead: reference constants, named */
         CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_int"), "4,2");
@@ -273,8 +280,8 @@ static void test_hbm(void)
         CHECK_HAS(o.info.fallbacks, "alu[mufu.ex2]");
         CHECK_HAS(o.info.fallbacks, "sm.launch_overhead_us");
         CHECK_HAS(o.g, "latency constant 4: the arch has no alu[imad] (reference value)");
-        /* tensor initiation from the peak: 2048 x 4 / 1024 = 8 */
-        CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "24,8");
+        /* tensor initiation from the peak: 2048 x 4 / 1024 = 8; latency 24.1 - 6 */
+        CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "18,8");
     }
     out_free(&o);
     gc_arch_destroy(a);
@@ -284,7 +291,8 @@ static void test_hbm(void)
     char *y = subst(hbm, "near_share: 0.6, ", "");
     a = parse(y);
     o = render(a, NULL, NULL);
-    CHECK_STR(val(o.g, "-dram_latency"), "314"); /* (555.5+743.7)/2 - (258+414.1)/2 = 313.55 */
+    /* (555.5+743.7)/2 - (258+414.1)/2 = 313.55, less 54.69 */
+    CHECK_STR(val(o.g, "-dram_latency"), "259");
     out_free(&o);
     gc_arch_destroy(a);
     free(y);
@@ -294,9 +302,9 @@ static void test_hbm(void)
     a = parse(y2);
     o = render(a, NULL, NULL);
     CHECK(o.rc == 0);
-    /* hit 0.6 x 262 + 0.4 x 478 = 348.4; miss 820 */
-    CHECK_STR(val(o.g, "-dram_latency"), "472");
-    CHECK_STR(val(o.g, "-gpgpu_l2_rop_latency"), "316"); /* 348.4 - 32.3 */
+    /* hit 0.6 x 262 + 0.4 x 478 = 348.4; miss 820: 820 - 348.4 - 54.69 = 416.91 */
+    CHECK_STR(val(o.g, "-dram_latency"), "417");
+    CHECK_STR(val(o.g, "-gpgpu_l2_rop_latency"), "307"); /* 348.4 - 28 - 13 */
     CHECK_HAS(o.g, "classic P-chase");
     out_free(&o);
     gc_arch_destroy(a);

@@ -20,6 +20,7 @@
 #include "../../util/fsio.h"
 #include "../../util/numfmt.h"
 #include "simcheck.h"
+#include "simcorr.h"
 
 #ifndef GPUCAL_VERSION
 #define GPUCAL_VERSION "0.0.0"
@@ -192,7 +193,8 @@ static const ekey_t keys[] = {
       "measured initiation interval"),
     V(G, "instruction latencies and initiation intervals: ADD,MAX,MUL,MAD,DIV",
       "-ptx_opcode_latency_int", D_LAT_INT,
-      "`alu[imad]` (else `alu[iadd3]`) latency in the first four fields; DIV 21",
+      "`alu[imad]` (else `alu[iadd3]`) latency - 5 (what the simulator adds, never below the "
+      "initiation interval) in the first four fields; DIV 21",
       "PTX-mode integer latencies; DIV is a multi-instruction SASS sequence gpucal does not "
       "measure: the reference configs' 21. Without an `alu` entry: 4, the reference value (the "
       "export names the missing entry)"),
@@ -201,7 +203,8 @@ static const ekey_t keys[] = {
       "cycles between two warp instructions on one sub-core's unit; without a throughput: 2, "
       "the reference value"),
     V(G, NULL, "-ptx_opcode_latency_fp", D_LAT_FP,
-      "`alu[ffma]` (else `alu[fadd]`, `alu[fmul]`) latency in the first four fields; DIV 39",
+      "`alu[ffma]` (else `alu[fadd]`, `alu[fmul]`) latency - 5 (as int) in the first four "
+      "fields; DIV 39",
       "PTX-mode FP32 latencies; DIV: the reference configs' 39. Without an `alu` entry: 4, the "
       "reference value"),
     V(G, NULL, "-ptx_opcode_initiation_fp", D_INI_FP,
@@ -209,19 +212,22 @@ static const ekey_t keys[] = {
       "`sm.fp32_lanes`; DIV 2",
       "a warp of 32 threads over the FP32 lanes of one sub-core"),
     V(G, NULL, "-ptx_opcode_latency_dp", D_LAT_DP,
-      "`alu[dfma]` (else `alu[dadd]`, `alu[dmul]`) latency in the first four fields; DIV 330",
+      "`alu[dfma]` (else `alu[dadd]`, `alu[dmul]`) latency - 5 (as int) in the first four "
+      "fields; DIV 330",
       "PTX-mode FP64 latencies; DIV: the reference configs' 330. Without an `alu` entry: 8, the "
       "reference trace.config value"),
     V(G, NULL, "-ptx_opcode_initiation_dp", D_INI_DP,
       "32 x `sm.sub_cores` / `alu[dfma].ops_clk_sm` in the first four fields; DIV 130",
       "without a throughput: 4, the reference trace.config value"),
-    V(G, NULL, "-ptx_opcode_latency_sfu", D_LAT_SFU, "`alu[mufu.*]` latency (the first mufu entry)",
+    V(G, NULL, "-ptx_opcode_latency_sfu", D_LAT_SFU,
+      "`alu[mufu.*]` latency (the first mufu entry) - 4 (one source operand)",
       "without one: 20, the reference trace.config value"),
     V(G, NULL, "-ptx_opcode_initiation_sfu", D_INI_SFU,
       "32 x `sm.sub_cores` / `alu[mufu.*].ops_clk_sm`",
       "without a throughput: 8, the reference value (16 SFU lanes per SM)"),
     V(G, NULL, "-ptx_opcode_latency_tesnor", D_LAT_TC,
-      "`tensor[FORM].latency_cyc` rounded; FORM = --form, else mma m16n8k16 f16.f32, else mma "
+      "`tensor[FORM].latency_cyc` - 6 (what the simulator adds), rounded, at least the "
+      "initiation interval; FORM = --form, else mma m16n8k16 f16.f32, else mma "
       "m16n8k8 f16.f32 (random data preferred)",
       "completion latency of one HMMA (the simulator spells the option so)"),
     V(G, NULL, "-ptx_opcode_initiation_tensor", D_INI_TC,
@@ -265,8 +271,8 @@ static const ekey_t keys[] = {
       "sector cache of the whole unified size (the adaptive carve-out scales it down); 128-byte "
       "lines of four 32-byte sectors (`memory.l1.line_bytes`, `sector_bytes` must agree); "
       "`memory.l1.size_kib` must fit in it"),
-    V(G, NULL, "-gpgpu_l1_latency", D_L1_LAT, "`memory.l1.latency_cyc` rounded",
-      "load latency on an L1 hit"),
+    V(G, NULL, "-gpgpu_l1_latency", D_L1_LAT, "`memory.l1.latency_cyc` - 4, rounded",
+      "load latency on an L1 hit; the simulator adds 4 cycles of its own pipeline"),
     C(G, NULL, "-gpgpu_gmem_skip_L1D", "0", "global loads are cached in L1 (default ld)"),
     C(G, NULL, "-gpgpu_flush_l1_cache", "1", "L1 flushed between kernels, as the hardware"),
     C(G, NULL, "-gpgpu_n_cluster_ejection_buffer_size", "32",
@@ -283,8 +289,8 @@ static const ekey_t keys[] = {
       "most shared memory one block can have with opt-in; without it CUDA's 48 KiB static "
       "limit"),
     V(G, NULL, "-gpgpu_smem_latency", D_SMEM_LAT,
-      "`memory.shared.latency_cyc` (else `memory.shared.conflicts[4 B, 1 way]`) rounded",
-      "ld.shared latency without bank conflict"),
+      "`memory.shared.latency_cyc` (else `memory.shared.conflicts[4 B, 1 way]`) - 5, rounded",
+      "ld.shared latency without bank conflict; the simulator adds 5 cycles of its own pipeline"),
     V(G, NULL, "-gpgpu_shmem_num_banks", D_BANKS, "`memory.shared.banks` (else 32)",
       "shared-memory banks; 32 for every cc in the CUDA guide"),
     C(G, NULL, "-gpgpu_shmem_limited_broadcast", "0", "broadcast to any number of threads"),
@@ -320,15 +326,18 @@ static const ekey_t keys[] = {
     C(G, NULL, "-icnt_flit_size", "40", "crossbar flit, bytes (reference configs)"),
     C(G, NULL, "-icnt_arbiter_algo", "1", "crossbar arbiter (reference configs)"),
     V(G, "memory partition latencies (SM cycles)", "-gpgpu_l2_rop_latency", D_ROP,
-      "L2 hit - `memory.l1.latency_cyc`; L2 hit = `memory.l2.near_hit_cyc`, averaged with "
+      "L2 hit - `-gpgpu_l1_latency` - 13 (crossbar and tag access the simulator adds); L2 hit = "
+      "`memory.l2.near_hit_cyc`, averaged with "
       "`far_hit_cyc` by `near_share` (else 1/`partitions`, else 1/2) when the L2 is "
       "partitioned; without the fine-grained values `memory.l2.latency_cyc` (and "
       "`latency_far_cyc`)",
       "a load that hits the L2 pays the L1 pipeline and then this queue"),
     V(G, NULL, "-dram_latency", D_DRAM_LAT,
-      "DRAM miss - L2 hit; miss = `memory.l2.near_miss_cyc` (with `far_miss_cyc`, same "
-      "weights), else `memory.dram.latency_cyc` with the classic L2 plateau",
-      "the extra latency of a miss over a hit, from the same P-chase"),
+      "DRAM miss - L2 hit - S x core clock / DRAM clock, S = tRP + tRCD + tCL + 8 of the "
+      "timing written (HBM 44, GDDR6 80 DRAM clocks); miss = `memory.l2.near_miss_cyc` (with "
+      "`far_miss_cyc`, same weights), else `memory.dram.latency_cyc` with the classic L2 plateau",
+      "the extra latency of a miss over a hit, from the same P-chase, less the row miss the "
+      "simulator's DRAM model serves on its own"),
     C(G, "DRAM scheduling", "-gpgpu_dram_scheduler", "1", "FR-FCFS scheduling"),
     C(G, NULL, "-gpgpu_frfcfs_dram_sched_queue_size", "64", "scheduler queue (reference configs)"),
     C(G, NULL, "-gpgpu_dram_return_queue_size", "192", "return queue (reference configs)"),
@@ -384,7 +393,7 @@ static const ekey_t keys[] = {
     C(T, NULL, "-trace_opcode_latency_initiation_spec_op_2", "200,4",
       "fixed texture latency, not measured by gpucal (reference configs)"),
     V(T, NULL, "-specialized_unit_3", D_SPEC_TC,
-      "1,`sm.sub_cores`,L,`sm.sub_cores`,`sm.sub_cores`,TENSOR with L the tensor latency",
+      "1,`sm.sub_cores`,L,`sm.sub_cores`,`sm.sub_cores`,TENSOR with L the tensor latency written",
       "the tensor unit HMMA runs on (Volta-to-Ampere front ends); its pipeline is as deep as "
       "the latency"),
     V(T, NULL, "-trace_opcode_latency_initiation_spec_op_3", D_TR_TENSOR,
@@ -404,17 +413,22 @@ typedef struct memtype {
     int chan_bits;      /* width of one simulated channel */
     int burst, ratio, dual;
     const char *mapping, *timing;
+    int svc; /* DRAM clocks the simulator adds to a row-miss read: tRP + tRCD + tCL of
+              * the timing + 8 (burst and controller queues; measured by the dram_chase
+              * trace, scripts/sim-check.sh) */
 } memtype_t;
 
 static const memtype_t memtypes[] = {
     {"HBM", 64, 2, 2, 1,
      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS",
      "nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:"
-     "RTPL=3"},
+     "RTPL=3",
+     12 + 12 + 12 + 8},
     {"GDDR6", 16, 16, 4, 0,
      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS",
      "nbk=16:CCD=4:RRD=12:RCD=24:RAS=55:RP=24:RC=78:CL=24:WL=8:CDLR=10:WR=24:nbkgrp=4:CCDL=6:"
-     "RTPL=4"},
+     "RTPL=4",
+     24 + 24 + 24 + 8},
 };
 
 /* CUDA's shared-memory carve-outs (KiB) by compute capability. */
@@ -450,16 +464,18 @@ typedef struct alu_kind {
     const char *what;
     const char *const ops[8];
     int lat, ini;
+    int add; /* cycles the simulator adds on a dependent chain (simcorr.h) */
 } alu_kind_t;
 
-static const alu_kind_t alu_int = {"int", {"imad", "iadd3", "iadd", NULL}, 4, 2};
-static const alu_kind_t alu_sp = {"sp", {"ffma", "fadd", "fmul", NULL}, 4, 2};
-static const alu_kind_t alu_dp = {"dp", {"dfma", "dadd", "dmul", NULL}, 8, 4};
+static const alu_kind_t alu_int = {"int", {"imad", "iadd3", "iadd", NULL}, 4, 2, GC_SIM_ADD_ALU_CYC};
+static const alu_kind_t alu_sp = {"sp", {"ffma", "fadd", "fmul", NULL}, 4, 2, GC_SIM_ADD_ALU_CYC};
+static const alu_kind_t alu_dp = {"dp", {"dfma", "dadd", "dmul", NULL}, 8, 4, GC_SIM_ADD_ALU_CYC};
 static const alu_kind_t alu_sfu = {
     "sfu",
     {"mufu.ex2", "mufu.rsq", "mufu.rcp", "mufu.lg2", "mufu.sin", "mufu.cos", "mufu.sqrt", NULL},
     20,
-    8};
+    8,
+    GC_SIM_ADD_ALU1_CYC};
 
 /* ---- derivation ---- */
 
@@ -574,7 +590,16 @@ static void alu_pair(ctx_t *c, const alu_kind_t *k, int s, long *lat, long *ini,
                  "value)",
                  k->ini);
     }
-    if (*ini > *lat) {
+    if (e) {
+        /* the measured latency less what the simulator's pipeline adds */
+        double sim = 0;
+        *lat = gc_simcorr_pipe(e->latency_cyc.v, k->add, *ini, &sim);
+        size_t n = strlen(ln);
+        snprintf(ln + n, NOTE_MAX - n, " - %d cycles the simulator adds (issue, operand "
+                 "collector, dispatch, writeback) = %ld%s", k->add, *lat,
+                 sim > lround(e->latency_cyc.v) ? ", the shortest the simulator can be told "
+                                                  "(it will run the chain slower)" : "");
+    } else if (*ini > *lat) {
         size_t n = strlen(ln);
         snprintf(ln + n, NOTE_MAX - n,
                  ", raised to the initiation interval %ld (a warp cannot "
@@ -643,14 +668,18 @@ static int derive_tensor(ctx_t *c, const char *want, int s)
     }
     long lat = cyc(t->latency_cyc.v), ini;
     char inote[200];
+    c->info->tc_lat_cyc = t->latency_cyc.v;
+    gc_tensor_shape(t->shape, &c->info->tc_m, &c->info->tc_n, &c->info->tc_k);
     if (t->issue_cyc.set) {
+        c->info->tc_issue_cyc = t->issue_cyc.v;
         ini = cyc(t->issue_cyc.v);
         snprintf(inote, sizeof(inote), "issue_cyc %s", num(b2, t->issue_cyc.v));
     } else if (t->peak_fma_clk_sm.set) {
         int m = 0, n = 0, k = 0;
         gc_tensor_shape(t->shape, &m, &n, &k); /* validated when the arch was loaded */
         double sc = t->sub_cores.set ? t->sub_cores.v : s;
-        ini = cyc((double)m * n * k * sc / t->peak_fma_clk_sm.v);
+        c->info->tc_issue_cyc = (double)m * n * k * sc / t->peak_fma_clk_sm.v;
+        ini = cyc(c->info->tc_issue_cyc);
         snprintf(inote, sizeof(inote),
                  "initiation %d x %d x %d x %s sub-cores / "
                  "peak_fma_clk_sm %s",
@@ -660,17 +689,21 @@ static int derive_tensor(ctx_t *c, const char *want, int s)
         return missing(c, key, "-ptx_opcode_initiation_tensor",
                        "its peak_fma_clk_sm (the initiation interval follows from it)");
     }
-    if (ini > lat) {
+    /* the measured latency less what the simulator's pipeline adds */
+    double sim = 0;
+    lat = gc_simcorr_pipe(t->latency_cyc.v, GC_SIM_ADD_TENSOR_CYC, ini, &sim);
+    if (sim > lround(t->latency_cyc.v)) {
         size_t n = strlen(inote);
         snprintf(inote + n, sizeof(inote) - n, "; latency raised to the initiation interval");
-        lat = ini;
     }
     setv(c, D_LAT_TC, "%ld", lat);
-    setn(c, D_LAT_TC, "tensor[%s].latency_cyc %s", lab, num(b1, t->latency_cyc.v));
+    setn(c, D_LAT_TC, "tensor[%s].latency_cyc %s - %d cycles the simulator adds", lab,
+         num(b1, t->latency_cyc.v), GC_SIM_ADD_TENSOR_CYC);
     setv(c, D_INI_TC, "%ld", ini);
     setn(c, D_INI_TC, "tensor[%s] %s", lab, inote);
     setv(c, D_TR_TENSOR, "%ld,%ld", lat, ini);
-    setn(c, D_TR_TENSOR, "tensor[%s]: latency_cyc %s, %s", lab, num(b1, t->latency_cyc.v), inote);
+    setn(c, D_TR_TENSOR, "tensor[%s]: latency_cyc %s - %d cycles the simulator adds, %s", lab,
+         num(b1, t->latency_cyc.v), GC_SIM_ADD_TENSOR_CYC, inote);
     setv(c, D_SPEC_TC, "1,%d,%ld,%d,%d,TENSOR", s, lat, s, s);
     setn(c, D_SPEC_TC, "sm.sub_cores %d units; pipeline depth = tensor latency %ld", s, lat);
     return 0;
@@ -804,6 +837,8 @@ typedef struct mem {
     long nmem, bw;       /* channels, bytes per channel */
     double core;         /* the SM clock, MHz */
     char cs[32];         /* ... as written */
+    double dclk;         /* the DRAM clock of -gpgpu_clock_domains, MHz */
+    long l1cfg;          /* -gpgpu_l1_latency written */
     long unified, shmax; /* unified L1/shared and shared maximum, KiB */
 } mem_t;
 
@@ -952,12 +987,14 @@ static int mem_clocks(ctx_t *c, const gc_accelsim_opts_t *o, mem_t *m)
     num(cs, core);
     num(ds, dclk);
     setv(c, D_CLOCKS, "%s:%s:%s:%s", cs, cs, cs, ds);
+    c->info->core_mhz = core;
     setn(c, D_CLOCKS,
          "core/icnt/L2: %s %s MHz; DRAM: 2 x %s / %d = %s MHz (%ld channels x %ld "
          "B x %d x %s MHz = %s GB/s)",
          ck, cs, dnote, mt->ratio, ds, nmem, bw, mt->ratio, ds,
          num(b3, nmem * bw * mt->ratio * dclk / 1000.0));
     m->core = core;
+    m->dclk = dclk;
     return 0;
 }
 
@@ -970,8 +1007,11 @@ static void mem_launch(ctx_t *c, const mem_t *m)
     char b1[32];
     if (a->sm.launch_overhead_us.set) {
         setv(c, D_LAUNCH, "%ld", lround(a->sm.launch_overhead_us.v * core));
-        setn(c, D_LAUNCH, "sm.launch_overhead_us %s x %s MHz", num(b1, a->sm.launch_overhead_us.v),
-             cs);
+        setn(c, D_LAUNCH,
+             "sm.launch_overhead_us %s x %s MHz; the simulator waits this many cycles before "
+             "a kernel's first block, within the kernel's gpu_sim_cycle; the figure is "
+             "event-timed from the host, so it includes the host's submission (an upper bound)",
+             num(b1, a->sm.launch_overhead_us.v), cs);
     } else {
         setv(c, D_LAUNCH, "5000");
         setn(c, D_LAUNCH,
@@ -1066,19 +1106,23 @@ static int mem_carveouts(ctx_t *c, int cc, const mem_t *m)
 }
 
 /* L1 and shared latencies, shared banks. */
-static int mem_latencies(ctx_t *c)
+static int mem_latencies(ctx_t *c, mem_t *m)
 {
     const gc_arch_t *a = c->a;
     const gc_l1_t *l1 = &a->memory.l1;
     char b1[32];
     if (!l1->latency_cyc.set)
         return missing(c, "memory.l1.latency_cyc", "-gpgpu_l1_latency", NULL);
-    setv(c, D_L1_LAT, "%ld", cyc(l1->latency_cyc.v));
-    setn(c, D_L1_LAT, "memory.l1.latency_cyc %s", num(b1, l1->latency_cyc.v));
+    long l1cfg = gc_simcorr_pipe(l1->latency_cyc.v, GC_SIM_ADD_L1_CYC, 1, NULL);
+    m->l1cfg = l1cfg;
+    setv(c, D_L1_LAT, "%ld", l1cfg);
+    setn(c, D_L1_LAT, "memory.l1.latency_cyc %s - %d cycles the simulator adds", num(b1, l1->latency_cyc.v),
+         GC_SIM_ADD_L1_CYC);
     const gc_shared_t *sh = &a->memory.shared;
     if (sh->latency_cyc.set) {
-        setv(c, D_SMEM_LAT, "%ld", cyc(sh->latency_cyc.v));
-        setn(c, D_SMEM_LAT, "memory.shared.latency_cyc %s", num(b1, sh->latency_cyc.v));
+        setv(c, D_SMEM_LAT, "%ld", gc_simcorr_pipe(sh->latency_cyc.v, GC_SIM_ADD_SMEM_CYC, 1, NULL));
+        setn(c, D_SMEM_LAT, "memory.shared.latency_cyc %s - %d cycles the simulator adds",
+             num(b1, sh->latency_cyc.v), GC_SIM_ADD_SMEM_CYC);
     } else {
         const gc_conflict_t *cf = NULL;
         for (size_t i = 0; i < sh->n_conflicts && !cf; i++)
@@ -1088,9 +1132,9 @@ static int mem_latencies(ctx_t *c)
         if (!cf)
             return missing(c, "memory.shared.latency_cyc", "-gpgpu_smem_latency",
                            "memory.shared.conflicts with width 4, ways 1");
-        setv(c, D_SMEM_LAT, "%ld", cyc(cf->latency_cyc.v));
-        setn(c, D_SMEM_LAT, "memory.shared.conflicts[4x1].latency_cyc %s",
-             num(b1, cf->latency_cyc.v));
+        setv(c, D_SMEM_LAT, "%ld", gc_simcorr_pipe(cf->latency_cyc.v, GC_SIM_ADD_SMEM_CYC, 1, NULL));
+        setn(c, D_SMEM_LAT, "memory.shared.conflicts[4x1].latency_cyc %s - %d cycles the simulator adds",
+             num(b1, cf->latency_cyc.v), GC_SIM_ADD_SMEM_CYC);
     }
     if (sh->banks.set) {
         setv(c, D_BANKS, "%ld", (long)sh->banks.v);
@@ -1148,15 +1192,18 @@ static int mem_l2(ctx_t *c, const mem_t *m)
 }
 
 /* The L2 hit and DRAM miss latencies as the simulator adds them up. */
-static int mem_l2_latencies(ctx_t *c)
+static int mem_l2_latencies(ctx_t *c, const mem_t *m)
 {
     const gc_l1_t *l1 = &c->a->memory.l1;
-    char b1[32], b2[32];
+    long l1cfg = m->l1cfg;
+    char b1[32], b2[32], b3[32];
     double hit = 0, miss = 0;
     char lnote[320];
     if (l2_latencies(c, &hit, &miss, lnote, sizeof(lnote)))
         return c->err->code;
-    long rop = lround(hit - l1->latency_cyc.v), dl = lround(miss - hit);
+    c->info->l2_hit_cyc = hit;
+    c->info->l2_miss_cyc = miss;
+    long rop = lround(hit - l1cfg - GC_SIM_ADD_L2_CYC), dl = lround(miss - hit);
     if (rop < 1)
         return inconsistent(c,
                             "the L2 hit latency %s is not above memory.l1.latency_cyc %s: "
@@ -1167,11 +1214,17 @@ static int mem_l2_latencies(ctx_t *c)
                             "the DRAM miss latency %s is not above the L2 hit latency %s: "
                             "check the arch's latencies",
                             num(b1, miss), num(b2, hit));
+    rop = gc_simcorr_rop(hit, l1cfg);
     setv(c, D_ROP, "%ld", rop);
-    setn(c, D_ROP, "L2 hit %s - memory.l1.latency_cyc %s; %s", num(b1, hit),
-         num(b2, l1->latency_cyc.v), lnote);
+    setn(c, D_ROP, "L2 hit %s - -gpgpu_l1_latency %ld - %d cycles the simulator adds; %s",
+         num(b1, hit), l1cfg, GC_SIM_ADD_L2_CYC, lnote);
+    dl = gc_simcorr_dram(miss, hit, m->mt->svc, m->core, m->dclk);
+    char cs_dram[32];
+    num(cs_dram, m->dclk);
     setv(c, D_DRAM_LAT, "%ld", dl);
-    setn(c, D_DRAM_LAT, "miss %s - hit %s; %s", num(b1, miss), num(b2, hit), lnote);
+    setn(c, D_DRAM_LAT,
+         "miss %s - hit %s - the simulator's row miss (%d DRAM clocks x %s / %s MHz); %s",
+         num(b1, miss), num(b2, hit), m->mt->svc, num(b3, m->core), cs_dram, lnote);
     return 0;
 }
 
@@ -1186,10 +1239,10 @@ static int derive_memory(ctx_t *c, const gc_accelsim_opts_t *o, int cc)
     if ((rc = mem_clocks(c, o, &m)))
         return rc;
     mem_launch(c, &m);
-    if ((rc = mem_l1(c, cc, &m)) || (rc = mem_carveouts(c, cc, &m)) || (rc = mem_latencies(c)) ||
+    if ((rc = mem_l1(c, cc, &m)) || (rc = mem_carveouts(c, cc, &m)) || (rc = mem_latencies(c, &m)) ||
         (rc = mem_l2(c, &m)))
         return rc;
-    return mem_l2_latencies(c);
+    return mem_l2_latencies(c, &m);
 }
 
 static int derive(ctx_t *c, const gc_accelsim_opts_t *o)

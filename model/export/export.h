@@ -44,6 +44,13 @@ typedef struct gc_export_info {
     int indexing;        /* accel-sim: -gpgpu_memory_partition_indexing written */
     int n_mem;           /* accel-sim: -gpgpu_n_mem written */
     char note[256];      /* a warning to print once the files are written ("": none) */
+    /* accel-sim: the arch figures the export used (for its microbenchmark traces) */
+    double core_mhz;      /* SM clock of the core domain */
+    double l2_hit_cyc;    /* L2 hit, weighted over near and far partitions */
+    double l2_miss_cyc;   /* DRAM miss, weighted the same way */
+    double tc_lat_cyc;    /* the tensor form's latency */
+    double tc_issue_cyc;  /* its initiation interval per sub-core */
+    int tc_m, tc_n, tc_k; /* its shape */
 } gc_export_info_t;
 
 typedef struct gc_exporter {
