@@ -75,8 +75,18 @@ static __device__ __forceinline__ void vst(char *p, uint4 v, uint64_t pol)
  * U steps unrolled, LH/SH the load/store hints. Thread t's step i covers the
  * V vectors from ((i x G) + t) x V (G: threads in the grid); `steps` is a
  * multiple of U; `passes` repeats the whole walk (the L2). */
+/* Two resident blocks of 1024 threads only where an SM holds 2048 threads
+ * (sm_80, sm_90); sm_86/sm_87/sm_89 hold 1536 (CUDA C Programming Guide,
+ * "Technical Specifications per Compute Capability"), and asking for more is a
+ * ptxas error there. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+#define GC_BWV_MIN_BLOCKS(n) 1
+#else
+#define GC_BWV_MIN_BLOCKS(n) (n)
+#endif
+
 template <int OP, int V, int U, int LH, int SH>
-__global__ void __launch_bounds__(1024, U * V <= 4 ? 2 : 1) k_bwv(const char *a, char *b, size_t steps, int passes, gc_span_dev_t *span,
+__global__ void __launch_bounds__(1024, GC_BWV_MIN_BLOCKS(U * V <= 4 ? 2 : 1)) k_bwv(const char *a, char *b, size_t steps, int passes, gc_span_dev_t *span,
                       unsigned *sink)
 {
     size_t G = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
