@@ -92,14 +92,11 @@ GC_PRINTF(5, 6)
 static int fail(loader_t *L, const gc_ynode_t *n, int code, const char *path, const char *fmt,
                 ...)
 {
-    char msg[GC_ERR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    int rc = gc_ynode_verr(L->err, code, L->file, n, path, fmt, ap);
     va_end(ap);
-    if (path && path[0])
-        return gc_err_at(L->err, code, L->file, n->line, n->col, "%s: %s", path, msg);
-    return gc_err_at(L->err, code, L->file, n->line, n->col, "%s", msg);
+    return rc;
 }
 
 /* Parse a plain YAML scalar as a finite number: 0 ok, 1 not a number,

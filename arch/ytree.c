@@ -1,6 +1,7 @@
 /* ytree.c - YAML event stream -> gc_ynode tree (see ytree.h). */
 #include "ytree.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -286,4 +287,14 @@ const char *gc_ykind_name(gc_ykind_t k)
     default:
         return "a list";
     }
+}
+
+int gc_ynode_verr(gc_err_t *err, int code, const char *file, const gc_ynode_t *n,
+                  const char *path, const char *fmt, va_list ap)
+{
+    char msg[GC_ERR_MSG_MAX];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (path && path[0])
+        return gc_err_at(err, code, file, n->line, n->col, "%s: %s", path, msg);
+    return gc_err_at(err, code, file, n->line, n->col, "%s", msg);
 }

@@ -9,6 +9,7 @@
 #ifndef GC_YTREE_H
 #define GC_YTREE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "../util/err.h"
@@ -46,6 +47,12 @@ int gc_ydoc_parse(gc_ydoc_t **doc, const char *name, const char *buf, size_t len
 int gc_ydoc_load(gc_ydoc_t **doc, const char *path, gc_err_t *err);
 
 void gc_ydoc_destroy(gc_ydoc_t *doc);
+
+/* Fill err with one line "FILE:LINE:COL: PATH: <fmt...>" (no "PATH: " when
+ * path is NULL or empty) placed at node n of file; the loaders of arch and
+ * kernel files report through it. Returns code. */
+int gc_ynode_verr(gc_err_t *err, int code, const char *file, const gc_ynode_t *n,
+                  const char *path, const char *fmt, va_list ap);
 
 /* MAP helpers: key i's text and value i. */
 const char *gc_ymap_key(const gc_ynode_t *map, size_t i);
