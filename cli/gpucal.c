@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../util/iotrack.h"
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
@@ -96,5 +97,8 @@ int main(int argc, char **argv)
     if (argv[1][0] == '-')
         return gc_cli_usage_error("gpucal", "unknown option '%s'", argv[1]);
     gc_cli_find_arch_dir(); /* installed: share/gpucal/arch beside the binary (batch.c) */
-    return gc_cmd_select(commands, NCMD, "gpucal", argc - 1, argv + 1);
+    /* inputs and outputs kept apart; the outputs go into place together, at
+     * the end, and only if the command succeeded (util/iotrack.h) */
+    gc_io_track();
+    return gc_io_finish(gc_cmd_select(commands, NCMD, "gpucal", argc - 1, argv + 1));
 }

@@ -2,6 +2,7 @@
  * Depends on libc only: it is compiled into the measurement binary too. */
 #define _POSIX_C_SOURCE 200809L
 #include "trace.h"
+#include "../util/iotrack.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -290,6 +291,7 @@ int gc_trace_open(gc_trace_reader_t **out, const char *path, gc_err_t *err)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
     r->fp = fopen(path, "rb");
+    gc_io_note_input(path); /* no command may write over it (util/iotrack.h) */
     if (!r->fp) {
         int rc = gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (check the path)", path,
                             strerror(errno));
