@@ -63,6 +63,9 @@ static int cmd_help(int argc, char **argv)
         usage_help(stdout);
         return 0;
     }
+    if (argc > 2)
+        return gc_cli_usage_error("gpucal help", "one COMMAND at a time, got '%s' after '%s'",
+                                  argv[2], argv[1]);
     for (int i = 0; i < NCMD; i++)
         if (!strcmp(commands[i].name, argv[1])) {
             commands[i].usage(stdout);
@@ -77,7 +80,8 @@ static int cmd_version(int argc, char **argv)
         usage_version(stdout);
         return 0;
     }
-    (void)argv;
+    if (argc > 1)
+        return gc_cli_usage_error("gpucal version", "unexpected argument '%s'", argv[1]);
     printf("gpucal %s\n", gc_version);
     return 0;
 }
@@ -93,7 +97,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
-        return cmd_version(1, argv + 1);
+        return cmd_version(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return gc_cli_usage_error("gpucal", "unknown option '%s'", argv[1]);
     gc_cli_find_arch_dir(); /* installed: share/gpucal/arch beside the binary (batch.c) */
