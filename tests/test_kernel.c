@@ -1,9 +1,11 @@
 /* test_kernel.c - kernel descriptions: what loads, what is refused (with the
  * right FILE:LINE:COL), what only warns, and descriptions built in code. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/predict/kernel.h"
+#include "model/predict/kernel_emit.h"
 #include "check.h"
 
 static const char good[] =
@@ -284,8 +286,37 @@ static void built_and_shipped(void)
     }
 }
 
+/* An explicit footprint 0 is kept as given through a write and a load
+ * (gc_kernel_write used to drop it, and the file loaded back as 'derive
+ * it from the ops'). */
+static void footprint_zero_round_trip(void)
+{
+    static const char src[] = "schema: gpucal-kernel/1\nname: fp\n"
+                              "launch: {grid: 8, block: 32, registers: 32}\n"
+                              "loop:\n  trips: 2\n  ops:\n    - {op: ldg, width: 16, count: 1}\n"
+                              "footprint:\n  read_bytes: 0\n  write_bytes: 0\n  reuse_bytes: 0\n";
+    gc_kernel_t *k = NULL, *k2 = NULL;
+    gc_err_t e;
+    gc_err_clear(&e);
+    CHECK(gc_kernel_parse(&k, "fp.yaml", src, sizeof(src) - 1, &e) == 0);
+    CHECK(k && k->footprint_given == (GC_FP_READ | GC_FP_WRITE | GC_FP_REUSE));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CHECK(fp && k && gc_kernel_write(k, fp) == 0);
+    if (fp)
+        fclose(fp);
+    CHECK(buf && strstr(buf, "read_bytes: 0") && strstr(buf, "reuse_bytes: 0"));
+    CHECK(buf && gc_kernel_parse(&k2, "fp2.yaml", buf, len, &e) == 0);
+    CHECK(k2 && k2->footprint_given == k->footprint_given && k2->read_bytes == 0);
+    free(buf);
+    gc_kernel_destroy(k);
+    gc_kernel_destroy(k2);
+}
+
 int main(void)
 {
+    footprint_zero_round_trip();
     test_params();
     gc_warn_set_quiet(1);
     loads_good();

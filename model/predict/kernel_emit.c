@@ -106,13 +106,18 @@ int gc_kernel_write(const gc_kernel_t *k, FILE *fp)
     put_phase(fp, "prologue", &k->prologue, 0);
     put_phase(fp, "loop", &k->loop, 1);
     put_phase(fp, "epilogue", &k->epilogue, 0);
-    if (k->read_bytes > 0 || k->write_bytes > 0 || k->reuse_bytes > 0 || k->l2_warm) {
+    /* a value given explicitly is written even when it is 0, so that the
+     * file loads back as the same kernel (0 is not 'derive it') */
+    unsigned g = k->footprint_given;
+    int rd = (g & GC_FP_READ) || k->read_bytes > 0, wr = (g & GC_FP_WRITE) || k->write_bytes > 0,
+        ru = (g & GC_FP_REUSE) || k->reuse_bytes > 0;
+    if (rd || wr || ru || k->l2_warm) {
         fputs("footprint:\n", fp);
-        if (k->read_bytes > 0)
+        if (rd)
             fprintf(fp, "  read_bytes: %.17g\n", k->read_bytes);
-        if (k->write_bytes > 0)
+        if (wr)
             fprintf(fp, "  write_bytes: %.17g\n", k->write_bytes);
-        if (k->reuse_bytes > 0)
+        if (ru)
             fprintf(fp, "  reuse_bytes: %.17g\n", k->reuse_bytes);
         if (k->l2_warm)
             fputs("  l2_warm: true\n", fp);
