@@ -5,8 +5,10 @@
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../arch/arch.h"
+#include "../util/iotrack.h"
 #include "../model/predict/kernel.h"
 #include "../model/predict/machine.h"
 #include "../plot/plot.h"
@@ -89,6 +91,32 @@ static int add_archs(popts_t *o, const char *v)
     }
 }
 
+/* Before any work: every file named on the command line is an input, and
+ * -o must be writable as what the mode writes (a file: not a folder, not an
+ * input, not through a file; a folder: not a file). -1 (printed) or 0. */
+static int outputs_first(const popts_t *o, int file_out)
+{
+    const char *const *lists[] = {o->trace, o->arch, o->pos};
+    const int ns[] = {o->n_trace, o->n_arch, o->n_pos};
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < ns[l]; i++)
+            gc_io_note_input(lists[l][i]);
+    if (o->traces)
+        gc_io_note_inputs_in(o->traces, ".csv");
+    gc_err_t e;
+    gc_err_clear(&e);
+    struct stat st;
+    if (file_out ? gc_io_check_output(o->out, &e) != 0
+                 : stat(o->out, &st) == 0 && !S_ISDIR(st.st_mode) &&
+                       gc_err_set(&e, GC_EINPUT,
+                                  "%s: exists and is not a folder (give the name of a folder)",
+                                  o->out)) {
+        gc_cli_fail(&e);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse(int argc, char **argv, popts_t *o)
 {
     static const struct option opts[] = {
@@ -158,7 +186,7 @@ static int parse(int argc, char **argv, popts_t *o)
                                                                                 : "DIR");
         return -1;
     }
-    return 0;
+    return outputs_first(o, strcmp(argv[0], "heatmap") && strcmp(argv[0], "all"));
 }
 
 static int load_archs(const popts_t *o, gc_arch_t **a, gc_err_t *e)

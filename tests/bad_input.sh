@@ -30,6 +30,31 @@ run $G calib "$T/hdr" -o "$T/hdr.yaml" --name hdr
 refused "calib, l2_bytes 1e308" "^$T/hdr/clock\.csv:16:13: l2_bytes '1e308' must be a whole number from 65536 to 1073741824"
 [ -e "$T/hdr.yaml" ] && fail "calib, l2_bytes 1e308: wrote the arch file"
 
+# 2. a header value inside its range that no GPU of the rows' size can have
+# (sms 1024 on 132-SM rows): refused at the row the impossible value came from
+mkdir -p "$T/sms"
+for f in "$H"/*.csv; do sed 's/^# sms: .*/# sms: 1024/' "$f" >"$T/sms/$(basename "$f")"; done
+run $G calib "$T/sms" -o "$T/sms.yaml" --name sms
+refused "calib, sms 1024" "^$T/sms/[a-z_]+\.csv:[0-9]+: tensor\[.*\]\.peak_tflops = [0-9.]+ TFLOP/s .* is outside its physical range"
+[ -e "$T/sms.yaml" ] && fail "calib, sms 1024: wrote the arch file"
+
+# 5. no output may be an input of the command (any spelling, a symlink)
+mkdir -p "$T/in" && cp "$H/launch.csv" "$H/clock.csv" "$T/in/"
+cp "$T/in/clock.csv" "$T/clock.keep" && ln -s in/clock.csv "$T/link.csv"
+run $G calib "$T/in" -o "$T/in/../in/clock.csv" --name x --force
+refused "calib -o an input trace" "^gpucal: $T/in/\.\./in/clock\.csv: is the input $T/in/clock\.csv of this command"
+run $G calib "$T/in" -o "$T/x.yaml" --near-map "$T/link.csv" --force
+refused "calib --near-map a symlink to an input" "is the input $T/in/clock\.csv of this command"
+cmp -s "$T/in/clock.csv" "$T/clock.keep" || fail "calib -o an input: the trace changed"
+cp "${GC_SRC:-.}/arch/hopper-h800.yaml" "$T/a.yaml"
+run $G plot mma --arch "$T/a.yaml" -o "$T/./a.yaml" --force
+refused "plot -o its arch" "is the input $T/a\.yaml of this command"
+cmp -s "$T/a.yaml" "${GC_SRC:-.}/arch/hopper-h800.yaml" || fail "plot -o its arch: the arch changed"
+run $G calib "$T/in" -o "$T/in" --name x --force
+refused "calib -o a folder" "^gpucal: $T/in: is a folder; the output is a file"
+run $G export accel-sim --arch hopper-h800 -o "$T/a.yaml"
+refused "export -o a file" "^gpucal: $T/a\.yaml: exists and is not a folder"
+
 # 8. endless inputs: /dev/zero at line 1, a FIFO of comment lines at the header limit
 run $G trace check /dev/zero
 refused "trace check /dev/zero" "^/dev/zero:1:1: control byte 0x00"
