@@ -105,7 +105,8 @@ typedef struct gc_sm {
     gc_qty_t count, sub_cores, fp32_lanes, tensor_cores, clock_base_mhz, clock_max_mhz,
         clock_tensor_mhz, clock_memory_mhz, max_threads, max_warps, max_blocks,
         max_block_threads, registers, max_regs_thread, reg_alloc_unit, shared_max_kib,
-        shared_block_max_kib, l1_shared_kib, launch_overhead_us;
+        shared_block_max_kib, l1_shared_kib, launch_overhead_us, kernel_floor_us,
+        block_dispatch_ns;
 } gc_sm_t;
 
 typedef struct gc_l1 {

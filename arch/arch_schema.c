@@ -381,6 +381,12 @@ static const gc_field_t sm_f[] = {
     Q(gc_sm_t, l1_shared_kib, GC_F_POS, 0, 4096, "KiB/SM",
       "Combined L1 data cache and shared memory per SM."),
     Q(gc_sm_t, launch_overhead_us, 0, 0, 1e4, "us", "Time to launch an empty kernel."),
+    Q(gc_sm_t, kernel_floor_us, GC_F_POS, 0, 1e3, "us",
+      "GPU time per kernel of a CUDA graph of empty one-block kernels: the least a kernel "
+      "costs the GPU with no host launch between kernels."),
+    Q(gc_sm_t, block_dispatch_ns, GC_F_POS, 0, 1e5, "ns/block/SM",
+      "GPU time per further block on each SM, from graphs of empty kernels of 64 and 256 "
+      "blocks per SM: the rate at which the GPU starts blocks that do nothing."),
 };
 static const gc_schema_t sm_s = {"sm", 0, sm_f, NF(sm_f), NULL};
 

@@ -394,5 +394,11 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
     m->bar_cyc = 20;
     m->launch_us = pick(&s->launch_overhead_us, 3.0, dl, "sm.launch_overhead_us",
                         "3 us: a launch as event timing sees it");
+    /* the event-timed launch holds the GPU's own per-kernel cost: never more */
+    m->floor_us = fmin(m->launch_us,
+                       pick(&s->kernel_floor_us, 0, dl, "sm.kernel_floor_us",
+                            "0: not measured (a kernel's GPU time then has no fixed part)"));
+    m->dispatch_ns = pick(&s->block_dispatch_ns, 0, dl, "sm.block_dispatch_ns",
+                          "0: not measured (no bound on how fast blocks start)");
     return 0;
 }

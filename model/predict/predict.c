@@ -592,7 +592,15 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
         double n = ceil(rest / S), act = fmin(S, rest);
         cyc += wave(c, pl, wpb, n, act, full > 0 ? 1 - rest / cap : 0, p, 1);
     }
+    /* blocks start at most one per sm.block_dispatch_ns on each SM (measured
+     * with empty blocks): a grid of short blocks waits for them to start */
+    double disp = G / S * m->dispatch_ns * 1e-3 * c->clock_mhz;
+    if (disp > cyc) {
+        p->breakdown[GC_R_TAIL] += disp - cyc;
+        cyc = disp;
+    }
     double launch = m->launch_us * c->clock_mhz;
+    p->floor_us = m->floor_us;
     p->breakdown[GC_R_LAUNCH] = launch;
     p->busy[GC_R_LAUNCH] = launch;
     p->busy[GC_R_TAIL] = p->breakdown[GC_R_TAIL];
@@ -600,6 +608,11 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
     p->tail_blocks = rest;
     p->waves = G / cap;
     return cyc + launch;
+}
+
+double gc_predict_host_launch_us(const gc_prediction_t *p)
+{
+    return p->clock_mhz > 0 ? p->breakdown[GC_R_LAUNCH] / p->clock_mhz - p->floor_us : 0;
 }
 
 /* snprintf(dst, n, "%s", src) without the format machinery (per prediction) */

@@ -295,10 +295,11 @@ static int ops_describe_named(const char *op, const gc_arch_t *a, const gc_tvals
     return rc;
 }
 
-/* One kernel's launch share of its prediction, in us. */
+/* One kernel's launch share of its prediction, in us: what the host adds
+ * (the GPU's own per-kernel cost stays in the kernel's time). */
 static double launch_us(const gc_prediction_t *p)
 {
-    return p->clock_mhz > 0 ? p->breakdown[GC_R_LAUNCH] / p->clock_mhz : 0;
+    return gc_predict_host_launch_us(p);
 }
 
 /* Predict every kernel of the plan; the result is their sum. */
