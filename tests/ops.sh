@@ -19,7 +19,8 @@ transpose --rows 4096 --cols 2048 --dtype f16
 conv2d --n 8 --c 64 --h 56 --w 56 --k 64 --r 3 --s 3 --stride 1 --pad 1 --dtype f16
 conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 --dtype bf16"
 
-echo "$calls" | while read -r call; do
+# (a here-document, not a pipe: a failure inside must reach `fails`)
+while read -r call; do
     for arch in hopper-h100 ampere-a100; do
         # shellcheck disable=SC2086
         run $G predict $call --arch $arch --format json
@@ -43,7 +44,9 @@ echo "$calls" | while read -r call; do
         done
         rm -f "$T"/k*.yaml
     done
-done
+done <<EOF
+$calls
+EOF
 
 # text: one line per kernel and the total
 run $G predict conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 \

@@ -198,7 +198,7 @@ static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
 static void block_reduce_n(kb_t *b, gc_kphase_t *ph, double scale)
 {
     kb_op(b, ph, GC_OP_SHFL, 10 * scale);
-    kb_alu(b, ph, "fadd", 10 * scale, scale);
+    kb_alu(b, ph, "fadd", 10 * scale, 1);
     gc_kop_t *s = kb_op(b, ph, GC_OP_STS, scale);
     s->width = 4;
     s->active = 1;
