@@ -28,45 +28,59 @@
 
 #include "ops_build.h"
 
-/* Instructions per element of one cuWelfordOnlineSum (count + 1, the
- * reciprocal, delta, new mean, val - new mean, m2): fp32 ops on the FMA
- * pipe, the reciprocal's MUFU and its slow-path compare. */
-#define WF_FMA 7.0
-/* One cuWelfordCombine: count, coef = 1 / count (MUFU + 2 FFMA), nA, nB,
- * the mean (FMUL + FFMA), delta, m2 (3 FMUL/FFMA + 2 FADD). */
-#define WC_FMA 12.0
-/* Dependent fp32 steps of a combine on its critical path: count, the two
- * refinement FFMAs, nB, the mean and m2's last two. */
+/* The round-to-nearest reciprocal `1.f / x` as nvcc emits it for sm_70 and
+ * newer without --use_fast_math: MUFU.RCP and two FFMAs refining it (FMA
+ * pipe), and an exponent range check (IADD3, LOP3, ISETP) with a branch to
+ * the slow path (integer pipe; the branch issues like one) - CUDA C++
+ * Programming Guide, "Floating-Point Standard" and "Intrinsic Functions"
+ * (the intrinsic __frcp_rn is this sequence). */
+#define RCP_FMA 2.0
+#define RCP_INT 4.0
+
+/* One cuWelfordOnlineSum per element (layer_norm_kernel.cu): count + 1,
+ * delta, the new mean (FFMA), val - new mean, m2 (FFMA): 5 fp32 ops and
+ * the reciprocal; two of them (delta, then the new mean) are the carried
+ * chain from element to element. */
+#define WF_FMA (5.0 + RCP_FMA)
+#define WF_DEPTH 2.0
+/* One cuWelfordCombine: count, nA, nB, the mean (FMUL + FFMA), delta, m2
+ * (FMUL, FMUL, FFMA, FADD, FADD): 11 fp32 ops and the reciprocal, behind a
+ * `count > 0` test and branch; on its critical path: count, the
+ * reciprocal's two FFMAs, nB, the mean, m2's last two (7 steps). */
+#define WC_FMA (11.0 + RCP_FMA)
+#define WC_INT (2.0 + RCP_INT)
 #define WC_DEPTH 7.0
 
-/* The per-row reduction (compute_stats): every warp of the block runs the
- * 5-level butterfly of three shuffles and a combine, whether or not its
- * lanes read any of the row (the loops skip, the reduction does not); then
- * log2(warps) rounds in which the upper half of the warps store their
- * state, all wait at a barrier, the lower half loads and combines, all
- * wait again; then warp 0 stores the result, a barrier, every thread loads
- * it. warps: the block's warps (4). */
+/* The per-row reduction (compute_stats) and rstd: every warp of the block
+ * runs the 5-level butterfly of three shuffles and a combine, whether or
+ * not its lanes read any of the row (the loops skip, the reduction does
+ * not); then log2(warps) rounds in which the upper half of the warps store
+ * their state (3 floats, lane 0), all wait at a barrier, the lower half
+ * loads it and combines, all wait again (per warp and round: the two
+ * conditions' compares and branches); then warp 0 stores the mean and m2 /
+ * N (an IEEE division: the reciprocal and 2 more FFMAs), a barrier, every
+ * thread loads both; rsqrt(m2 + eps) is MUFU.RSQ with its range fix-up (3
+ * ops). warps: the block's warps (4). */
 static void ln_reduce(kb_t *b, gc_kphase_t *R, double warps)
 {
     double levels = log2(32), rounds = log2(warps);
+    double stores = warps - 1, combines = warps - 1; /* over all rounds, per block */
     kb_op(b, R, GC_OP_SHFL, 3 * levels);
     kb_alu(b, R, "ffma", WC_FMA * levels, WC_FMA / WC_DEPTH);
-    kb_alu(b, R, "mufu.rcp", levels, 1);
-    kb_alu(b, R, "fsetp", 2 * levels, 0);
-    /* the shared-memory rounds: one warp in two stores, the others load;
-     * per warp on average half an access of each per round */
-    gc_kop_t *s = kb_op(b, R, GC_OP_STS, 3 * rounds / 2 + 2.0 / warps);
+    kb_alu(b, R, "mufu.rcp", levels + (1 + combines) / warps, 0);
+    kb_alu(b, R, "isetp", WC_INT * levels + 5 * rounds + (WC_INT * combines + 8) / warps, 0);
+    gc_kop_t *s = kb_op(b, R, GC_OP_STS, (3 * stores + 2) / warps);
     s->width = 4;
     s->active = 1;
-    gc_kop_t *l = kb_op(b, R, GC_OP_LDS, 3 * rounds / 2 + 2);
+    gc_kop_t *l = kb_op(b, R, GC_OP_LDS, 3 * combines / warps + 2);
     l->width = 4;
     l->broadcast = 1;
-    kb_alu(b, R, "ffma", WC_FMA * rounds / 2, 0);
+    kb_alu(b, R, "ffma", (WC_FMA * combines + 4 + 3) / warps + 3, 0);
+    kb_alu(b, R, "mufu.rsq", 1, 0);
     kb_op(b, R, GC_OP_BAR, 2 * rounds + 1);
-    /* rsqrt(m2 / N + eps): MUFU.RSQ and its refinement */
-    kb_alu(b, R, "mufu.rsq", 1, 1);
-    kb_alu(b, R, "ffma", 4, 1);
-    kb_alu(b, R, "imad", 16, 0); /* row offset, thread index, loop bounds */
+    /* the kernel's start: thread and block indices (S2R), the row's
+     * offsets, the parameters */
+    kb_alu(b, R, "imad", 15, 0);
 }
 
 int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
@@ -109,11 +123,11 @@ int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     P->trips = trips;
     gc_kop_t *x = kb_ldg(&b, P, w, wfrac, 0);
     x->active = lanes;
-    kb_alu(&b, P, "ffma", wfrac * 4 * WF_FMA, fmax(1, wfrac * WF_FMA / 2));
+    kb_alu(&b, P, "ffma", wfrac * 4 * WF_FMA, fmax(1, wfrac * WF_FMA / WF_DEPTH));
     kb_alu(&b, P, "mufu.rcp", wfrac * 4, 0);
-    kb_alu(&b, P, "fsetp", wfrac * 4, 0);
+    kb_alu(&b, P, "isetp", wfrac * 4 * RCP_INT, 0);
     kb_alu(&b, P, "f2f", wfrac * (sz == 2 ? 4 : 0), 0);
-    kb_alu(&b, P, "imad", 3, 0); /* index, bound, branch */
+    kb_alu(&b, P, "imad", 5, 0); /* address, index, bound, branch */
     L->trips = 1;
     ln_reduce(&b, L, warps);
     /* the second loop: x again (from the L1 while the rows of the blocks
@@ -129,9 +143,9 @@ int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     gc_kop_t *gb = kb_ldg(&b, E, w, 2 * wfrac, 0);
     gb->active = lanes;
     gb->l1_hit = 1 - 1 / per_sm;
-    kb_alu(&b, E, "ffma", wfrac * 4 * 4, 0); /* x - mean, * rstd, * gamma, + beta */
-    kb_alu(&b, E, "f2f", wfrac * (sz == 2 ? 4 * 4 : 0), 0); /* x, gamma, beta in; y out */
-    kb_alu(&b, E, "imad", 3, 0);
+    kb_alu(&b, E, "ffma", wfrac * 4 * 3, 0); /* x - mean, * rstd, * gamma + beta */
+    kb_alu(&b, E, "f2f", wfrac * (sz == 2 ? 3 * 4 + 2 : 0), 0); /* x, gamma, beta in; y */
+    kb_alu(&b, E, "imad", 7, 0); /* three addresses, index, bound, branch */
     gc_kop_t *y = kb_stg(&b, E, w, wfrac);
     y->active = lanes;
     gc_kop_t *ms = kb_stg(&b, E, 4, 2 / warps / trips); /* mean, rstd by thread 0 */
