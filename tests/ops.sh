@@ -90,6 +90,30 @@ run $G describe layernorm --rows 256 --cols 65536 --dtype f32 --arch hopper-h100
 expect_out 'l1_hit: 0.46875, count: 1' "layernorm: long rows re-read from the L2 beyond the L1"
 run $G describe layernorm --rows 4096 --cols 768 --dtype f16 --arch hopper-h100
 expect_out 'l1_hit: 1, count: 1' "layernorm: short rows re-read from the L1"
+# FlashAttention-2's iteration as its three dependent steps, one phase each
+# with the loop's trips (hdim 64: 128 x 128 blocks, 4 warps, 32 rows a
+# warp): S = QK^T 2 x 16 x 4 = 128 mma (32 accumulators), Q and K by
+# (32 x 64 + 128 x 64) x 2 / 512 = 40 ldmatrix.x4; O += PV 2 x 8 x 8 = 128
+# mma (16 accumulators), V by 32; the softmax 128 scores + 4 rows of MUFU.EX2
+run $G describe attention --batch 1 --heads 1 --seq 1024 --head-dim 64 --dtype f16 --arch hopper-h100
+[ "$(grep -c '^  trips: 8$' "$out")" -eq 3 ] || fail "attention: three phases of 1024 / 128 = 8 trips"
+expect_out 'count: 128, chains: 32\}' "attention: S = QK^T, 128 mma over 32 accumulators"
+expect_out 'count: 128, chains: 16\}' "attention: O += PV, 128 mma over 16 accumulators"
+expect_out 'ldmatrix, num: 4, count: 40\}' "attention: Q and K fragments"
+expect_out 'mufu.ex2, count: 132\}' "attention: one exp2 per score and per row"
+# layernorm, 128 half columns: 32 vectors, so one warp of the four reads
+# (a quarter of a load per warp) while every warp runs the 5-level butterfly
+# (15 shuffles) and the 2 x 2 + 1 barriers
+run $G describe layernorm --rows 131072 --cols 128 --dtype f16 --arch hopper-h100
+expect_out 'ldg, width: 8, count: 0.25\}' "layernorm: one warp in four holds a vector"
+expect_out 'shfl, count: 15\}' "layernorm: every warp runs the butterfly"
+expect_out 'bar, count: 5\}' "layernorm: the reduction's barriers"
+# the block softmax that reads a row three times: 1M halves over 1024
+# threads, 16-byte vectors: 128 trips in each of its three passes, one
+# vector in flight per thread and trip in each
+run $G describe softmax --rows 8 --cols 1048576 --dtype f16 --arch hopper-h100
+[ "$(grep -c '^  trips: 128$' "$out")" -eq 3 ] || fail "softmax: three passes of 128 trips"
+[ "$(grep -c 'ldg, width: 16, count: 1}' "$out")" -eq 3 ] || fail "softmax: a load in each pass"
 # the two ends: the memset only drains its stores to the L2 (l2 latency),
 # the reduction also waits for its first loads from DRAM (dram latency)
 run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100 --format json
