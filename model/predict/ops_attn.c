@@ -120,6 +120,23 @@ static void fa_steps(kb_t *b, gc_kernel_t *k, const fa_cfg_t *c, const char *dt)
     kb_alu(b, O, "imad", 6, 0);
 }
 
+/* The causal mask (flash_fwd_kernel.h: n_masking_steps = ceil(bM / bN)
+ * iterations of a row block, the ones that reach the diagonal, run
+ * Mask::apply_mask with causal limits; mask.h): per score a column-index
+ * compare and a select of -inf (ISETP, FSEL), and per column of the
+ * thread's fragment its index (an IMAD). Averaged over the row block's
+ * trips, as the trips are. */
+static void fa_mask(kb_t *b, gc_kphase_t *X, const fa_cfg_t *c, double trips, int causal)
+{
+    if (!causal || !(trips > 0))
+        return;
+    double mw = (double)c->bm / c->warps, BN = c->bn;
+    double e = mw * BN / 32; /* S elements per thread */
+    double steps = fmin(trips, ceil((double)c->bm / c->bn));
+    kb_alu(b, X, "isetp", (e + BN / 8 * 2) * steps / trips, 0);
+    kb_alu(b, X, "sel", e * steps / trips, 0);
+}
+
 int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
 {
     fa_cfg_t c;
@@ -158,6 +175,7 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     k->prologue.trips = k->loop.trips = k->epilogue.trips = trips;
     k->prologue.stages = k->loop.stages = 2; /* V, the next K: in flight over a step */
     fa_steps(&b, k, &c, g->dtype);
+    fa_mask(&b, &k->epilogue, &c, trips, g->causal);
     /* once per block, spread over its trips: the Q block in (cp.async), the
      * O block out (scaled by 1 / row sum, through shared memory: its STS and
      * LDS are a few per thread and left out) */
