@@ -124,8 +124,8 @@ static void fa_steps(kb_t *b, gc_kernel_t *k, const fa_cfg_t *c, const char *dt)
  * iterations of a row block, the ones that reach the diagonal, run
  * Mask::apply_mask with causal limits; mask.h): per score a column-index
  * compare and a select of -inf (ISETP, FSEL), and per column of the
- * thread's fragment its index (an IMAD). Averaged over the row block's
- * trips, as the trips are. */
+ * thread's fragment its index and limit (two integer ops). Averaged over
+ * the row block's trips, as the trips are. */
 static void fa_mask(kb_t *b, gc_kphase_t *X, const fa_cfg_t *c, double trips, int causal)
 {
     if (!causal || !(trips > 0))
