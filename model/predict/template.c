@@ -321,8 +321,11 @@ static int ops_predict_named(const char *op, const gc_arch_t *a, const gc_tvals_
         memcpy(tk->block, k->block, sizeof(tk->block));
         tk->regs = k->regs;
         /* one DRAM latency for the first loads, one L2 latency for the last
-         * stores (gc_ops_ends_cyc, model/kernels/README.md) */
-        tk->ends_us = r->pred[i].clock_mhz > 0 ? gc_ops_ends_cyc(a, k) / r->pred[i].clock_mhz : 0;
+         * stores, and a one-wave grid's lockstep (gc_ops_ends_cyc,
+         * model/kernels/README.md) */
+        tk->ends_us = r->pred[i].clock_mhz > 0
+                          ? gc_ops_ends_cyc(a, k, &r->pred[i]) / r->pred[i].clock_mhz
+                          : 0;
         r->time_us += r->pred[i].time_us + tk->ends_us;
         r->kernel_us += r->pred[i].time_us + tk->ends_us - launch_us(&r->pred[i]);
         r->n = i + 1;
