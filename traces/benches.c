@@ -187,6 +187,21 @@ static const gc_bench_col_t launch_cols[] = {
     NUM("us_lo", 0, "us", "95 % interval of us, low end"),
     NUM("us_hi", 0, "us", "95 % interval of us, high end"),
 };
+static const char *const coissue_partners[] = {"ffma", "iadd3", "ex2", NULL};
+static const char *const coissue_parts[] = {"tensor", "partner", "both", NULL};
+static const gc_bench_col_t coissue_cols[] = {
+    TXT("partner", coissue_partners, "the op beside the tensor: ffma (FMA pipe), iadd3 (ALU), ex2 (MUFU)"),
+    TXT("part", coissue_parts, "tensor alone, partner alone, or both in the same warps"),
+    WHOLE("warps", 1, "warps/SM", "warps of the one block (4 per sub-core)"),
+    WHOLE("tensor_chains", 0, "instructions", "independent mma.sync chains per warp and iteration"),
+    WHOLE("partner_chains", 0, "instructions", "independent partner chains per warp and iteration"),
+    UNWHOLE("iters", "iterations", "loop iterations per timed launch"),
+    UNWHOLE("reps", "launches", "repeats the median is taken over"),
+    POS("cyc_per_iter", "cycles", "median over repeats of the block's cycles / iters"),
+    NUM("cyc_lo", 0, "cycles", "95 % interval of cyc_per_iter, low end"),
+    NUM("cyc_hi", 0, "cycles", "95 % interval of cyc_per_iter, high end"),
+    SWEEP_CLOCK,
+};
 /* numeric: calib/numerics.c reads the probe rows by name (cells of mixed kind) */
 static const gc_bench_col_t numeric_cols[] = {
     TXT("experiment", NULL, "layout, fixture, probe, mul, add, dot, acc, chain"),
@@ -224,6 +239,8 @@ static const gc_bench_spec_t specs[] = {
     {"dsm", "distributed shared memory latency and throughput by cluster (sm_90)", dsm_cols,
      NC(dsm_cols)},
     {"dpx", "DPX function latency and throughput", dpx_cols, NC(dpx_cols)},
+    {"coissue", "tensor (mma.sync) beside the FMA, ALU and MUFU pipes: overlap on a sub-core", coissue_cols,
+     NC(coissue_cols)},
     {"pchase", "classic pointer chase: load latency by path, size and stride", pchase_cols,
      NC(pchase_cols)},
     {"pchase_fine", "fine-grained pointer chase: every access's latency", fine_cols,
