@@ -161,6 +161,16 @@ static int parse(int argc, char **argv, popts_t *o)
     return 0;
 }
 
+/* parse for a chart that takes no file arguments: 0 to go on, 1 after
+ * --help (exit 0), -1 after a usage error was printed (exit 2). */
+static int parse_nopos(int argc, char **argv, popts_t *o)
+{
+    int p = parse(argc, argv, o);
+    if (!p && o->n_pos)
+        return gc_cli_usage_error(CMD, "unexpected argument '%s'", o->pos[0]), -1;
+    return p;
+}
+
 static int load_archs(const popts_t *o, gc_arch_t **a, gc_err_t *e)
 {
     for (int i = 0; i < o->n_arch; i++)
@@ -179,11 +189,9 @@ static void free_archs(gc_arch_t **a, int n)
 static int run(int argc, char **argv, int mode)
 {
     popts_t o;
-    int p = parse(argc, argv, &o);
+    int p = parse_nopos(argc, argv, &o);
     if (p)
         return p > 0 ? 0 : 2;
-    if (o.n_pos)
-        return gc_cli_usage_error(CMD, "unexpected argument '%s'", o.pos[0]);
     if ((mode == 1 || mode == 2) && o.n_trace != 1)
         return gc_cli_usage_error(CMD, "%s takes exactly one --trace", argv[0]);
     if (mode == 0 && o.n_trace == 0 && o.n_arch == 0)
@@ -337,11 +345,9 @@ static int all_forms(const popts_t *o, const gc_arch_t *const *ca, int *made, gc
 static int run_all(int argc, char **argv)
 {
     popts_t o;
-    int p = parse(argc, argv, &o);
+    int p = parse_nopos(argc, argv, &o);
     if (p)
         return p > 0 ? 0 : 2;
-    if (o.n_pos)
-        return gc_cli_usage_error(CMD, "unexpected argument '%s'", o.pos[0]);
     if (!o.traces && o.n_arch == 0)
         return gc_cli_usage_error(CMD, "all needs --traces DIR or --arch NAME");
     gc_err_t e;

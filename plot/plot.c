@@ -425,7 +425,7 @@ static void write_pts(FILE *fp, const char *name, const pts_t *p)
  * step list per arch file, the traces' x range and the footnote naming
  * every input drawn. */
 typedef struct latency {
-    series_t *sr;      /* GC_PLOT_SERIES_MAX slots, ns used */
+    series_t *sr; /* GC_PLOT_SERIES_MAX slots, ns used */
     int ns;
     pts_t *ap;         /* one step list per arch (empty: nothing to draw) */
     size_t total;      /* points in all lists, against GC_PLOT_POINTS_MAX */
@@ -559,15 +559,15 @@ static void latency_plot(FILE *fp, const latency_t *L, const gc_arch_t *const *a
 /* The whole gnuplot script of the chart into fp: preamble (one device's
  * name in the title, not in every legend entry), data blocks $sK of the
  * series and $aI of the arch steps, then the plot command. */
-static void latency_script(FILE *fp, const latency_t *L, const gc_arch_t *const *archs,
-                           int n_arch, const char *out)
+static void latency_script(FILE *fp, const latency_t *L, const gc_arch_t *const *archs, int n_arch,
+                           const char *out)
 {
     int one_dev = L->ns > 0;
     for (int k = 1; k < L->ns; k++)
         one_dev &= !strcmp(L->sr[k].dev, L->sr[0].dev);
     char title[256];
-    snprintf(title, sizeof(title), "Load latency vs array size (P-chase%s%s)",
-             one_dev ? ", " : "", one_dev ? L->sr[0].dev : "");
+    snprintf(title, sizeof(title), "Load latency vs array size (P-chase%s%s)", one_dev ? ", " : "",
+             one_dev ? L->sr[0].dev : "");
     gc_plot_preamble(fp, out, 960, 600, title, "array size (KiB)", "latency (cycles)", L->foot);
     fputs("set logscale x 2\nset format x '%g'\nset key top left\n", fp);
     char nm[16];
@@ -738,7 +738,7 @@ static int heatmap_one(const form_t *f, const char *dev, const char *trace, cons
 /* What a heat-map trace collects: its tensor forms (label and cells) and
  * where its columns are. */
 typedef struct heat {
-    form_t *fm;          /* GC_PLOT_FORMS_MAX slots, nf used */
+    form_t *fm; /* GC_PLOT_FORMS_MAX slots, nf used */
     int nf;
     size_t total;        /* cells in all forms, against GC_PLOT_POINTS_MAX */
     int idx[7];          /* inst, shape, a_type, c_type, warps, ilp, fma_clk_sm */
@@ -966,8 +966,8 @@ static int hist_centres(FILE *fp, const gc_arch_t *arch)
                 "rgb '#d62728'\nset label %d ",
                 i + 1, c[i].q->v, c[i].q->v, i + 1);
         gc_plot_q(fp, lab);
-        fprintf(fp, " at %.17g, graph %.2f left front offset 0.5,0 tc rgb '#222222'\n",
-                c[i].q->v, nc % 2 ? 0.87 : 0.95);
+        fprintf(fp, " at %.17g, graph %.2f left front offset 0.5,0 tc rgb '#222222'\n", c[i].q->v,
+                nc % 2 ? 0.87 : 0.95);
         nc++;
     }
     return nc;
@@ -997,7 +997,8 @@ static void hist_script(FILE *fp, const hist_t *h, const gc_arch_t *arch, const 
     if (arch)
         x1 = fmax(x1, hist_centre_max(arch) + 3 * w);
     fprintf(fp,
-            "set style fill solid 0.6 noborder\nset boxwidth %ld\nset tmargin 6\nset title offset 0, 1.6\nset key at screen 0.5, screen 0.90 center top horizontal maxrows 1\n"
+            "set style fill solid 0.6 noborder\nset boxwidth %ld\nset tmargin 6\nset title offset "
+            "0, 1.6\nset key at screen 0.5, screen 0.90 center top horizontal maxrows 1\n"
             "set yrange [0:*]\nset xrange [%g:%g]\nset offsets 0, 0, graph 0.12, 0\n",
             w, x0 - w, x1);
     hist_bins(fp, h, top, w);
@@ -1027,8 +1028,7 @@ int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int 
              gc_trace_meta(r, "device") ? gc_trace_meta(r, "device") : base_name(trace));
     hist_t h = {.lo = HIST_MAX};
     h.cnt = calloc(HIST_MAX + 1, sizeof(*h.cnt));
-    rc = h.cnt ? hist_read(&h, r, idx[0], trace, err)
-               : gc_err_set(err, GC_ENOMEM, "out of memory");
+    rc = h.cnt ? hist_read(&h, r, idx[0], trace, err) : gc_err_set(err, GC_ENOMEM, "out of memory");
     gc_trace_close(r);
     if (!rc && h.n == 0)
         rc = gc_err_at(err, GC_ENODATA, trace, 0, 0, "no rows: nothing to draw");

@@ -297,7 +297,7 @@ static void ops_ffma(gdesc_t *g, gc_gemm_result_t *info)
         o->broadcast = 1;
     }
     double copies = g->tile_in / 16 / (32 * g->W);
-    cp_async16(g, &k->loop, copies); /* register-staged prefetch */
+    cp_async16(g, &k->loop, copies);                    /* register-staged prefetch */
     o = op(k, &k->loop, GC_OP_STS, copies * 4, &g->ok); /* A is stored transposed */
     if (o)
         o->width = 4;
