@@ -18,7 +18,7 @@ static const char *const patterns[] = {"seq", "rand", NULL};
 static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
 static const char *const loads[] = {"idle", "memory", "tensor", NULL};
 static const char *const metrics[] = {"latency", "throughput", NULL};
-static const char *const launch_kernels[] = {"empty", "empty_stream", NULL};
+static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
 
 /* clang-format off */
 /* TXT: a name from ch (NULL: any); NUM: a number >= lo; POS: a number > 0;
@@ -178,12 +178,12 @@ static const gc_bench_col_t clock_cols[] = {
     UNNUM("seconds", "s", "how long the load ran"),
 };
 static const gc_bench_col_t launch_cols[] = {
-    TXT("kernel", launch_kernels, "empty, or empty_stream (on a created stream)"),
+    TXT("kernel", launch_kernels, "empty, empty_stream (back to back), or empty_graph (a CUDA graph of `batch` kernels)"),
     WHOLE("blocks", 1, "blocks", "blocks launched"),
     WHOLE("threads", 1, "threads", "threads per block"),
     UNWHOLE("batch", "launches", "launches between one event pair"),
-    UNWHOLE("launches", "launches", "launches timed"),
-    POS("us", "us", "median time per launch"),
+    UNWHOLE("launches", "launches", "timings (event pairs) the median is taken over"),
+    POS("us", "us", "median time per launch (per kernel for a batch or graph)"),
     NUM("us_lo", 0, "us", "95 % interval of us, low end"),
     NUM("us_hi", 0, "us", "95 % interval of us, high end"),
 };
