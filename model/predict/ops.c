@@ -14,13 +14,16 @@
  * run concurrently (the library promises concurrent predictions) */
 static _Thread_local gc_kop_t sink;
 
-int kb_start(kb_t *b, const char *name, const char *source)
+gc_kernel_t *kb_start(kb_t *b, const char *name, const char *source, gc_err_t *err)
 {
     b->k = gc_kernel_create(name);
     b->ok = b->k != NULL;
-    if (b->ok)
-        b->k->source = gc_kernel_str(b->k, source);
-    return b->ok ? 0 : -1;
+    if (!b->ok) {
+        gc_err_set(err, GC_ENOMEM, "out of memory");
+        return NULL;
+    }
+    b->k->source = gc_kernel_str(b->k, source);
+    return b->k;
 }
 
 gc_kop_t *kb_op(kb_t *b, gc_kphase_t *ph, gc_opclass_t cls, double count)

@@ -157,11 +157,12 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     snprintf(name, sizeof(name), "flash_fwd_kernel<hdim%d,%d,%d,%d>%s", c.d, c.bm, c.bn,
              c.warps, g->causal ? " causal" : "");
     kb_t b;
-    kb_start(&b, name, "pytorch aten/src/ATen/native/transformers/cuda/flash_attn/"
-                       "flash_fwd_launch_template.h, flash_fwd_kernel.h, kernel_traits.h");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, name,
+                              "pytorch aten/src/ATen/native/transformers/cuda/flash_attn/"
+                              "flash_fwd_launch_template.h, flash_fwd_kernel.h, kernel_traits.h",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     /* run_flash_fwd: grid (ceil(S / bm), B, H), kNThreads = 32 * warps,
      * shared Q + K + V blocks (kernel_traits.h, Share_Q_K_smem false) */
     k->grid[0] = (long)ceil(S / c.bm);
@@ -203,11 +204,12 @@ static int conv_pad(const gc_ops_args_t *g, double cpad, gc_ops_plan_t *p, gc_er
 {
     double pix = (double)g->n * g->h * g->w;
     kb_t b;
-    kb_start(&b, "cudnn nhwc channel pad", "cuDNN: NHWC tensor-core kernels need C % 8 == 0 "
-                                           "(cuDNN developer guide, Tensor Core requirements)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, "cudnn nhwc channel pad",
+                              "cuDNN: NHWC tensor-core kernels need C % 8 == 0 "
+                              "(cuDNN developer guide, Tensor Core requirements)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     double threads = pix * cpad / 8;
     k->grid[0] = (long)ceil(threads / 128);
     k->block[0] = 128;

@@ -55,11 +55,12 @@ int ops_elementwise(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p
     char name[64];
     snprintf(name, sizeof(name), "vectorized_elementwise_kernel<%d> %s", (int)vec, e->name);
     kb_t b;
-    kb_start(&b, name, "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh "
-                       "(launch_vectorized_kernel, vectorized_elementwise_kernel)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, name,
+                              "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh "
+                              "(launch_vectorized_kernel, vectorized_elementwise_kernel)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->grid[0] = (long)ceil(n / (128 * ept));
     k->block[0] = 128;
     k->regs = 32;
@@ -91,12 +92,13 @@ int ops_transpose(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     double R = (double)g->rows, C = (double)g->cols, n = R * C;
     double unroll = sz >= 4 ? 2 : 4, nv = 128 * unroll;
     kb_t b;
-    kb_start(&b, "elementwise_kernel<128> copy (transpose)",
-             "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh (launch_legacy_kernel), "
-             "aten/src/ATen/native/cuda/Copy.cu");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k =
+        kb_start(&b, "elementwise_kernel<128> copy (transpose)",
+                 "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh (launch_legacy_kernel), "
+                 "aten/src/ATen/native/cuda/Copy.cu",
+                 err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->grid[0] = (long)ceil(n / nv);
     k->block[0] = 128;
     k->regs = 24;
@@ -160,11 +162,12 @@ static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
     char name[80];
     snprintf(name, sizeof(name), "softmax_warp_forward<%d,%d,%d>", (int)wb, (int)wi, (int)ws);
     kb_t b;
-    kb_start(&b, name, "pytorch aten/src/ATen/native/cuda/PersistentSoftmax.cuh "
-                       "(dispatch_softmax_forward), aten/src/ATen/native/cuda/SoftMax.cu");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, name,
+                              "pytorch aten/src/ATen/native/cuda/PersistentSoftmax.cuh "
+                              "(dispatch_softmax_forward), aten/src/ATen/native/cuda/SoftMax.cu",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->block[0] = (long)ws;
     k->block[1] = (long)(128 / ws);
     k->grid[0] = (long)ceil(R / (wb * 128 / ws));
@@ -254,11 +257,12 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
     const char *name = use_reg ? "cunn_SoftMaxForwardReg"
                        : use_smem ? "cunn_SoftMaxForwardSmem" : "cunn_SoftMaxForward";
     kb_t b;
-    kb_start(&b, name, "pytorch aten/src/ATen/native/cuda/SoftMax.cu (host_softmax, "
-                       "SoftMaxForward_getBlockSize, ilpReduce, blockReduceWarp)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, name,
+                              "pytorch aten/src/ATen/native/cuda/SoftMax.cu (host_softmax, "
+                              "SoftMaxForward_getBlockSize, ilpReduce, blockReduceWarp)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->grid[0] = (long)R;
     k->block[0] = (long)block;
     /* registers as compiled in PyTorch 2.11's sm_90 build (ptxas, seen by
@@ -399,11 +403,12 @@ static void reduce_config(const gc_arch_t *a, double R, double C, int sz, rcfg_t
 static int reduce_memset(double grid_x, gc_ops_plan_t *p, gc_err_t *err)
 {
     kb_t b;
-    kb_start(&b, "memset (reduce semaphores)", "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
-                                                "(gpu_reduce_kernel: cudaMemsetAsync)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, "memset (reduce semaphores)",
+                              "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
+                              "(gpu_reduce_kernel: cudaMemsetAsync)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     double words = grid_x;
     k->grid[0] = 1;
     k->block[0] = (long)fmin(1024, ceil(words / 32) * 32);
@@ -424,11 +429,12 @@ int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
     if (c.ctas > 1 && reduce_memset(c.grid_x, p, err))
         return -1;
     kb_t b;
-    kb_start(&b, "reduce_kernel<512,1> sum", "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
-                                             "(setReduceConfig, reduce_kernel)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, "reduce_kernel<512,1> sum",
+                              "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
+                              "(setReduceConfig, reduce_kernel)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->grid[0] = (long)c.grid_x;
     k->grid[1] = (long)c.grid_y;
     k->block[0] = (long)c.bw;

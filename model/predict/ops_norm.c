@@ -91,13 +91,13 @@ int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
         return gc_err_set(err, GC_EUSAGE, "layernorm: --cols %ld is not a multiple of 4 (the "
                           "vectorized kernel modelled needs it)", g->cols);
     kb_t b;
-    kb_start(&b, "vectorized_layer_norm_kernel",
-             "pytorch aten/src/ATen/native/cuda/layer_norm_kernel.cu "
-             "(launch_vectorized_layer_norm_kernel, compute_stats, "
-             "vectorized_layer_norm_kernel_impl)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, "vectorized_layer_norm_kernel",
+                              "pytorch aten/src/ATen/native/cuda/layer_norm_kernel.cu "
+                              "(launch_vectorized_layer_norm_kernel, compute_stats, "
+                              "vectorized_layer_norm_kernel_impl)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     /* grid = rows, block (32, num_threads() / 32) = (32, 4); shared
      * threads.y * 3 / 2 floats (launch_vectorized_layer_norm_kernel) */
     const double threads = 128, warps = 4;
