@@ -106,7 +106,7 @@ typedef struct gc_sm {
         clock_tensor_mhz, clock_memory_mhz, max_threads, max_warps, max_blocks,
         max_block_threads, registers, max_regs_thread, reg_alloc_unit, shared_max_kib,
         shared_block_max_kib, l1_shared_kib, launch_overhead_us, kernel_floor_us,
-        block_dispatch_ns;
+        block_dispatch_ns, overlap_tensor_fma, overlap_tensor_alu, overlap_tensor_xu;
 } gc_sm_t;
 
 typedef struct gc_l1 {

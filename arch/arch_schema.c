@@ -387,6 +387,13 @@ static const gc_field_t sm_f[] = {
     Q(gc_sm_t, block_dispatch_ns, GC_F_POS, 0, 1e5, "ns/block/SM",
       "GPU time per further block on each SM, from graphs of empty kernels of 64 and 256 "
       "blocks per SM: the rate at which the GPU starts blocks that do nothing."),
+    Q(gc_sm_t, overlap_tensor_fma, 0, 0, 1, "fraction",
+      "How much of the shorter of mma.sync and FMA-pipe work (ffma) a sub-core hides when "
+      "both run in the same warps: 1 the pair takes the longer alone, 0 both in turn."),
+    Q(gc_sm_t, overlap_tensor_alu, 0, 0, 1, "fraction",
+      "The same for mma.sync beside ALU-pipe work (iadd3)."),
+    Q(gc_sm_t, overlap_tensor_xu, 0, 0, 1, "fraction",
+      "The same for mma.sync beside MUFU work (ex2)."),
 };
 static const gc_schema_t sm_s = {"sm", 0, sm_f, NF(sm_f), NULL};
 

@@ -400,5 +400,12 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
                             "0: not measured (a kernel's GPU time then has no fixed part)"));
     m->dispatch_ns = pick(&s->block_dispatch_ns, 0, dl, "sm.block_dispatch_ns",
                           "0: not measured (no bound on how fast blocks start)");
+    const gc_qty_t *ov[3] = {&s->overlap_tensor_fma, &s->overlap_tensor_alu,
+                             &s->overlap_tensor_xu};
+    const char *const ovk[3] = {"sm.overlap_tensor_fma", "sm.overlap_tensor_alu",
+                                "sm.overlap_tensor_xu"};
+    for (int k = 0; k < 3; k++)
+        m->overlap_tensor[k] = pick(ov[k], 1, dl, ovk[k],
+                                    "1: not measured (mma.sync and CUDA-core work overlap fully)");
     return 0;
 }

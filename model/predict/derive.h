@@ -111,6 +111,7 @@ typedef struct gc_machine {
     double launch_us;   /* launch overhead as event timing sees it */
     double floor_us;    /* the GPU's own cost of a kernel, part of launch_us (0: unknown) */
     double dispatch_ns; /* the GPU starts at most one block per this many ns on an SM */
+    double overlap_tensor[3]; /* mma.sync beside the FMA, ALU, MUFU pipes: share hidden */
     double clock_max_mhz, clock_tensor_mhz, clock_memory_mhz;
     int has_clock_tensor, has_clock_memory; /* the file states them */
     gc_derived_list_t derived; /* the SM and memory figures derived, in rule order */

@@ -261,15 +261,40 @@ typedef struct ctx {
  * warps (arch/pipe.h: n = ceil(warps / slots) * chains per step): ops of
  * one execution pipe add up, different pipes work side by side (the busiest
  * counts; the issue term bounds them together). */
-static double pipes_thr(const pipe_use_t *u, int n, double warps)
+static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[4])
 {
-    double thr[4] = {0, 0, 0, 0};
+    thr[0] = thr[1] = thr[2] = thr[3] = 0;
     for (int i = 0; i < n; i++) {
         double w = u[i].wg ? ceil(warps / 4.0) : warps;
         thr[u[i].cls & 3] +=
             u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) * u[i].pipe.issue_cyc;
     }
     return MAX(MAX(thr[0], thr[1]), MAX(thr[2], thr[3]));
+}
+
+static double pipes_thr(const pipe_use_t *u, int n, double warps)
+{
+    double thr[4];
+    return pipes_cls(u, n, warps, thr);
+}
+
+/* What a sub-core cannot hide when mma.sync and CUDA-core work share its
+ * warps: for each CUDA-core pipe k (FMA, ALU, MUFU), (1 - overlap_k) of the
+ * shorter of the tensor time and pipe k's time (sm.overlap_tensor_*,
+ * measured by the coissue bench; 1 = hidden, the old rule). Only for
+ * loops whose tensor work is all mma.sync: wgmma runs asynchronously. */
+static double coissue_extra(const gc_machine_t *m, const plan_t *pl, double W, double tensor)
+{
+    if (!(tensor > 0))
+        return 0;
+    for (int i = 0; i < pl->n_tensor; i++)
+        if (pl->tensor[i].wg)
+            return 0;
+    double thr[4], extra = 0;
+    pipes_cls(pl->alu, pl->n_alu, W, thr);
+    for (int k = 0; k < 3; k++)
+        extra += (1 - m->overlap_tensor[k]) * fmin(tensor, thr[k]);
+    return extra;
 }
 
 /* The longest dependency chain of one warp per iteration with `warps` warps
@@ -336,6 +361,9 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
     term[GC_R_ALU] = pipes_thr(pl->alu, pl->n_alu, W);
+    /* the part of the pair the sub-core cannot hide goes to the longer one */
+    double ex = coissue_extra(m, pl, W, term[GC_R_TENSOR]);
+    term[term[GC_R_TENSOR] >= term[GC_R_ALU] ? GC_R_TENSOR : GC_R_ALU] += ex;
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
     double async = pl->rd - pl->sync_rd + pl->wr;
