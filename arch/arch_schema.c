@@ -446,6 +446,9 @@ static const gc_field_t l2_f[] = {
     Q(gc_l2_t, bw_bytes_clk, GC_F_POS, 0, 1e6, "bytes/clk", "Whole-chip throughput, 4-byte loads."),
     Q(gc_l2_t, bw_v4_bytes_clk, GC_F_POS, 0, 1e6, "bytes/clk",
       "Whole-chip throughput, 16-byte loads."),
+    Q(gc_l2_t, lines_bw_bytes_clk, GC_F_POS, 0, 1e6, "bytes/clk",
+      "Whole-chip throughput when every 16-byte load reads a line of its own (the access "
+      "of a transpose); / 16 = the line requests the L2 serves per clock."),
 };
 static const gc_schema_t l2_s = {"memory.l2", 0, l2_f, NF(l2_f), NULL};
 

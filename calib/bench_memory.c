@@ -805,13 +805,15 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
                        &m->dram.bw_gbs,
                        &m->dram.bw_read_gbs,
                        &m->dram.bw_write_gbs,
-                       &m->dram.bw_copy_gbs};
+                       &m->dram.bw_copy_gbs,
+                       &m->l2.lines_bw_bytes_clk};
     static const target_t tg[] = {
         {"l1", 4, "bytes_clk_sm", 1, NULL},     {"l1", 16, "bytes_clk_sm", 1, NULL},
         {"shared", 4, "bytes_clk_sm", 1, NULL}, {"shared", 16, "bytes_clk_sm", 1, NULL},
         {"l2", 4, "bytes_clk", 1, NULL},        {"l2", 16, "bytes_clk", 1, NULL},
         {"global", 0, "gbs", 0, NULL},          {"global", 0, "gbs", 0, "read"},
         {"global", 0, "gbs", 0, "write"},       {"global", 0, "gbs", 0, "copy"},
+        {"l2", 16, "bytes_clk", 0, "read_lines"},
     };
     size_t nr = t->nrows ? t->nrows : 1;
     bwset_t B = {.t = t, .cl = gc_table_col(t, "level"), .cop = gc_table_col(t, "op"),

@@ -391,6 +391,8 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
     }
     /* one SM's link to the L2: 64 bytes per clock */
     m->l2_sm_bw_clk = 64;
+    /* one request per line: the line requests the L2 serves per clock */
+    m->l2_lines_clk = mem->l2.lines_bw_bytes_clk.set ? mem->l2.lines_bw_bytes_clk.v / 16 : 0;
     m->bar_cyc = 20;
     m->launch_us = pick(&s->launch_overhead_us, 3.0, dl, "sm.launch_overhead_us",
                         "3 us: a launch as event timing sees it");

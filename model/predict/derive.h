@@ -104,6 +104,7 @@ typedef struct gc_machine {
     double l2_bytes;                 /* L2 capacity, bytes */
     double l2_bw_clk;                /* whole-chip L2 bytes per SM clock */
     double l2_sm_bw_clk;             /* most one SM draws from the L2, bytes per clock */
+    double l2_lines_clk;             /* whole-chip lines the L2 serves per clock (0: no limit) */
     double dram_bw_gbs;              /* sustained DRAM bandwidth, GB/s */
     double dram_rd_gbs, dram_wr_gbs; /* reads only / writes only, GB/s */
     double dram_cp_gbs; /* a copy: as many bytes read as written, GB/s (both counted) */

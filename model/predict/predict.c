@@ -367,9 +367,12 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
     double async = pl->rd - pl->sync_rd + pl->wr;
-    term[GC_R_L2] = W * pl->sync_rd / r2;
+    /* the L2 serves bytes at r2 and line requests at rl: requests of one
+     * line each are bound by rl (memory.l2.lines_bw_bytes_clk / 16) */
+    double rl = m->l2_lines_clk > 0 ? m->l2_lines_clk / A : 0;
+    term[GC_R_L2] = MAX(W * pl->sync_rd / r2, rl > 0 ? W * pl->sync_lines / rl : 0);
     term[GC_R_DRAM] = W * pl->sync_rd * c->mr * cr;
-    term[T_L2A] = W * async / r2;
+    term[T_L2A] = MAX(W * async / r2, rl > 0 ? W * pl->async_lines / rl : 0);
     term[T_DRAMA] = W * ((pl->rd - pl->sync_rd) * c->mr * cr + pl->wr * c->mw * cw);
     term[T_DRS] = W * pl->sync_rd * c->mr;
     term[T_DRB] = W * pl->rd * c->mr;
