@@ -50,7 +50,9 @@ static char *dupstr(const char *s)
  * The bytes are checked as they come, so a binary file (NULs, /dev/zero)
  * is refused at its first control byte, with its line and column, and an
  * endless input stops at GC_TRACE_LINE_MAX (one line) or GC_TRACE_BYTES_MAX
- * (the whole file). A CR is allowed only just before the newline. */
+ * (the whole file). A CR is allowed only just before the newline; tab is
+ * the one other C0 byte allowed (blank space in metadata), and DEL (0x7f)
+ * is refused like the C0 bytes. Bytes from 0x80 (UTF-8 text) pass. */
 static int read_line(gc_trace_reader_t *r, gc_err_t *err)
 {
     size_t n = 0;
@@ -59,7 +61,7 @@ static int read_line(gc_trace_reader_t *r, gc_err_t *err)
         if (c == '\n')
             break;
         unsigned char u = (unsigned char)c;
-        if (u < 0x20 && u != '\t' && u != '\r')
+        if ((u < 0x20 && u != '\t' && u != '\r') || u == 0x7f)
             return gc_err_at(err, GC_EINPUT, r->path, r->line + 1, (long)n + 1,
                              "control byte 0x%02x: not a text trace (is this a binary file?)",
                              u);
