@@ -250,8 +250,8 @@ static const gc_field_t tensor_f[] = {
       "Best whole-GPU throughput as reported (2 flops per FMA), at clock_mhz."),
     Q(gc_tensor_t, clock_mhz, GC_F_POS, 0, 1e4, "MHz",
       "SM clock the throughput figures were taken at."),
-    Q(gc_tensor_t, peak_warps, GC_F_INT, 1, 64, "warps/SM", "Warps per SM at the peak."),
-    Q(gc_tensor_t, peak_ilp, GC_F_INT, 1, 64, "instructions", "ILP at the peak."),
+    Q(gc_tensor_t, peak_warps, GC_F_INT, 1, 64, "warps/SM", "Warps per SM at the peak: the fewest warps x ILP within 1 % of the best rate."),
+    Q(gc_tensor_t, peak_ilp, GC_F_INT, 1, 64, "instructions", "ILP at the peak (the same point as peak_warps)."),
     L(gc_tensor_t, conv, GC_F_FLOW, conv_mma_s,
       "Convergence points of the sweep: where throughput stops growing with ILP or warps."),
 };
@@ -275,8 +275,8 @@ static const gc_field_t ldm_f[] = {
     Q(gc_ldmatrix_t, latency_cyc, GC_F_POS, 0, LAT, "cycles", "Completion latency (ILP 1)."),
     Q(gc_ldmatrix_t, peak_bytes_clk_sm, GC_F_POS, 0, 1e4, "bytes/clk/SM",
       "Best throughput over the ILP x warps sweep."),
-    Q(gc_ldmatrix_t, peak_warps, GC_F_INT, 1, 64, "warps/SM", "Warps per SM at the peak."),
-    Q(gc_ldmatrix_t, peak_ilp, GC_F_INT, 1, 64, "instructions", "ILP at the peak."),
+    Q(gc_ldmatrix_t, peak_warps, GC_F_INT, 1, 64, "warps/SM", "Warps per SM at the peak: the fewest warps x ILP within 1 % of the best rate."),
+    Q(gc_ldmatrix_t, peak_ilp, GC_F_INT, 1, 64, "instructions", "ILP at the peak (the same point as peak_warps)."),
     L(gc_ldmatrix_t, conv, GC_F_FLOW, conv_ldm_s, "Convergence points of the sweep."),
 };
 static const gc_schema_t ldm_s = {"ldmatrix entry", sizeof(gc_ldmatrix_t), ldm_f, NF(ldm_f),

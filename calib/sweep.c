@@ -429,6 +429,21 @@ size_t gc_sweep_peak(const gc_sweep_pt_t *pt, size_t n)
     return b;
 }
 
+size_t gc_sweep_knee(const gc_sweep_pt_t *pt, size_t n, double tol)
+{
+    double floor_rate = (1 - tol) * pt[gc_sweep_peak(pt, n)].rate;
+    size_t k = n;
+    for (size_t i = 0; i < n; i++) {
+        if (!(pt[i].rate >= floor_rate))
+            continue;
+        double f = pt[i].warps * pt[i].ilp;
+        if (k == n || f < pt[k].warps * pt[k].ilp ||
+            (f == pt[k].warps * pt[k].ilp && pt[i].warps < pt[k].warps))
+            k = i;
+    }
+    return k;
+}
+
 long gc_sweep_find(const gc_sweep_pt_t *pt, size_t n, double warps, double ilp)
 {
     for (size_t i = 0; i < n; i++)

@@ -71,6 +71,15 @@ int gc_sweep_fit(const gc_sweep_pt_t *pt, size_t n, const int *slots, int n_slot
 /* Index of the point of highest rate (ties: the earlier one), n > 0. */
 size_t gc_sweep_peak(const gc_sweep_pt_t *pt, size_t n);
 
+/* Where the peak is reached, stably: among the points whose rate is at
+ * least (1 - tol) of the highest rate, the one with the fewest warps x ILP
+ * in flight (ties: fewer warps, then the earlier point). On a flat plateau
+ * the argmax moves between runs with noise; this point does not. n > 0. */
+size_t gc_sweep_knee(const gc_sweep_pt_t *pt, size_t n, double tol);
+
+/* The tolerance of gc_sweep_knee for the peak's warps and ILP: 1 %. */
+#define GC_SWEEP_KNEE_TOL 0.01
+
 /* Index of the point at (warps, ilp), or -1. */
 long gc_sweep_find(const gc_sweep_pt_t *pt, size_t n, double warps, double ilp);
 

@@ -17,12 +17,21 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../util/fsio.h"
 #include "measure.h"
 #include "numeric_gen.h"
 #include "numeric_probe.h"
 #include "numeric_prof.h"
+
+/* Seconds on the monotonic clock (the phase times printed at the end). */
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* ---- device side ---- */
 
@@ -431,6 +440,7 @@ typedef struct bench {
     int wide_form;
     gc_afile_t manifest;
     int have_manifest;
+    double probe_s;        /* seconds spent fitting the probe findings */
 } bench_t;
 
 static int row(bench_t *b, gc_err_t *err, const char *fmt, ...) GC_PRINTF(3, 4);
@@ -531,6 +541,7 @@ static int probe_rows(bench_t *b, const gc_nset_t *s, const unsigned char *out, 
         o[i] = get_bits(out, cb, i);
     gc_nfind_t fd;
     const gc_nset_t *sets, *ws = NULL;
+    double t0 = mono_s();
     int ns = gc_nset_plan(&sets);
     for (int i = 0; i < ns; i++)
         if (sets[i].form == s->form && sets[i].gen == GC_NG_WIDE)
@@ -538,6 +549,7 @@ static int probe_rows(bench_t *b, const gc_nset_t *s, const unsigned char *out, 
     int have = ws && b->wide && b->wide_form == s->form;
     gc_nprobe_findings(f, o, n, have ? ws : NULL, have ? b->wide : NULL, have ? b->wide_mmas : 0,
                        &fd);
+    b->probe_s += mono_s() - t0;
     free(o);
     gc_nrow_t rows[32];
     int nr = gc_nfind_rows(f, &fd, rows, 32), rc = 0;
@@ -716,10 +728,12 @@ static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     } else {
         b.dump = NULL;
     }
+    double t0 = mono_s(), t1, t2;
     /* 1. layouts */
     for (int fi = 0; !rc && fi < gc_nforms_count; fi++)
         if (form_runs(&b, &gc_nforms[fi]))
             rc = layout_check(&b, fi, err);
+    t1 = mono_s();
     /* 2. fixture sets (probe sets included) */
     const gc_nset_t *sets;
     int nsets = gc_nset_plan(&sets);
@@ -731,6 +745,7 @@ static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         rc = run_set(&b, &sets[i], err);
         gc_progress(ctx, i + 1, nsets, "fixture sets");
     }
+    t2 = mono_s();
     /* 3. seed 000 section 8: profiles and chains */
     static const char *const prof[][4] = {
         {"mma", "m16n8k8", "tf32", "f32"},   {"mma", "m16n8k8", "bf16", "f32"},
@@ -750,6 +765,10 @@ static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
             rc = run_chains(&b, fi, ctx->quick ? 100 : GC_NCHAIN_CHAINS, GC_NCHAIN_LEN, err);
         gc_progress(ctx, i + 1, nprof, "profiles and chains");
     }
+    if (!rc)
+        fprintf(stderr, "[numeric] seconds: layouts %.1f, fixture sets %.1f (probe fits %.1f), "
+                        "profiles and chains %.1f\n",
+                t1 - t0, t2 - t1, b.probe_s, mono_s() - t2);
     dbuf_free(&b.db);
     free(b.wide);
     if (b.have_manifest) {

@@ -14,6 +14,9 @@
 #      width, unroll, threads, blocks per SM, streaming hints), torch_ref.py
 #      (PyTorch copy, triad, sum, fill), chase_ref (per-access pointer chase
 #      on 4 SMs: 8 MiB hit and 512 MiB miss footprints, 32-byte nodes);
+#      kernel_floor (the GPU time of empty kernels: a CUDA graph of 1000,
+#      a stream of 1000, one), torch_floor.py (the profiler's duration of
+#      tiny element-wise kernels);
 #   6. $OUT/final.tgz (run1/, run2/, logs, reference outputs) and
 #      $OUT/summary.txt (the lines to read first).
 # Each step gets what is left of a 530 s budget (timeout); a step that fails
@@ -60,7 +63,8 @@ build_measure() {
 }
 build_refs() {
     nvcc -O3 $GENCODE -o "$W/bw_ref" measure/ref/bw_ref.cu &&
-        nvcc -O3 $GENCODE -o "$W/chase_ref" measure/ref/chase_ref.cu
+        nvcc -O3 $GENCODE -o "$W/chase_ref" measure/ref/chase_ref.cu &&
+        nvcc -O3 $GENCODE -o "$W/kernel_floor" measure/ref/kernel_floor.cu
 }
 t=$(date +%s)
 say "build: start"
@@ -78,6 +82,7 @@ for k in 1 2; do
         step "run$k" 200 "$M" --out "$W/run$k"
         sed -n '/^bench  *status/,$p' "$W/log/run$k.log" | tee -a "$S"
         grep -i "error\|failed" "$W/log/run$k.log" | head -5 | tee -a "$S"
+        grep "^\[numeric\] seconds" "$W/log/run$k.log" | tee -a "$S"
     fi
 done
 
@@ -93,6 +98,9 @@ fi
 step torch_ref 90 python3 measure/ref/torch_ref.py 1024
 grep "^TORCH\|^torch" "$W/log/torch_ref.log" | tee -a "$S"
 [ -x "$W/chase_ref" ] && step chase_ref 90 "$W/chase_ref" 512 && cat "$W/log/chase_ref.log" | tee -a "$S"
+[ -x "$W/kernel_floor" ] && step kernel_floor 60 "$W/kernel_floor" 1000 && cat "$W/log/kernel_floor.log" | tee -a "$S"
+step torch_floor 60 python3 measure/ref/torch_floor.py
+grep "^TFLOOR\|^torch" "$W/log/torch_floor.log" | tee -a "$S"
 if [ -f "$W/run1/bw.csv" ]; then
     echo "--- run1 bw.csv rows (level,width,blocks,threads,gbs,op,...)" | tee -a "$S"
     grep -v '^#' "$W/run1/bw.csv" | cut -d, -f1-4,9,11- | tee -a "$S"

@@ -77,10 +77,43 @@ static void list_benches(void)
     }
 }
 
+/* Is there a CUDA GPU numbered dev? One line that says what is missing
+ * when not (no GPU, no driver, a device number past the count), exit 1:
+ * an environment without a GPU is not bad input. */
+static int have_device(int dev, gc_err_t *err)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    cudaGetLastError();
+    if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0))
+        return gc_err_set(err, GC_ERUN, "no CUDA GPU on this host (the CUDA runtime sees none): "
+                                         "run gpucal measure where a GPU is");
+    if (e == cudaErrorInsufficientDriver && access("/proc/driver/nvidia/version", F_OK) != 0)
+        return gc_err_set(err, GC_ERUN, "no CUDA GPU on this host: no NVIDIA driver is loaded "
+                                         "(/proc/driver/nvidia/version is missing); run gpucal "
+                                         "measure where a GPU is");
+    if (e == cudaErrorInsufficientDriver || e == cudaErrorNotSupported ||
+        e == cudaErrorSystemDriverMismatch || e == cudaErrorCompatNotSupportedOnDevice)
+        return gc_err_set(err, GC_ERUN, "no usable CUDA GPU on this host: %s (%s); a host "
+                                         "without a GPU has no NVIDIA driver, else update the "
+                                         "driver to one that supports CUDA %d.%d",
+                          cudaGetErrorString(e), cudaGetErrorName(e), CUDART_VERSION / 1000,
+                          CUDART_VERSION % 1000 / 10);
+    if (e != cudaSuccess)
+        return gc_cuda_check(e, "looking for a CUDA GPU", err);
+    if (dev >= n)
+        return gc_err_set(err, GC_ERUN, "--device %d: this host has %d CUDA GPU%s (0..%d)", dev,
+                          n, n == 1 ? "" : "s", n - 1);
+    return 0;
+}
+
 static int devinfo(int dev, gc_devinfo_t *d, gc_err_t *err)
 {
     cudaDeviceProp p;
-    int rc = gc_cuda_check(cudaSetDevice(dev), "selecting the device", err);
+    int rc = have_device(dev, err);
+    if (rc)
+        return rc;
+    rc = gc_cuda_check(cudaSetDevice(dev), "selecting the device", err);
     if (!rc)
         rc = gc_cuda_check(cudaGetDeviceProperties(&p, dev), "reading device properties", err);
     if (rc)

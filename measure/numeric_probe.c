@@ -4,11 +4,14 @@
 #include "numeric_probe.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const fam_names[GC_NP_COUNT] = {
     "exact", "round", "align", "pair", "order", "cjoin", "sub", "special", "tf32bits",
@@ -904,47 +907,121 @@ static void random_cases(const gc_nform_t *f, const gc_nset_t *rs, const uint32_
     S->nfit = nfit;
 }
 
-/* Every hypothesis, simplest first, until one fits every case (a failing
- * case moves to the front, so most die at once): h and *cur = 0 then. */
+/* Hypothesis number (ai, v) of search_all's order: v runs over the window's
+ * alignment, the rounding/cut/exponent bits, the steps and the f16 output's
+ * choices (the loops of search_all, innermost last); 0 when the combination
+ * is not one (an interleave without groups). */
+static int hyp_of(const search_t *S, int ai, long v, gc_nhyp_t *t)
+{
+    int no = S->outP ? 4 : 1, nv2 = S->ngroups * 12;
+    int o = (int)(v % no), v2 = (int)(v / no % nv2), v1 = (int)(v / no / nv2 % 16);
+    int al = (int)(v / no / nv2 / 16);
+    int gi = v2 / 12, ii = (v2 / 3) % 4, cm = v2 % 3;
+    if (gi == 0 && ii)
+        return 0;
+    memset(t, 0, sizeof(*t));
+    t->acc_bits = accs[ai];
+    t->align_bits = al;
+    t->trunc_floor = (v1 >> 2) & 1;
+    t->raw = v1 >> 3;
+    t->rnd = v1 & 3;
+    t->group = S->groups[gi];
+    t->interleave = ils[ii];
+    t->c_last = cm > 0;
+    t->c_rnd = cm == 2 ? 0 : 1;
+    t->direct = o >> 1;
+    t->out_rnd = o & 1 ? 0 : 1;
+    return 1;
+}
+
+/* One worker of search_all: the window sizes ai = first, first + stride, ...
+ * in turn, each searched in order until a hypothesis fits every case; stops
+ * as soon as a smaller ai than its own has fitted (*best_ai, shared). Its own
+ * copy of the case order (count_miss reorders it; the counts do not depend
+ * on the order). */
+typedef struct slice {
+    const search_t *S;
+    int first, stride;
+    _Atomic int *best_ai;
+    gc_nhyp_t fit[NACC]; /* the first fitting hypothesis of each ai searched */
+    int have[NACC];
+    long *ord;
+} slice_t;
+
+static void *search_slice(void *arg)
+{
+    slice_t *sl = (slice_t *)arg;
+    const search_t *S = sl->S;
+    long nv = (long)NAL * 16 * S->ngroups * 12 * (S->outP ? 4 : 1);
+    for (int ai = sl->first; ai < NACC; ai += sl->stride) {
+        for (long v = 0; v < nv && ai < atomic_load(sl->best_ai); v++) {
+            gc_nhyp_t t;
+            if (!hyp_of(S, ai, v, &t) || count_miss(&t, S->fc, sl->ord, S->nfit, S->k, S->outP, 0))
+                continue;
+            sl->fit[ai] = t;
+            sl->have[ai] = 1;
+            int b = atomic_load(sl->best_ai);
+            while (ai < b && !atomic_compare_exchange_weak(sl->best_ai, &b, ai))
+                ;
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* Workers for search_all: one per online CPU, at most one per window size. */
+static int search_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > NACC ? NACC : (int)n;
+}
+
+/* Every hypothesis, simplest first, until one fits every case: h and *cur =
+ * 0 then (the first in search_all's order: the window sizes are shared out
+ * among threads, and the smallest ai that fits wins, with its first fitting
+ * hypothesis). Unchanged when none fits. */
 static void search_all(search_t *S, gc_nhyp_t *hp, long *curp)
 {
-    fitcase_t *fc = S->fc;
-    long *ord = S->ord;
-    long nfit = S->nfit;
-    int k = S->k, outP = S->outP, ngroups = S->ngroups;
-    const int *groups = S->groups;
-    gc_nhyp_t h = *hp;
-    long cur = *curp;
-    int found = cur == 0;
-    for (int ai = 0; !found && ai < NACC; ai++)
-        for (int al = 0; !found && al < NAL; al++)
-            for (int v1 = 0; !found && v1 < 16; v1++)
-                for (int v2 = 0; !found && v2 < ngroups * 12; v2++)
-                    for (int o = 0; !found && o < (outP ? 4 : 1); o++) {
-                        int gi = v2 / 12, ii = (v2 / 3) % 4, cm = v2 % 3;
-                        if (gi == 0 && ii)
-                            continue;
-                        gc_nhyp_t t;
-                        memset(&t, 0, sizeof(t));
-                        t.acc_bits = accs[ai];
-                        t.align_bits = al;
-                        t.trunc_floor = (v1 >> 2) & 1;
-                        t.raw = v1 >> 3;
-                        t.rnd = v1 & 3;
-                        t.group = groups[gi];
-                        t.interleave = ils[ii];
-                        t.c_last = cm > 0;
-                        t.c_rnd = cm == 2 ? 0 : 1;
-                        t.direct = o >> 1;
-                        t.out_rnd = o & 1 ? 0 : 1;
-                        if (!count_miss(&t, fc, ord, nfit, k, outP, 0)) {
-                            h = t;
-                            cur = 0;
-                            found = 1;
-                        }
-                    }
-    *hp = h;
-    *curp = cur;
+    if (*curp == 0)
+        return;
+    int nt = search_threads();
+    _Atomic int best_ai = NACC;
+    slice_t sl[NACC];
+    pthread_t tid[NACC];
+    int started[NACC] = {0};
+    memset(sl, 0, sizeof(sl));
+    for (int i = 0; i < nt; i++) {
+        sl[i].S = S;
+        sl[i].first = i;
+        sl[i].stride = nt;
+        sl[i].best_ai = &best_ai;
+        sl[i].ord = malloc(sizeof(long) * (size_t)(S->nfit > 0 ? S->nfit : 1));
+        if (sl[i].ord)
+            memcpy(sl[i].ord, S->ord, sizeof(long) * (size_t)S->nfit);
+    }
+    for (int i = 1; i < nt; i++)
+        started[i] = sl[i].ord && !pthread_create(&tid[i], NULL, search_slice, &sl[i]);
+    if (sl[0].ord)
+        search_slice(&sl[0]);
+    for (int i = 1; i < nt; i++)
+        if (started[i])
+            pthread_join(tid[i], NULL);
+    /* a worker that could not start: its share here, in this thread */
+    for (int i = 0; i < nt; i++)
+        if (!sl[i].ord || (i > 0 && !started[i])) {
+            if (!sl[i].ord)
+                sl[i].ord = S->ord;
+            search_slice(&sl[i]);
+            if (sl[i].ord == S->ord)
+                sl[i].ord = NULL;
+        }
+    int ai = atomic_load(&best_ai);
+    if (ai < NACC) {
+        *hp = sl[ai % nt].fit[ai];
+        *curp = 0;
+    }
+    for (int i = 0; i < nt; i++)
+        free(sl[i].ord);
 }
 
 /* None fits: the best a descent over four joint dimensions finds. */

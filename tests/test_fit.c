@@ -7,6 +7,7 @@
  * with the reason. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "calib/fit.h"
 #include "calib/sweep.h"
@@ -208,11 +209,32 @@ static void test_conv(void)
     CHECK(gc_sweep_find(pt, n, 3, 1) == -1);
 }
 
+/* The peak's place on a plateau: the fewest warps x ILP within the
+ * tolerance, whichever point of the plateau happens to be the argmax. */
+static void test_knee(void)
+{
+    gc_sweep_pt_t pt[6];
+    memset(pt, 0, sizeof(pt));
+    /* (warps, ilp, rate): a plateau at 100 reached by 8 x 2 and 4 x 4 */
+    const double v[6][3] = {{4, 2, 60}, {4, 4, 99.5}, {8, 2, 99.2}, {8, 4, 100}, {16, 4, 99.9}, {2, 8, 98.9}};
+    for (int i = 0; i < 6; i++) {
+        pt[i].warps = v[i][0];
+        pt[i].ilp = v[i][1];
+        pt[i].rate = v[i][2];
+    }
+    CHECK(gc_sweep_peak(pt, 6) == 3);
+    CHECK(gc_sweep_knee(pt, 6, 0.01) == 1);  /* 4 x 4 = 16 ties 8 x 2: fewer warps */
+    CHECK(gc_sweep_knee(pt, 6, 0.002) == 3); /* only 8 x 4 and 16 x 4 are within: 8 x 4 */
+    CHECK(gc_sweep_knee(pt, 6, 0.02) == 5);  /* 2 x 8 = 16, 2 warps: fewest */
+    CHECK(gc_sweep_knee(pt, 6, 0) == 3);
+}
+
 int main(void)
 {
     test_line();
     test_pipe_recovery();
     test_not_supported();
+    test_knee();
     test_conv();
     CHECK_DONE();
 }

@@ -110,9 +110,9 @@ static const gc_bench_col_t fine_cols[] = {
 };
 static const gc_bench_col_t bw_cols[] = {
     TXT("level", levels, "l1, shared, l2 or global"),
-    WHOLE("width_bytes", 1, "bytes", "bytes per thread per access"),
-    WHOLE("blocks", 1, "blocks", "blocks launched"),
-    WHOLE("threads", 1, "threads", "threads per block"),
+    WHOLE("width_bytes", 0, "bytes", "bytes per thread per access (0: the driver's copy, variant cudaMemcpyAsync, whose kernel is not gpucal's)"),
+    WHOLE("blocks", 0, "blocks", "blocks launched (0: the driver's copy)"),
+    WHOLE("threads", 0, "threads", "threads per block (0: the driver's copy)"),
     UNNUM("bytes", "bytes", "bytes moved in the timed region"),
     UNNUM("cycles", "cycles", "SM cycles of the timed region"),
     NUM("bytes_clk_sm", 0, "bytes/clk/SM", "bytes / cycles / SMs used"),
@@ -123,7 +123,8 @@ static const gc_bench_col_t bw_cols[] = {
     OPTNUM("gbs_lo", 0, "GB/s", "95 % interval of gbs, low end"),
     OPTNUM("gbs_hi", 0, "GB/s", "95 % interval of gbs, high end"),
     UNTXT("variant", "fixed: one kernel shape; else the winning variant of the access sweep "
-                     "(width, unroll, threads x blocks, cache hints; header method)"),
+                     "(width, unroll, threads x blocks, cache hints; header method), or "
+                     "cudaMemcpyAsync: the driver's device-to-device copy, timed with events"),
 };
 static const gc_bench_col_t tma_cols[] = {
     TXT("metric", metrics, "latency (value in cyc) or throughput (value in gbs)"),
