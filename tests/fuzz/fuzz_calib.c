@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
@@ -72,15 +73,24 @@ static int write_parts(const char *dir, const unsigned char *data, size_t size)
     return nf;
 }
 
+static char dir[64];
+
+/* at exit: the temporary folder goes (empty between inputs) */
+static void remove_dir(void)
+{
+    rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-    static char dir[64];
     if (!dir[0]) {
         snprintf(dir, sizeof(dir), "/tmp/gc_fuzz_calib_XXXXXX");
         if (!mkdtemp(dir))
             abort();
+        atexit(remove_dir);
         gc_warn_set_quiet(1);
     }
+    mkdir(dir, 0700); /* again, should a clean-up of /tmp have removed it */
     int nf = write_parts(dir, data, size);
     gc_calib_opts_t o = {.dir = dir, .name = "fuzz", .quiet = 1, .silent = 1};
     gc_arch_t *a = NULL;

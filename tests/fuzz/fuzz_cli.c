@@ -9,6 +9,7 @@
  * 2. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,9 +78,17 @@ static int split_args(const unsigned char *data, size_t size, char *buf, char **
     return argc;
 }
 
+static char dir[64];
+
+/* at exit: the temporary folder goes */
+static void remove_dir(void)
+{
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-    static char dir[64];
     static int home = -1;
     if (home < 0) {
         snprintf(dir, sizeof(dir), "/tmp/gc_fuzz_cli_XXXXXX");
@@ -87,6 +96,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         if (home < 0 || !mkdtemp(dir) || !freopen("/dev/null", "r", stdin) ||
             !freopen("/dev/null", "w", stdout))
             abort();
+        atexit(remove_dir);
         set_arch_dir();
     }
     if (size > 4096)
@@ -94,8 +104,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     char *buf = malloc(size + 1), *argv[ARGS_MAX + 2];
     int argc = buf ? split_args(data, size, buf, argv) : 0;
     if (argc > 0) {
-        if (chdir(dir) != 0)
-            abort();
+        if (chdir(dir) != 0 && (mkdir(dir, 0700) != 0 || chdir(dir) != 0))
+            abort(); /* the folder went away (a clean-up of /tmp): made again */
         int rc = gc_cli_main(argc, argv);
         fflush(stdout);
         fflush(stderr);
