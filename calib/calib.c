@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "fine.h"
 #include "../traces/benches.h"
 
 #ifndef GPUCAL_VERSION
@@ -48,6 +49,13 @@ static const bench_def_t benches[] = {
     {"launch", gc_bench_launch, "sm.launch_overhead_us"},
 };
 #define NBENCH ((int)(sizeof(benches) / sizeof(benches[0])))
+
+/* How bench `name`'s trace is read: the fine P-chase (one row per access)
+ * aggregated as it streams (calib/fine.h), every other one row by row. */
+static const gc_table_sink_t *sink_of(const char *name)
+{
+    return !strcmp(name, "pchase_fine") ? &gc_fine_sink : NULL;
+}
 
 #define CONTRACT_MAX 64
 
@@ -663,7 +671,7 @@ static int run_benches(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
         gc_table_t *t;
         gc_col_t cols[CONTRACT_MAX];
         int ncols = contract(benches[k].name, cols);
-        int rc = gc_table_read(&t, tf->path, cols, ncols, err);
+        int rc = gc_table_stream(&t, tf->path, cols, ncols, sink_of(benches[k].name), err);
         if (rc)
             return rc;
         rc = benches[k].fn(c, t, tf->path, err);
@@ -811,7 +819,7 @@ int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
         return rc;
     gc_table_t *t;
     gc_col_t cols[CONTRACT_MAX];
-    if ((rc = gc_table_read(&t, path, cols, contract(def->name, cols), err)) != 0)
+    if ((rc = gc_table_stream(&t, path, cols, contract(def->name, cols), sink_of(def->name), err)) != 0)
         return rc;
     /* run the handler on its own, silently: its located errors are input errors too */
     gc_calib_opts_t o = {.dir = ".", .name = "check", .quiet = 1};
