@@ -181,6 +181,10 @@ typedef struct gc_arch {
      * the arch by view_free. NULL: none. Not part of the file. */
     void *view;
     void (*view_free)(void *view);
+    /* The compiled image the texts point into when the arch was read from
+     * one (arch_cache.c), released with the arch; NULL otherwise. */
+    void *image;
+    size_t image_len;
 } gc_arch_t;
 
 /* An empty arch (all values absent) for a writer such as calib to fill. */

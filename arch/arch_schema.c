@@ -532,10 +532,17 @@ const gc_schema_t gc_arch_root_schema = {"arch", sizeof(gc_arch_t), root_f, NF(r
 
 void gc_schema_path(char *out, size_t n, const char *path, const char *key)
 {
-    if (path[0])
-        snprintf(out, n, "%s.%s", path, key);
-    else
-        snprintf(out, n, "%s", key);
+    /* snprintf's "%s.%s" / "%s" by hand: the loader builds one per key */
+    size_t o = 0;
+    if (!n)
+        return;
+    for (const char *p = path; *p && o + 1 < n; p++)
+        out[o++] = *p;
+    if (path[0] && o + 1 < n)
+        out[o++] = '.';
+    for (const char *p = key; *p && o + 1 < n; p++)
+        out[o++] = *p;
+    out[o] = '\0';
 }
 
 const char *gc_schema_suggest(const gc_schema_t *s, const char *key, char *buf, size_t n)
