@@ -244,6 +244,7 @@ typedef struct gc_arch_item {
     const char *doc;   /* one sentence */
     const gc_qty_t *q; /* the quantity (q->set may be 0) */
     int is_int;        /* a whole-number quantity (a count) */
+    double lo, hi;     /* the range the loader accepts (arch/README.md, bounds) */
 } gc_arch_item_t;
 
 /* Call fn on every quantity of a in schema order (unset ones too when

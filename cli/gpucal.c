@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../util/iotrack.h"
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
@@ -64,6 +65,9 @@ static int cmd_help(int argc, char **argv)
         usage_help(stdout);
         return 0;
     }
+    if (argc > 2)
+        return gc_cli_usage_error("gpucal help", "one COMMAND at a time, got '%s' after '%s'",
+                                  argv[2], argv[1]);
     for (int i = 0; i < NCMD; i++)
         if (!strcmp(commands[i].name, argv[1])) {
             commands[i].usage(stdout);
@@ -78,7 +82,8 @@ static int cmd_version(int argc, char **argv)
         usage_version(stdout);
         return 0;
     }
-    (void)argv;
+    if (argc > 1)
+        return gc_cli_usage_error("gpucal version", "unexpected argument '%s'", argv[1]);
     printf("gpucal %s\n", gc_version);
     return 0;
 }
@@ -94,9 +99,12 @@ int gc_cli_main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
-        return cmd_version(1, argv + 1);
+        return cmd_version(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return gc_cli_usage_error("gpucal", "unknown option '%s'", argv[1]);
     gc_cli_find_arch_dir(); /* installed: share/gpucal/arch beside the binary (batch.c) */
-    return gc_cmd_select(commands, NCMD, "gpucal", argc - 1, argv + 1);
+    /* inputs and outputs kept apart; the outputs go into place together, at
+     * the end, and only if the command succeeded (util/iotrack.h) */
+    gc_io_track();
+    return gc_io_finish(gc_cmd_select(commands, NCMD, "gpucal", argc - 1, argv + 1));
 }

@@ -2,6 +2,7 @@
  * Depends on libc only: it is compiled into the measurement binary too. */
 #define _POSIX_C_SOURCE 200809L
 #include "trace.h"
+#include "../util/iotrack.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -140,8 +141,9 @@ static const key_range_t key_ranges[] = {
     {"sm_clock_host_mhz", 1, 10000, 0},
     {"clock_max_mhz", 1, 10000, 0},
     {"mem_clock_mhz", 1, 100000, 0},        /* CUDA's memory clock: ~1.2 GHz HBM .. ~16 GHz GDDR7 */
-    {"l2_bytes", 1024, 1073741824.0, 1},    /* 1 KiB .. 1 GiB; largest L2 today: 126 MiB */
-    {"smem_optin_bytes", 1024, 16777216.0, 1}, /* 1 KiB .. 16 MiB; today at most 228 KiB */
+    {"l2_bytes", 65536, 1073741824.0, 1},   /* 64 KiB .. 1 GiB; L2 today: 256 KiB .. 126 MiB */
+    {"smem_optin_bytes", 1024, 4194304.0, 1}, /* 1 KiB .. 4 MiB (the arch file's bound);
+                                               * today at most 228 KiB */
     {"mem_bus_bits", 8, 65536, 1},          /* 8-bit bus .. 16x an H100's 5120 bits */
 };
 
@@ -163,7 +165,8 @@ static int check_value(gc_trace_reader_t *r, const char *key, const char *v, lon
         char *e;
         errno = 0;
         double x = strtod(v, &e);
-        if (e == v || *e || !isfinite(x) || errno == ERANGE || x < k->lo || x > k->hi ||
+        int decimal = strspn(v, "0123456789.eE+-") == strlen(v); /* no hex, inf or nan */
+        if (!decimal || e == v || *e || !isfinite(x) || errno == ERANGE || x < k->lo || x > k->hi ||
             (k->whole && x != floor(x)))
             return gc_err_at(err, GC_EINPUT, r->path, r->line, col,
                              "%s '%.40s' must be a %s from %.10g to %.10g (traces/README.md, "
@@ -292,6 +295,7 @@ static int reader_new(gc_trace_reader_t **out, const char *path, gc_err_t *err)
     if (!r->path || !r->buf)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     r->fp = fopen(path, "rb");
+    gc_io_note_input(path); /* no command may write over it (util/iotrack.h) */
     if (!r->fp)
         return gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (check the path)", path,
                           strerror(errno));

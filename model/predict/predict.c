@@ -2,6 +2,7 @@
  * model/kernels/README.md). Reads a gc_kernel_t and a gc_arch_t, writes a
  * gc_prediction_t; prints it as text or JSON. */
 #include "predict.h"
+#include "template.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -760,7 +761,9 @@ int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_
     p->bound = gc_predict_dominant(p);
     for (int r = 0; r < GC_R_LATENCY; r++)
         p->util[r] = cyc > 0 ? p->busy[r] / cyc : 0;
-    return 0;
+    /* every prediction, whoever prints or sums it (text, JSON, batch, the
+     * C API, operators, gemm, plots), is finite and positive or an error */
+    return gc_prediction_check(p, err);
 }
 
 int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,

@@ -450,8 +450,14 @@ void gc_tresult_fini(gc_tresult_t *r)
 
 int gc_tresult_check(const gc_tresult_t *r, gc_err_t *err)
 {
-    if (r->multi)
-        return 0; /* the operator output has always printed its kernels as predicted */
+    if (r->multi) { /* each kernel was checked by gc_predict; the sums too */
+        if (isfinite(r->time_us) && r->time_us > 0 && isfinite(r->kernel_us) && r->kernel_us > 0)
+            return 0;
+        return gc_err_set(err, GC_EINPUT,
+                          "%s on %s: the operator's time is %g us, not a finite positive number "
+                          "(a value of the arch is outside its physical range: check it)",
+                          r->template_name, r->n ? r->pred[0].arch : "?", r->time_us);
+    }
     for (int i = 0; r->gemm && i < r->gemm->n_kernels; i++)
         if (gc_prediction_check(&r->gemm->kern[i].pred, err))
             return err ? err->code : GC_EINPUT;
