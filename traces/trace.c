@@ -2,6 +2,7 @@
  * Depends on libc only: it is compiled into the measurement binary too. */
 #define _POSIX_C_SOURCE 200809L
 #include "trace.h"
+#include "../util/fsio.h"
 #include "../util/iotrack.h"
 
 #include <ctype.h>
@@ -38,14 +39,6 @@ struct gc_trace_reader {
     int after_end;        /* a data row came after the "end" trailer */
 };
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
 
 /* Read one line into r->buf without its newline. Returns 1, 0 at EOF, <0.
  * The bytes are checked as they come, so a binary file (NULs, /dev/zero)
@@ -290,7 +283,7 @@ static int reader_new(gc_trace_reader_t **out, const char *path, gc_err_t *err)
     if (!r)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     r->end_rows = -1;
-    r->path = dupstr(path);
+    r->path = gc_strdup(path);
     r->buf = malloc(GC_TRACE_LINE_MAX);
     if (!r->path || !r->buf)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
@@ -354,7 +347,7 @@ static int check_version(gc_trace_reader_t *r, gc_err_t *err)
 static int read_columns(gc_trace_reader_t *r, gc_err_t *err)
 {
     r->header_line = r->line;
-    r->colbuf = dupstr(r->buf);
+    r->colbuf = gc_strdup(r->buf);
     if (!r->colbuf)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     int rc = split(r, r->colbuf, r->cols, err);
@@ -623,7 +616,7 @@ static gc_trace_writer_t *writer_new(const char *path)
     if (!w)
         return NULL;
     size_t n = strlen(path);
-    w->path = dupstr(path);
+    w->path = gc_strdup(path);
     w->part = malloc(n + 6);
     if (!w->path || !w->part) {
         gc_trace_abandon(w);
@@ -840,7 +833,7 @@ int gc_trace_reopen(gc_trace_writer_t **out, const char *path, const gc_trace_re
     w->meta = calloc(r->nmeta ? r->nmeta : 1, sizeof(char *));
     int oom = !w->cols || !w->meta;
     for (int i = 0; !oom && i < r->ncols; i++)
-        oom = !(w->cols[i] = dupstr(r->cols[i]));
+        oom = !(w->cols[i] = gc_strdup(r->cols[i]));
     for (size_t i = 0; !oom && i < r->nmeta; i++) {
         size_t kn = strlen(r->meta[i].key), vn = strlen(r->meta[i].val);
         char *m = malloc(kn + vn + 2);
