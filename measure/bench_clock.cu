@@ -91,6 +91,37 @@ static __device__ __forceinline__ void wgmma_64x64x16(float *d, uint64_t da, uin
 }
 #endif
 
+/* One step of a load kernel's loop, by the whole block: thread 0 reads
+ * the global timer, takes a clock sample when it is the sampler, and
+ * sets *stop once dur ns have passed since start; returns *stop, the
+ * same in every thread. Inlined so the kernel's code is unchanged. */
+static __device__ __forceinline__ int clk_tick(int *stop, int sampler, gc_clk_sample_t *smp, int maxs,
+                                               int *ns, unsigned long long *next,
+                                               unsigned long long start, unsigned long long dur)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long t = gc_globaltimer();
+        if (sampler)
+            sample(smp, maxs, ns, next, t);
+        *stop = t - start >= dur;
+    }
+    __syncthreads();
+    return *stop;
+}
+
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL) && __CUDA_ARCH__ >= 800
+/* c += A x B for one m16n8k16 f16 fragment with f32 accumulators
+ * (mma.sync, row x col): a holds 4 and b 2 packed f16 pairs. */
+static __device__ __forceinline__ void mma_16x8x16(float *c, const unsigned *a, const unsigned *b)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+#endif
+
 /* Tensor-bound: until `dur` ns have passed. kind: 1 = wgmma, 2 = mma.sync,
  * 0 = neither compiled for this GPU. ops counts multiply-adds. */
 __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsigned long long dur,
@@ -127,15 +158,7 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsign
             asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
         }
         done += 32 * 8;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned long long t = gc_globaltimer();
-            if (sampler)
-                sample(smp, maxs, &ns, &next, t);
-            stop = t - start >= dur;
-        }
-        __syncthreads();
-        if (stop)
+        if (clk_tick(&stop, sampler, smp, maxs, &ns, &next, start, dur))
             break;
     }
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
@@ -158,21 +181,10 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsign
         for (int j = 0; j < 256; j++) {
 #pragma unroll
             for (int q = 0; q < 4; q++)
-                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
-                             "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                             : "+f"(c[q][0]), "+f"(c[q][1]), "+f"(c[q][2]), "+f"(c[q][3])
-                             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+                mma_16x8x16(c[q], a, b);
         }
         done += 256 * 4;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned long long t = gc_globaltimer();
-            if (sampler)
-                sample(smp, maxs, &ns, &next, t);
-            stop = t - start >= dur;
-        }
-        __syncthreads();
-        if (stop)
+        if (clk_tick(&stop, sampler, smp, maxs, &ns, &next, start, dur))
             break;
     }
     for (int q = 0; q < 4; q++)
