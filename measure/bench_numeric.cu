@@ -199,6 +199,38 @@ __device__ void mma_f8(int w, const void *Av, const void *Bv, const void *Cv, vo
 #endif
 }
 
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* Issues the one wgmma m64n8kK of KIND (0 f16, 1 bf16, 2 tf32, 3 e4m3,
+ * 4 e5m2) with f32 accumulators d0..d3, A and B from the shared-memory
+ * descriptors da and db; fence, commit and wait are the caller's.
+ * Inlined so wg_mma's code is unchanged. */
+template <int KIND>
+static __device__ __forceinline__ void wg_mma_f32(float &d0, float &d1, float &d2, float &d3, uint64_t da,
+                                                  uint64_t db)
+{
+    if (KIND == 0)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+    else if (KIND == 1)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+    else if (KIND == 2)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+    else if (KIND == 3)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+    else
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k32.f32.e5m2.e5m2 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+}
+#endif
+
 /* wgmma m64n8kK, A and B from shared memory (no swizzle, K-major), one
  * warpgroup per mma. KIND: 0 f16, 1 bf16, 2 tf32, 3 e4m3, 4 e5m2; CF: 0 f32,
  * 1 f16 C/D. swap: 0 LBO = K-direction core-matrix stride, SBO = M/N stride
@@ -243,26 +275,7 @@ __device__ void wg_mma(int w, const void *Av, const void *Bv, const void *Cv, vo
         float d0 = C[r0 * 8 + 2 * t], d1 = C[r0 * 8 + 2 * t + 1];
         float d2 = C[(r0 + 8) * 8 + 2 * t], d3 = C[(r0 + 8) * 8 + 2 * t + 1];
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-        if (KIND == 0)
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
-        else if (KIND == 1)
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
-        else if (KIND == 2)
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
-        else if (KIND == 3)
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
-        else
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k32.f32.e5m2.e5m2 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+        wg_mma_f32<KIND>(d0, d1, d2, d3, da, db);
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         D[r0 * 8 + 2 * t] = d0;
