@@ -95,7 +95,8 @@ static int walk_map(const walker_t *W, const gc_schema_t *s, const void *base, c
         if (f->type == GC_F_QTY) {
             const gc_qty_t *q = m;
             if (q->set || W->all) {
-                gc_arch_item_t it = {p, f->unit, f->doc, q, (f->flags & GC_F_INT) != 0};
+                double lo = (f->flags & GC_F_POS) ? gc_field_floor(f) : f->lo;
+                gc_arch_item_t it = {p, f->unit, f->doc, q, (f->flags & GC_F_INT) != 0, lo, f->hi};
                 rc = W->fn(&it, W->ctx);
             }
         } else if (f->type == GC_F_MAP) {

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "fine.h"
 #include "../traces/benches.h"
 
 #ifndef GPUCAL_VERSION
@@ -40,6 +41,7 @@ static const bench_def_t benches[] = {
     {"tma", gc_bench_tma, "memory.tma.latency_cyc, bw_gbs"},
     {"dsm", gc_bench_dsm, "memory.dsm"},
     {"dpx", gc_bench_dpx, "dpx entries"},
+    {"coissue", gc_bench_coissue, "sm.overlap_tensor_fma, _alu, _xu"},
     {"pchase", gc_bench_pchase, "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
     {"pchase_fine", gc_bench_fine, "memory.l2 near/far hit/miss latencies, partitions, near_share"},
     {"bw", gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
@@ -47,6 +49,13 @@ static const bench_def_t benches[] = {
     {"launch", gc_bench_launch, "sm.launch_overhead_us"},
 };
 #define NBENCH ((int)(sizeof(benches) / sizeof(benches[0])))
+
+/* How bench `name`'s trace is read: the fine P-chase (one row per access)
+ * aggregated as it streams (calib/fine.h), every other one row by row. */
+static const gc_table_sink_t *sink_of(const char *name)
+{
+    return !strcmp(name, "pchase_fine") ? &gc_fine_sink : NULL;
+}
 
 #define CONTRACT_MAX 64
 
@@ -260,14 +269,13 @@ static int header_facts(gc_trace_reader_t *r, const char *shown, facts_t *f, gc_
     int rc = gc_trace_meta_num(r, "sms", &sms, err);
     if (rc)
         return rc;
+    /* the values themselves were range-checked by the reader at their lines
+     * (key_ranges in traces/trace.c, traces/README.md "Header values") */
     if (!family_of(cc))
         return meta_err(r, "cc", err,
                         "cc '%.16s' is not a compute capability gpucal-arch/1 has a family "
                         "for (7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.x-12.x)%s",
                         cc, "");
-    if (!(sms >= 1 && sms <= 1024 && sms == floor(sms)))
-        return meta_err(r, "sms", err, "sms '%s' must be a whole number of SMs from 1 to 1024%s",
-                        gc_trace_meta(r, "sms"), "");
     if (!f->first) {
         f->first = shown;
         snprintf(f->device, sizeof(f->device), "%s", dev);
@@ -294,9 +302,6 @@ static int header_facts(gc_trace_reader_t *r, const char *shown, facts_t *f, gc_
         double v;
         if ((rc = gc_trace_meta_num(r, keys[k], &v, err)) != 0)
             return rc;
-        if (!(v > 0))
-            return meta_err(r, keys[k], err, "%s '%s' must be greater than 0", keys[k],
-                            gc_trace_meta(r, keys[k]));
         if (!*dst[k]) {
             *dst[k] = v;
             *srcs[k] = shown;
@@ -442,8 +447,41 @@ static int list_folder(const char *dir, trace_file_t **out, size_t *nout, FILE *
 
 /* ---- the round trip: what calib writes must load ---- */
 
+/* A calibrated value outside the physical range of its key
+ * (arch/README.md, bounds) comes from traces that are not those of one real
+ * GPU (a hand-edited header, rows of another device): bad input, reported
+ * at the source the value names ("FILE:LINE: ..." where it has a line). */
+static int out_of_bounds(const gc_arch_item_t *it, void *ctx)
+{
+    const gc_qty_t *q = it->q;
+    if (q->v >= it->lo && q->v <= it->hi)
+        return 0;
+    gc_err_t *err = ctx;
+    const char *src = q->src ? q->src : "?";
+    char file[512];
+    const char *c1 = strchr(src, ':');
+    char *end = NULL;
+    long line = c1 ? strtol(c1 + 1, &end, 10) : 0;
+    size_t fn = c1 ? (size_t)(c1 - src) : 0;
+    const char *why = "is outside its physical range";
+    if (line > 0 && end && *end == ':' && fn < sizeof(file)) {
+        memcpy(file, src, fn);
+        file[fn] = '\0';
+        return gc_err_at(err, GC_EINPUT, file, line, 0,
+                         "%s = %g %s (from%s) %s [%g, %g] (arch/README.md, bounds): the traces "
+                         "are not those of one real GPU; check this row and the headers",
+                         it->key, q->v, it->unit, end + 1, why, it->lo, it->hi);
+    }
+    return gc_err_set(err, GC_EINPUT,
+                      "%s = %g %s (from %s) %s [%g, %g] (arch/README.md, bounds): the traces "
+                      "are not those of one real GPU; check them",
+                      it->key, q->v, it->unit, src, why, it->lo, it->hi);
+}
+
 static int self_check(const gc_arch_t *a, gc_err_t *err)
 {
+    if (gc_arch_walk(a, 0, out_of_bounds, err))
+        return err ? err->code : GC_EINPUT;
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
@@ -592,28 +630,28 @@ static int sort_trace(run_t *R, size_t i, int *found, gc_err_t *err)
     const char *bench = gc_trace_meta(r, "bench");
     const bench_def_t *def = bench ? find_bench(bench) : NULL;
     int k = def ? (int)(def - benches) : -1;
+    int numeric = bench && !strcmp(bench, "numeric");
+    const char *first = numeric ? R->numeric_path
+                        : def && R->by_bench[k] ? R->by_bench[k]->path
+                                                : NULL; /* an earlier trace of this bench */
     if (!bench) {
         rc = gc_err_at(err, GC_EINPUT, tf->path, 1, 0,
                        "metadata key 'bench' is missing from the header (traces/README.md "
                        "lists the required keys)");
-    } else if (!strcmp(bench, "numeric") && R->numeric_path) {
-        rc = gc_err_set(err, GC_EINPUT,
-                        "%s: a second trace of bench 'numeric' (the first is %s): keep "
-                        "one of them in the folder",
-                        tf->path, R->numeric_path);
-    } else if (!strcmp(bench, "numeric")) { /* read by the emulator's own reader, after pass 2 */
-        R->numeric_path = tf->path;
-        rc = header_facts(r, tf->path, &R->f, err); /* one GPU, like every bench */
-    } else if (!def) {
+    } else if (!def && !numeric) {
         if (!R->o->quiet)
             fprintf(R->log, "calib: %s: skipped (bench '%s' is not one calib reads)\n", tf->path,
                     bench);
-    } else if (R->by_bench[k]) {
+    } else if (first) {
         rc = gc_err_set(err, GC_EINPUT,
                         "%s: a second trace of bench '%s' (the first is "
                         "%s): keep one of them in the folder",
-                        tf->path, bench, R->by_bench[k]->path);
-    } else if ((rc = header_facts(r, tf->path, &R->f, err)) == 0) {
+                        tf->path, bench, first);
+    } else if ((rc = header_facts(r, tf->path, &R->f, err)) != 0) {
+        /* every trace calib reads, the numeric one too, names one GPU */
+    } else if (numeric) { /* read by the emulator's own reader, after pass 2 */
+        R->numeric_path = tf->path;
+    } else {
         tf->def = def;
         R->by_bench[k] = tf;
         (*found)++;
@@ -662,7 +700,7 @@ static int run_benches(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
         gc_table_t *t;
         gc_col_t cols[CONTRACT_MAX];
         int ncols = contract(benches[k].name, cols);
-        int rc = gc_table_read(&t, tf->path, cols, ncols, err);
+        int rc = gc_table_stream(&t, tf->path, cols, ncols, sink_of(benches[k].name), err);
         if (rc)
             return rc;
         rc = benches[k].fn(c, t, tf->path, err);
@@ -810,7 +848,7 @@ int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
         return rc;
     gc_table_t *t;
     gc_col_t cols[CONTRACT_MAX];
-    if ((rc = gc_table_read(&t, path, cols, contract(def->name, cols), err)) != 0)
+    if ((rc = gc_table_stream(&t, path, cols, contract(def->name, cols), sink_of(def->name), err)) != 0)
         return rc;
     /* run the handler on its own, silently: its located errors are input errors too */
     gc_calib_opts_t o = {.dir = ".", .name = "check", .quiet = 1};

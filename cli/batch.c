@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../lib/api.h"
+#include "../util/iotrack.h"
 #include "cli.h"
 
 void gc_cli_find_arch_dir(void)
@@ -56,6 +57,7 @@ int gc_cli_batch(const char *cmd, const char *path, const char *arch, double clo
         return gc_cli_usage_error(cmd, "unexpected argument '%s' (--batch reads requests from "
                                   "its file)", args[0]);
     FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    gc_io_note_input(path); /* no output may be written over it (util/iotrack.h) */
     if (!in) {
         gc_err_t e;
         gc_err_clear(&e);

@@ -11,6 +11,7 @@
 #include "../calib/calib.h"
 #include "../arch/arch.h"
 #include "../util/fsio.h"
+#include "../util/iotrack.h"
 #include "cli.h"
 
 void gc_usage_calib(FILE *fp)
@@ -96,6 +97,7 @@ static int run_calib(const char *dir, const char *name, const char *out, const c
     gc_err_clear(&e);
     gc_afile_t aout = {0}, amap = {0};
     int fl = force ? GC_AFILE_FORCE : 0;
+    gc_io_note_inputs_in(dir, ".csv"); /* the traces: no output may be one of them */
     if (gc_afile_open(&aout, out, fl, &e) != 0)
         return gc_cli_fail(&e);
     if (map && gc_afile_open(&amap, map, fl, &e) != 0) {

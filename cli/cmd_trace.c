@@ -42,12 +42,18 @@ static int trace_check(int argc, char **argv)
 {
     if (argc < 2)
         return gc_cli_usage_error("gpucal trace check", "give at least one FILE");
-    int status = 0;
     for (int i = 1; i < argc; i++) {
         if (gc_cli_is_help(argv[i])) {
             gc_usage_trace(stdout);
             return 0;
         }
+        if (argv[i][0] == '-') /* before any file is read: one line, no output */
+            return gc_cli_usage_error("gpucal trace check",
+                                      "unknown option '%s' (a FILE starting with '-': ./%s)",
+                                      argv[i], argv[i]);
+    }
+    int status = 0;
+    for (int i = 1; i < argc; i++) {
         gc_trace_reader_t *r;
         gc_err_t e;
         gc_err_clear(&e);
@@ -73,6 +79,10 @@ static int trace_show(int argc, char **argv)
     }
     if (argc != 2)
         return gc_cli_usage_error("gpucal trace show", "give exactly one FILE");
+    if (argv[1][0] == '-')
+        return gc_cli_usage_error("gpucal trace show",
+                                  "unknown option '%s' (a FILE starting with '-': ./%s)", argv[1],
+                                  argv[1]);
     gc_trace_reader_t *r;
     gc_err_t e;
     gc_err_clear(&e);

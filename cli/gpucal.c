@@ -1,9 +1,12 @@
-/* gpucal.c - main(): the top-level command table. Each command is a thin
- * call into one stage's library; see cli.h for the conventions. */
+/* gpucal.c - the top-level command table and its dispatcher gc_cli_main
+ * (main() in main.c calls it; the CLI fuzz target drives it in-process).
+ * Each command is a thin call into one stage's library; see cli.h for the
+ * conventions. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "../util/iotrack.h"
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
@@ -62,6 +65,9 @@ static int cmd_help(int argc, char **argv)
         usage_help(stdout);
         return 0;
     }
+    if (argc > 2)
+        return gc_cli_usage_error("gpucal help", "one COMMAND at a time, got '%s' after '%s'",
+                                  argv[2], argv[1]);
     for (int i = 0; i < NCMD; i++)
         if (!strcmp(commands[i].name, argv[1])) {
             commands[i].usage(stdout);
@@ -76,12 +82,13 @@ static int cmd_version(int argc, char **argv)
         usage_version(stdout);
         return 0;
     }
-    (void)argv;
+    if (argc > 1)
+        return gc_cli_usage_error("gpucal version", "unexpected argument '%s'", argv[1]);
     printf("gpucal %s\n", gc_version);
     return 0;
 }
 
-int main(int argc, char **argv)
+int gc_cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         usage_main(stderr);
@@ -92,9 +99,12 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
-        return cmd_version(1, argv + 1);
+        return cmd_version(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return gc_cli_usage_error("gpucal", "unknown option '%s'", argv[1]);
     gc_cli_find_arch_dir(); /* installed: share/gpucal/arch beside the binary (batch.c) */
-    return gc_cmd_select(commands, NCMD, "gpucal", argc - 1, argv + 1);
+    /* inputs and outputs kept apart; the outputs go into place together, at
+     * the end, and only if the command succeeded (util/iotrack.h) */
+    gc_io_track();
+    return gc_io_finish(gc_cmd_select(commands, NCMD, "gpucal", argc - 1, argv + 1));
 }

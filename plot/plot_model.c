@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../model/predict/derive.h"
+#include "../util/iotrack.h"
 #include "../model/predict/machine.h"
 #include "../model/predict/predict.h"
 #include "plot.h"
@@ -547,6 +548,7 @@ static int val_time(const char *path, long ln, const char *col, const char *s, d
 static int val_read(const char *path, vgroup_t *g, int *ng, size_t *total, gc_err_t *err)
 {
     FILE *fp = fopen(path, "r");
+    gc_io_note_input(path); /* no output may be written over it (util/iotrack.h) */
     if (!fp)
         return gc_err_set(err, GC_EINPUT, "%s: cannot open the validation table: %s (give a "
                           "CSV with name,predicted_us,measured_us[,gpu])",

@@ -27,7 +27,7 @@ mkdir -p "$T/hdr"
 cp "$H/launch.csv" "$T/hdr/"
 sed 's/^# l2_bytes: .*/# l2_bytes: 1e308/' "$H/clock.csv" >"$T/hdr/clock.csv"
 run $G calib "$T/hdr" -o "$T/hdr.yaml" --name hdr
-refused "calib, l2_bytes 1e308" "^$T/hdr/clock\.csv:16:13: l2_bytes '1e308' must be a whole number from 1024 to 1073741824"
+refused "calib, l2_bytes 1e308" "^$T/hdr/clock\.csv:16:13: l2_bytes '1e308' must be a whole number from 65536 to 1073741824"
 [ -e "$T/hdr.yaml" ] && fail "calib, l2_bytes 1e308: wrote the arch file"
 
 # 8. endless inputs: /dev/zero at line 1, a FIFO of comment lines at the header limit

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "fsio.h"
+#include "iotrack.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ int gc_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, gc
         fclose(fp);
         return gc_err_set(err, GC_EINPUT, "%s: is a directory, expected a file", path);
     }
+    gc_io_note_input(path);
     size_t cap = 4096, n = 0;
     char *p = malloc(cap + 1);
     if (!p) {
@@ -90,21 +92,28 @@ int gc_mkdir_p(const char *path, gc_err_t *err)
             continue;
         char c = p[i];
         p[i] = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+        if (mkdir(p, 0777) == 0) {
+            gc_io_note_dir(p);
+        } else if (errno != EEXIST) {
             int e = errno;
             free(p);
-            return gc_err_set(err, GC_EIO, "%s: cannot create directory: %s", path, strerror(e));
+            int bad = e == ENOENT || e == ENOTDIR || e == EACCES || e == EROFS || e == ELOOP ||
+                      e == ENAMETOOLONG;
+            return gc_err_set(err, bad ? GC_EINPUT : GC_EIO,
+                              "%s: cannot create the folder: %s%s", path, strerror(e),
+                              bad ? " (choose another output folder)" : "");
         }
         p[i] = c;
     }
     free(p);
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return gc_err_set(err, GC_EIO, "%s: exists and is not a directory", path);
+        return gc_err_set(err, GC_EINPUT,
+                          "%s: exists and is not a folder (give the name of a folder)", path);
     return 0;
 }
 
-static char *dupstr(const char *s)
+char *gc_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *p = malloc(n);
@@ -113,9 +122,8 @@ static char *dupstr(const char *s)
     return p;
 }
 
-/* realpath of path's folder + "/" + its last component (heap), or NULL when
- * the folder does not resolve. A last component "." or ".." resolves whole. */
-static char *resolve(const char *path)
+/* (fsio.h) A last component "." or ".." resolves whole. */
+char *gc_path_resolve(const char *path)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
@@ -150,7 +158,7 @@ int gc_path_same(const char *a, const char *b)
     struct stat sa, sb;
     if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    char *ra = resolve(a), *rb = resolve(b);
+    char *ra = gc_path_resolve(a), *rb = gc_path_resolve(b);
     int same = ra && rb ? !strcmp(ra, rb) : !strcmp(a, b);
     free(ra);
     free(rb);
@@ -160,13 +168,16 @@ int gc_path_same(const char *a, const char *b)
 int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err)
 {
     memset(af, 0, sizeof(*af));
+    int rc = gc_io_check_output(path, err);
+    if (rc)
+        return rc;
     if (!(flags & GC_AFILE_FORCE) && gc_path_exists(path))
         return gc_err_set(err, GC_EEXIST,
                           "%s: already exists; refusing to overwrite it (pass --force to "
                           "replace it, or choose another output)",
                           path);
     size_t n = strlen(path);
-    af->path = dupstr(path);
+    af->path = gc_strdup(path);
     af->tmp = malloc(n + 16);
     if (!af->path || !af->tmp) {
         gc_afile_abort(af);
@@ -193,7 +204,9 @@ int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err)
         return gc_err_set(err, GC_EIO, "%s: cannot open the temporary file", path);
     }
     af->flags = flags;
-    return 0;
+    if ((rc = gc_io_open_output(path, err)) != 0)
+        gc_afile_abort(af);
+    return rc;
 }
 
 void gc_afile_abort(gc_afile_t *af)
@@ -202,6 +215,8 @@ void gc_afile_abort(gc_afile_t *af)
         fclose(af->fp);
     if (af->tmp)
         unlink(af->tmp);
+    if (af->path)
+        gc_io_forget_output(af->path);
     free(af->tmp);
     free(af->path);
     memset(af, 0, sizeof(*af));
@@ -218,6 +233,12 @@ int gc_afile_commit(gc_afile_t *af, gc_err_t *err)
     af->fp = NULL;
     if (bad) {
         int rc = gc_err_set(err, GC_EIO, "%s: write failed: %s", af->path, strerror(e));
+        gc_afile_abort(af);
+        return rc;
+    }
+    if (gc_io_tracking()) { /* into place at gc_io_finish, with the others */
+        int rc = gc_io_defer(af->path, af->tmp, af->flags & GC_AFILE_FORCE, err);
+        af->path = af->tmp = NULL;
         gc_afile_abort(af);
         return rc;
     }

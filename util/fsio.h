@@ -25,8 +25,13 @@ int gc_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, gc
 /* 1 if path exists (any type), 0 if not. */
 int gc_path_exists(const char *path);
 
+/* A malloc'd copy of s (strdup, which C11 lacks), or NULL when out of memory. */
+char *gc_strdup(const char *s);
+
 /* Create directory path and its missing parents (mode 0777 & umask).
- * An existing directory is fine. */
+ * An existing directory is fine; a path through a file, or one that cannot
+ * be created for want of permission, is bad input (GC_EINPUT). Folders it
+ * creates while iotrack.h tracks are removed again if the command fails. */
 int gc_mkdir_p(const char *path, gc_err_t *err);
 
 /* 1 if paths a and b name the same file: the same inode (st_dev, st_ino)
@@ -34,6 +39,10 @@ int gc_mkdir_p(const char *path, gc_err_t *err);
  * realpath of the folder plus the same last component ("/x/./s.yaml" and
  * "/x/s.yaml"); 0 otherwise. */
 int gc_path_same(const char *a, const char *b);
+
+/* realpath of path's folder + "/" + its last component (heap, the caller
+ * frees), or NULL when the folder does not resolve. */
+char *gc_path_resolve(const char *path);
 
 enum { GC_AFILE_FORCE = 1 };
 
@@ -46,12 +55,16 @@ typedef struct gc_afile {
 
 /* Start writing path atomically. Fails with GC_EEXIST if path exists and
  * flags lacks GC_AFILE_FORCE (checked now, and again at commit), and with
- * GC_EINPUT when the folder is missing or not writable (so a command can
- * open its outputs before its work, and find a bad path at once). */
+ * GC_EINPUT when the folder is missing or not writable, when path is a
+ * folder, and (while iotrack.h tracks) when path is an input or another
+ * output of the command; so a command can open its outputs before its work
+ * and find a bad path at once. */
 int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err);
 
 /* Flush, fsync and move the file into place; the struct is finished either
- * way. On failure the temporary file is removed and path is untouched. */
+ * way. On failure the temporary file is removed and path is untouched.
+ * While iotrack.h tracks, the move waits for gc_io_finish (all outputs of
+ * the command together, and only if it succeeds). */
 int gc_afile_commit(gc_afile_t *af, gc_err_t *err);
 
 /* Throw the temporary file away (safe on a finished or zeroed struct). */

@@ -190,7 +190,7 @@ static void collect_all(table_t *t, const gc_arch_t *const *archs, int n,
         for (size_t i = 0; drop && i < l.n && !t->oom; i++) {
             if (drop[i])
                 continue;
-            gc_arch_item_t it = {l.v[i].key, l.v[i].unit, NULL, l.v[i].q, l.v[i].is_int};
+            gc_arch_item_t it = {l.v[i].key, l.v[i].unit, NULL, l.v[i].q, l.v[i].is_int, 0, 0};
             merge(&it, t);
         }
         for (size_t i = 0; i < l.n; i++)

@@ -2,6 +2,7 @@
  * model/kernels/README.md). Reads a gc_kernel_t and a gc_arch_t, writes a
  * gc_prediction_t; prints it as text or JSON. */
 #include "predict.h"
+#include "template.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -271,15 +272,40 @@ typedef struct ctx {
  * warps (arch/pipe.h: n = ceil(warps / slots) * chains per step): ops of
  * one execution pipe add up, different pipes work side by side (the busiest
  * counts; the issue term bounds them together). */
-static double pipes_thr(const pipe_use_t *u, int n, double warps)
+static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[4])
 {
-    double thr[4] = {0, 0, 0, 0};
+    thr[0] = thr[1] = thr[2] = thr[3] = 0;
     for (int i = 0; i < n; i++) {
         double w = u[i].wg ? ceil(warps / 4.0) : warps;
         thr[u[i].cls & 3] +=
             u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) * u[i].pipe.issue_cyc;
     }
     return MAX(MAX(thr[0], thr[1]), MAX(thr[2], thr[3]));
+}
+
+static double pipes_thr(const pipe_use_t *u, int n, double warps)
+{
+    double thr[4];
+    return pipes_cls(u, n, warps, thr);
+}
+
+/* What a sub-core cannot hide when mma.sync and CUDA-core work share its
+ * warps: for each CUDA-core pipe k (FMA, ALU, MUFU), (1 - overlap_k) of the
+ * shorter of the tensor time and pipe k's time (sm.overlap_tensor_*,
+ * measured by the coissue bench; 1 = hidden, the old rule). Only for
+ * loops whose tensor work is all mma.sync: wgmma runs asynchronously. */
+static double coissue_extra(const gc_machine_t *m, const plan_t *pl, double W, double tensor)
+{
+    if (!(tensor > 0))
+        return 0;
+    for (int i = 0; i < pl->n_tensor; i++)
+        if (pl->tensor[i].wg)
+            return 0;
+    double thr[4], extra = 0;
+    pipes_cls(pl->alu, pl->n_alu, W, thr);
+    for (int k = 0; k < 3; k++)
+        extra += (1 - m->overlap_tensor[k]) * fmin(tensor, thr[k]);
+    return extra;
 }
 
 /* The longest dependency chain of one warp per iteration with `warps` warps
@@ -365,12 +391,18 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
     term[GC_R_ALU] = pipes_thr(pl->alu, pl->n_alu, W);
+    /* the part of the pair the sub-core cannot hide goes to the longer one */
+    double ex = coissue_extra(m, pl, W, term[GC_R_TENSOR]);
+    term[term[GC_R_TENSOR] >= term[GC_R_ALU] ? GC_R_TENSOR : GC_R_ALU] += ex;
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
     double async = pl->rd - pl->sync_rd + pl->wr;
-    term[GC_R_L2] = W * pl->sync_rd / r2;
+    /* the L2 serves bytes at r2 and line requests at rl: requests of one
+     * line each are bound by rl (memory.l2.lines_bw_bytes_clk / 16) */
+    double rl = m->l2_lines_clk > 0 ? m->l2_lines_clk / A : 0;
+    term[GC_R_L2] = MAX(W * pl->sync_rd / r2, rl > 0 ? W * pl->sync_lines / rl : 0);
     term[GC_R_DRAM] = W * pl->sync_rd * c->mr * cr;
-    term[T_L2A] = W * async / r2;
+    term[T_L2A] = MAX(W * async / r2, rl > 0 ? W * pl->async_lines / rl : 0);
     term[T_DRAMA] = W * ((pl->rd - pl->sync_rd) * c->mr * cr + pl->wr * c->mw * cw);
     term[T_DRS] = W * pl->sync_rd * c->mr;
     term[T_DRB] = W * pl->rd * c->mr;
@@ -646,7 +678,15 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
         double n = ceil(rest / S), act = fmin(S, rest);
         cyc += wave(c, pl, wpb, n, act, full > 0 ? 1 - rest / cap : 0, p, 1);
     }
+    /* blocks start at most one per sm.block_dispatch_ns on each SM (measured
+     * with empty blocks): a grid of short blocks waits for them to start */
+    double disp = G / S * m->dispatch_ns * 1e-3 * c->clock_mhz;
+    if (disp > cyc) {
+        p->breakdown[GC_R_TAIL] += disp - cyc;
+        cyc = disp;
+    }
     double launch = m->launch_us * c->clock_mhz;
+    p->floor_us = m->floor_us;
     p->breakdown[GC_R_LAUNCH] = launch;
     p->busy[GC_R_LAUNCH] = launch;
     p->busy[GC_R_TAIL] = p->breakdown[GC_R_TAIL];
@@ -654,6 +694,11 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
     p->tail_blocks = rest;
     p->waves = G / cap;
     return cyc + launch;
+}
+
+double gc_predict_host_launch_us(const gc_prediction_t *p)
+{
+    return p->clock_mhz > 0 ? p->breakdown[GC_R_LAUNCH] / p->clock_mhz - p->floor_us : 0;
 }
 
 /* snprintf(dst, n, "%s", src) without the format machinery (per prediction) */
@@ -780,7 +825,9 @@ int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_
     p->bound = gc_predict_dominant(p);
     for (int r = 0; r < GC_R_LATENCY; r++)
         p->util[r] = cyc > 0 ? p->busy[r] / cyc : 0;
-    return 0;
+    /* every prediction, whoever prints or sums it (text, JSON, batch, the
+     * C API, operators, gemm, plots), is finite and positive or an error */
+    return gc_prediction_check(p, err);
 }
 
 int gc_predict(const gc_arch_t *a, const gc_kernel_t *k, const gc_predict_opts_t *o,

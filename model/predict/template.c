@@ -295,10 +295,11 @@ static int ops_describe_named(const char *op, const gc_arch_t *a, const gc_tvals
     return rc;
 }
 
-/* One kernel's launch share of its prediction, in us. */
+/* One kernel's launch share of its prediction, in us: what the host adds
+ * (the GPU's own per-kernel cost stays in the kernel's time). */
 static double launch_us(const gc_prediction_t *p)
 {
-    return p->clock_mhz > 0 ? p->breakdown[GC_R_LAUNCH] / p->clock_mhz : 0;
+    return gc_predict_host_launch_us(p);
 }
 
 /* Predict every kernel of the plan; the result is their sum. */
@@ -320,8 +321,11 @@ static int ops_predict_named(const char *op, const gc_arch_t *a, const gc_tvals_
         memcpy(tk->block, k->block, sizeof(tk->block));
         tk->regs = k->regs;
         /* one DRAM latency for the first loads, one L2 latency for the last
-         * stores (gc_ops_ends_cyc, model/kernels/README.md) */
-        tk->ends_us = r->pred[i].clock_mhz > 0 ? gc_ops_ends_cyc(a, k) / r->pred[i].clock_mhz : 0;
+         * stores, and a one-wave grid's lockstep (gc_ops_ends_cyc,
+         * model/kernels/README.md) */
+        tk->ends_us = r->pred[i].clock_mhz > 0
+                          ? gc_ops_ends_cyc(a, k, &r->pred[i]) / r->pred[i].clock_mhz
+                          : 0;
         r->time_us += r->pred[i].time_us + tk->ends_us;
         r->kernel_us += r->pred[i].time_us + tk->ends_us - launch_us(&r->pred[i]);
         r->n = i + 1;
@@ -446,8 +450,14 @@ void gc_tresult_fini(gc_tresult_t *r)
 
 int gc_tresult_check(const gc_tresult_t *r, gc_err_t *err)
 {
-    if (r->multi)
-        return 0; /* the operator output has always printed its kernels as predicted */
+    if (r->multi) { /* each kernel was checked by gc_predict; the sums too */
+        if (isfinite(r->time_us) && r->time_us > 0 && isfinite(r->kernel_us) && r->kernel_us > 0)
+            return 0;
+        return gc_err_set(err, GC_EINPUT,
+                          "%s on %s: the operator's time is %g us, not a finite positive number "
+                          "(a value of the arch is outside its physical range: check it)",
+                          r->template_name, r->n ? r->pred[0].arch : "?", r->time_us);
+    }
     for (int i = 0; r->gemm && i < r->gemm->n_kernels; i++)
         if (gc_prediction_check(&r->gemm->kern[i].pred, err))
             return err ? err->code : GC_EINPUT;
