@@ -16,6 +16,7 @@
 
 #include "../util/arena.h"
 #include "../util/fsio.h"
+#include "arch_cache.h"
 #include "arch_schema.h"
 #include "../util/suggest.h"
 #include "ytree.h"
@@ -47,6 +48,7 @@ void gc_arch_destroy(gc_arch_t *a)
         return;
     if (a->view_free)
         a->view_free(a->view);
+    gc_arch_cache_release(a);
     gc_arena_destroy(a->arena);
     free(a);
 }
@@ -137,13 +139,16 @@ static void fmt_range(char *buf, size_t n, const gc_field_t *f)
 static int check_number(loader_t *L, const gc_field_t *f, const gc_ynode_t *n, double v,
                         const char *path)
 {
-    char range[160];
-    fmt_range(range, sizeof(range), f);
     int pos = (f->flags & GC_F_POS) != 0;
-    if (v < 0 && (pos || f->lo >= 0))
-        return fail(L, n, GC_EINPUT, path, "negative value %s (must be %s)", n->str, range);
-    if (pos ? (v < gc_field_floor(f) || v > f->hi) : (v < f->lo || v > f->hi))
+    int neg = v < 0 && (pos || f->lo >= 0);
+    int out = pos ? (v < gc_field_floor(f) || v > f->hi) : (v < f->lo || v > f->hi);
+    if (neg || out) { /* the range text only for the error: it costs a printf */
+        char range[160];
+        fmt_range(range, sizeof(range), f);
+        if (neg)
+            return fail(L, n, GC_EINPUT, path, "negative value %s (must be %s)", n->str, range);
         return fail(L, n, GC_EINPUT, path, "%s is out of range (must be %s)", n->str, range);
+    }
     if ((f->flags & GC_F_INT) && v != floor(v))
         return fail(L, n, GC_EINPUT, path, "must be a whole number of %s, found %s", f->unit,
                     n->str);
@@ -291,6 +296,29 @@ static int load_flag(loader_t *L, gc_flag_t *fl, const gc_ynode_t *n, const char
                 n->kind == GC_Y_SCALAR ? "'" : "");
 }
 
+/* out = "path[i]" (snprintf's truncation to n bytes, without its cost). */
+static void index_path(char *out, size_t n, const char *path, size_t i)
+{
+    char num[24];
+    int k = (int)sizeof(num);
+    num[--k] = '\0';
+    do
+        num[--k] = (char)('0' + i % 10);
+    while ((i /= 10) > 0);
+    size_t lp = strlen(path), ln = sizeof(num) - 1 - (size_t)k, o = 0;
+    char tail[28];
+    tail[0] = '[';
+    memcpy(tail + 1, num + k, ln);
+    tail[ln + 1] = ']';
+    for (size_t j = 0; j < lp && o + 1 < n; j++)
+        out[o++] = path[j];
+    for (size_t j = 0; j < ln + 2 && o + 1 < n; j++)
+        out[o++] = tail[j];
+    out[o] = '\0';
+}
+
+#define LABEL_MAX 128
+
 static int load_list(loader_t *L, const gc_field_t *f, void *base, const gc_ynode_t *n,
                      const char *path)
 {
@@ -299,22 +327,34 @@ static int load_list(loader_t *L, const gc_field_t *f, void *base, const gc_ynod
                     gc_ykind_name(n->kind));
     const gc_schema_t *s = f->sub;
     char *arr = gc_arch_list(L->a, s->size, n->n);
-    if (!arr)
+    /* each entry's label once (the duplicate check compares every pair) */
+    char *lab = malloc(LABEL_MAX * (n->n ? n->n : 1));
+    if (!arr || !lab) {
+        free(lab);
         return gc_err_set(L->err, GC_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n->n; i++) {
-        char p[GC_KEY_MAX];
-        snprintf(p, sizeof(p), "%s[%zu]", path, i);
-        int rc = load_map(L, s, arr + i * s->size, n->kids[i], p);
-        if (rc)
-            return rc;
-        char li[128], lj[128];
-        s->label(arr + i * s->size, li, sizeof(li));
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(li, s->label(arr + j * s->size, lj, sizeof(lj))))
-                return fail(L, n->kids[i], GC_EINPUT, path,
-                            "duplicate %s '%s' (first on line %ld): keep one", s->name, li,
-                            n->kids[j]->line);
     }
+    int rc = 0;
+    for (size_t i = 0; i < n->n && !rc; i++) {
+        char p[GC_KEY_MAX];
+        index_path(p, sizeof(p), path, i);
+        rc = load_map(L, s, arr + i * s->size, n->kids[i], p);
+        if (rc)
+            break;
+        char *li = lab + i * LABEL_MAX;
+        const char *got = s->label(arr + i * s->size, li, LABEL_MAX);
+        if (got != li)
+            snprintf(li, LABEL_MAX, "%s", got);
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(li, lab + j * LABEL_MAX)) {
+                rc = fail(L, n->kids[i], GC_EINPUT, path,
+                          "duplicate %s '%s' (first on line %ld): keep one", s->name, li,
+                          n->kids[j]->line);
+                break;
+            }
+    }
+    free(lab);
+    if (rc)
+        return rc;
     *GC_AT(base, f->off, void *) = arr;
     *GC_AT(base, f->cnt_off, size_t) = n->n;
     return 0;
@@ -420,10 +460,15 @@ int gc_arch_load(gc_arch_t **a, const char *path, gc_err_t *err)
     char *buf;
     size_t len;
     *a = NULL;
+    /* a large file's compiled image when one is valid (arch_cache.h) */
+    if ((*a = gc_arch_cache_get(path)))
+        return 0;
     int rc = gc_file_read(path, GC_YTREE_FILE_MAX, &buf, &len, err);
     if (rc)
         return rc;
     rc = gc_arch_parse(a, path, buf, len, err);
+    if (!rc)
+        gc_arch_cache_put(*a, path, buf, len);
     free(buf);
     return rc;
 }
@@ -484,11 +529,36 @@ int gc_arch_open(gc_arch_t **a, const char *name, gc_err_t *err)
 
 /* ---- lookups ---- */
 
+/* Append s to buf (n bytes) at *o, snprintf's truncation. */
+static void cat(char *buf, size_t n, size_t *o, const char *s)
+{
+    while (*s && *o + 1 < n)
+        buf[(*o)++] = *s++;
+}
+
 const char *gc_tensor_label(const gc_tensor_t *t, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s %s %s.%s%s%s%s%s", t->inst ? t->inst : "?", t->shape ? t->shape : "?",
-             t->a ? t->a : "?", t->c ? t->c : "?", t->operands ? " " : "",
-             t->operands ? t->operands : "", t->data ? " " : "", t->data ? t->data : "");
+    /* "%s %s %s.%s%s%s%s%s" by hand: the loader labels every entry, the
+     * predictor every derived key */
+    size_t o = 0;
+    if (!n)
+        return buf;
+    cat(buf, n, &o, t->inst ? t->inst : "?");
+    cat(buf, n, &o, " ");
+    cat(buf, n, &o, t->shape ? t->shape : "?");
+    cat(buf, n, &o, " ");
+    cat(buf, n, &o, t->a ? t->a : "?");
+    cat(buf, n, &o, ".");
+    cat(buf, n, &o, t->c ? t->c : "?");
+    if (t->operands) {
+        cat(buf, n, &o, " ");
+        cat(buf, n, &o, t->operands);
+    }
+    if (t->data) {
+        cat(buf, n, &o, " ");
+        cat(buf, n, &o, t->data);
+    }
+    buf[o] = '\0';
     return buf;
 }
 

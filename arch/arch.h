@@ -105,7 +105,8 @@ typedef struct gc_sm {
     gc_qty_t count, sub_cores, fp32_lanes, tensor_cores, clock_base_mhz, clock_max_mhz,
         clock_tensor_mhz, clock_memory_mhz, max_threads, max_warps, max_blocks,
         max_block_threads, registers, max_regs_thread, reg_alloc_unit, shared_max_kib,
-        shared_block_max_kib, l1_shared_kib, launch_overhead_us;
+        shared_block_max_kib, l1_shared_kib, launch_overhead_us, kernel_floor_us,
+        block_dispatch_ns, overlap_tensor_fma, overlap_tensor_alu, overlap_tensor_xu;
 } gc_sm_t;
 
 typedef struct gc_l1 {
@@ -122,7 +123,7 @@ typedef struct gc_shared {
 typedef struct gc_l2 {
     gc_qty_t size_mib, partitions, partition_mib, line_bytes, sector_bytes, latency_cyc,
         latency_far_cyc, near_hit_cyc, far_hit_cyc, near_miss_cyc, far_miss_cyc, near_share,
-        bw_bytes_clk, bw_v4_bytes_clk;
+        bw_bytes_clk, bw_v4_bytes_clk, lines_bw_bytes_clk;
 } gc_l2_t;
 
 typedef struct gc_dram {
@@ -180,6 +181,10 @@ typedef struct gc_arch {
      * the arch by view_free. NULL: none. Not part of the file. */
     void *view;
     void (*view_free)(void *view);
+    /* The compiled image the texts point into when the arch was read from
+     * one (arch_cache.c), released with the arch; NULL otherwise. */
+    void *image;
+    size_t image_len;
 } gc_arch_t;
 
 /* An empty arch (all values absent) for a writer such as calib to fill. */

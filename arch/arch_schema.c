@@ -381,6 +381,19 @@ static const gc_field_t sm_f[] = {
     Q(gc_sm_t, l1_shared_kib, GC_F_POS, 0, 4096, "KiB/SM",
       "Combined L1 data cache and shared memory per SM."),
     Q(gc_sm_t, launch_overhead_us, 0, 0, 1e4, "us", "Time to launch an empty kernel."),
+    Q(gc_sm_t, kernel_floor_us, GC_F_POS, 0, 1e3, "us",
+      "GPU time per kernel of a CUDA graph of empty one-block kernels: the least a kernel "
+      "costs the GPU with no host launch between kernels."),
+    Q(gc_sm_t, block_dispatch_ns, GC_F_POS, 0, 1e5, "ns/block/SM",
+      "GPU time per further block on each SM, from graphs of empty kernels of 64 and 256 "
+      "blocks per SM: the rate at which the GPU starts blocks that do nothing."),
+    Q(gc_sm_t, overlap_tensor_fma, 0, 0, 1, "fraction",
+      "How much of the shorter of mma.sync and FMA-pipe work (ffma) a sub-core hides when "
+      "both run in the same warps: 1 the pair takes the longer alone, 0 both in turn."),
+    Q(gc_sm_t, overlap_tensor_alu, 0, 0, 1, "fraction",
+      "The same for mma.sync beside ALU-pipe work (iadd3)."),
+    Q(gc_sm_t, overlap_tensor_xu, 0, 0, 1, "fraction",
+      "The same for mma.sync beside MUFU work (ex2)."),
 };
 static const gc_schema_t sm_s = {"sm", 0, sm_f, NF(sm_f), NULL};
 
@@ -433,6 +446,9 @@ static const gc_field_t l2_f[] = {
     Q(gc_l2_t, bw_bytes_clk, GC_F_POS, 0, 1e6, "bytes/clk", "Whole-chip throughput, 4-byte loads."),
     Q(gc_l2_t, bw_v4_bytes_clk, GC_F_POS, 0, 1e6, "bytes/clk",
       "Whole-chip throughput, 16-byte loads."),
+    Q(gc_l2_t, lines_bw_bytes_clk, GC_F_POS, 0, 1e6, "bytes/clk",
+      "Whole-chip throughput when every 16-byte load reads a line of its own (the access "
+      "of a transpose); / 16 = the line requests the L2 serves per clock."),
 };
 static const gc_schema_t l2_s = {"memory.l2", 0, l2_f, NF(l2_f), NULL};
 
@@ -516,10 +532,17 @@ const gc_schema_t gc_arch_root_schema = {"arch", sizeof(gc_arch_t), root_f, NF(r
 
 void gc_schema_path(char *out, size_t n, const char *path, const char *key)
 {
-    if (path[0])
-        snprintf(out, n, "%s.%s", path, key);
-    else
-        snprintf(out, n, "%s", key);
+    /* snprintf's "%s.%s" / "%s" by hand: the loader builds one per key */
+    size_t o = 0;
+    if (!n)
+        return;
+    for (const char *p = path; *p && o + 1 < n; p++)
+        out[o++] = *p;
+    if (path[0] && o + 1 < n)
+        out[o++] = '.';
+    for (const char *p = key; *p && o + 1 < n; p++)
+        out[o++] = *p;
+    out[o] = '\0';
 }
 
 const char *gc_schema_suggest(const gc_schema_t *s, const char *key, char *buf, size_t n)

@@ -3,12 +3,6 @@
 
 #include <math.h>
 
-double gc_pipe_per_slot(const gc_pipe_t *p, double warps, double ilp)
-{
-    int s = p->slots > 0 ? p->slots : 1;
-    return ceil(warps / s) * ilp;
-}
-
 double gc_pipe_cycles(const gc_pipe_t *p, double warps, double ilp)
 {
     double n = gc_pipe_per_slot(p, warps, ilp);

@@ -19,6 +19,8 @@
 #ifndef GC_PIPE_H
 #define GC_PIPE_H
 
+#include <math.h>
+
 typedef struct gc_pipe {
     double lat_cyc;       /* dependent-issue latency of one instruction, cycles */
     double issue_cyc;     /* cycles between two instructions of one slot at full rate */
@@ -26,8 +28,13 @@ typedef struct gc_pipe {
     int slots;            /* S: sub-cores sharing the load (>= 1) */
 } gc_pipe_t;
 
-/* Instructions the busiest slot issues per iteration: ceil(W/S) * ilp. */
-double gc_pipe_per_slot(const gc_pipe_t *p, double warps, double ilp);
+/* Instructions the busiest slot issues per iteration: ceil(W/S) * ilp.
+ * Inline: the predictor calls it for every pipe of every round. */
+static inline double gc_pipe_per_slot(const gc_pipe_t *p, double warps, double ilp)
+{
+    int s = p->slots > 0 ? p->slots : 1;
+    return ceil(warps / s) * ilp;
+}
 
 /* Cycles per loop iteration for `warps` warps of `ilp` chains on one SM. */
 double gc_pipe_cycles(const gc_pipe_t *p, double warps, double ilp);

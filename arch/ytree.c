@@ -187,9 +187,33 @@ static int on_event(builder_t *b, const yaml_event_t *ev, int *done)
     }
 }
 
-/* The syntax error the parser stopped at. */
-static int syntax_error(const yaml_parser_t *parser, const char *name, gc_err_t *err)
+/* A reader error (a byte libyaml refuses: a control byte, invalid UTF-8)
+ * carries a byte offset, not a line: count the lines of buf up to it. */
+static int reader_error(const yaml_parser_t *parser, const char *name, const char *buf,
+                        size_t len, gc_err_t *err)
 {
+    size_t at = parser->problem_offset < len ? parser->problem_offset : len;
+    long line = 1, col = 1;
+    for (size_t i = 0; i < at; i++, col++)
+        if (buf[i] == '\n') {
+            line++;
+            col = 0;
+        }
+    int v = parser->problem_value;
+    if ((v >= 0 && v < 0x20) || v == 0x7f)
+        return gc_err_at(err, GC_EINPUT, name, line, col,
+                         "control byte 0x%02x: not a text YAML file (is this a binary file?)", v);
+    return gc_err_at(err, GC_EINPUT, name, line, col,
+                     "YAML syntax error: %s (save the file as UTF-8 text)",
+                     parser->problem ? parser->problem : "unreadable byte");
+}
+
+/* The syntax error the parser stopped at. */
+static int syntax_error(const yaml_parser_t *parser, const char *name, const char *buf,
+                        size_t len, gc_err_t *err)
+{
+    if (parser->error == YAML_READER_ERROR)
+        return reader_error(parser, name, buf, len, err);
     const char *ctx = parser->context ? parser->context : NULL;
     return gc_err_at(err, GC_EINPUT, name, (long)parser->problem_mark.line + 1,
                      (long)parser->problem_mark.column + 1,
@@ -223,7 +247,7 @@ int gc_ydoc_parse(gc_ydoc_t **out, const char *name, const char *buf, size_t len
     while (!done && !rc) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&parser, &ev)) {
-            rc = syntax_error(&parser, name, err);
+            rc = syntax_error(&parser, name, buf, len, err);
             break;
         }
         rc = on_event(&b, &ev, &done);

@@ -57,6 +57,7 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
 int gc_bench_tma(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 int gc_bench_dsm(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 int gc_bench_dpx(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
+int gc_bench_coissue(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 int gc_bench_launch(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 
 /* Set q to v with interval [lo, hi] (lo > hi: none), source src and note

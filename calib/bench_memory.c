@@ -11,6 +11,7 @@
 #include "../util/fsio.h"
 #include "bench.h"
 #include "curve.h"
+#include "fine.h"
 #include "kmeans.h"
 
 #define KIB 1024.0
@@ -297,9 +298,38 @@ done:
 
 /* ---- pchase_fine: k-means of per-access latencies ---- */
 
+/* One array-size regime of the fine P-chase: the accesses of the arrays with
+ * lo < array_bytes <= hi, clustered on their own (calib/README.md). */
+typedef struct regime {
+    const char *name; /* "hit" or "miss" */
+    double lo, hi;    /* array sizes, bytes */
+    size_t n;         /* accesses */
+    double *v;        /* their distinct latencies, cycles, ascending */
+    size_t *w;        /* accesses of each */
+    size_t nv;
+    int *lab;         /* cluster of each distinct latency (-1: the tail) */
+    gc_kmeans_t km;   /* k = 0: fewer than 2 accesses */
+    char arrays[160]; /* the array sizes, listed */
+    const char *method;
+} regime_t;
+
+/* The cluster of latency cyc in rg (-1: the tail, or not one of its values). */
+static int regime_label(const regime_t *rg, double cyc)
+{
+    size_t a = 0, b = rg->nv;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (rg->v[mid] < cyc)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a < rg->nv && rg->v[a] == cyc ? rg->lab[a] : -1;
+}
+
 typedef struct access {
-    double sm, array, offset;
-    size_t row;
+    double sm, array, offset, stride;
+    size_t first, n;
     int label;
 } access_t;
 
@@ -312,7 +342,7 @@ static int cmp_access(const void *a, const void *b)
         return (x->array > y->array) - (x->array < y->array);
     if (x->offset != y->offset)
         return (x->offset > y->offset) - (x->offset < y->offset);
-    return (x->row > y->row) - (x->row < y->row);
+    return (x->first > y->first) - (x->first < y->first);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -321,30 +351,41 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The hit-regime addresses of f served by cluster near or far (an address
+ * by its lowest latency, fine.h), into *out sorted by SM, array, offset
+ * and first access; returns how many, or (size_t)-1 when out of memory. */
+static size_t map_addrs(const gc_fine_t *f, const regime_t *hit, int near, int far,
+                        access_t **out)
+{
+    size_t na = gc_fine_naddrs(f), n = 0;
+    access_t *a = malloc((na ? na : 1) * sizeof(*a));
+    if (!a)
+        return (size_t)-1;
+    for (size_t i = 0; i < na; i++) {
+        const gc_fine_addr_t *d = gc_fine_addr(f, i);
+        int lab = d->array_bytes <= hit->hi ? regime_label(hit, d->min_cyc) : -1;
+        if (lab == near || lab == far)
+            a[n++] = (access_t){d->sm, d->array_bytes, d->offset_bytes, d->stride_bytes,
+                                d->first, d->n, lab};
+    }
+    qsort(a, n, sizeof(*a), cmp_access);
+    *out = a;
+    return n;
+}
+
 /* Write the per-SM near/far map: runs of consecutive offsets served by one
  * partition, per SM and array size, hit-regime accesses only. Returns the
  * median run length in bytes through *median_run. */
-static int write_map(gc_calib_ctx_t *c, const gc_table_t *t, const int *lab, int near, int far,
-                     double hit_max, double *median_run, size_t *nruns, gc_err_t *err)
+static int write_map(gc_calib_ctx_t *c, const gc_fine_t *f, const regime_t *hit, int near, int far,
+                     double *median_run, size_t *nruns, gc_err_t *err)
 {
-    int csm = gc_table_col(t, "sm"), ca = gc_table_col(t, "array_bytes"),
-        co = gc_table_col(t, "offset_bytes"), cs = gc_table_col(t, "stride_bytes");
-    size_t n = 0;
-    for (size_t r = 0; r < t->nrows; r++)
-        n += gc_table_num(t, ca, r) <= hit_max && (lab[r] == near || lab[r] == far);
-    access_t *a = malloc((n ? n : 1) * sizeof(*a));
-    double *len = malloc((n ? n : 1) * sizeof(*len));
-    if (!a || !len) {
+    access_t *a = NULL;
+    size_t n = map_addrs(f, hit, near, far, &a);
+    double *len = n != (size_t)-1 ? malloc((n ? n : 1) * sizeof(*len)) : NULL;
+    if (!len) {
         free(a);
-        free(len);
         return gc_err_set(err, GC_ENOMEM, "out of memory (near map)");
     }
-    n = 0;
-    for (size_t r = 0; r < t->nrows; r++)
-        if (gc_table_num(t, ca, r) <= hit_max && (lab[r] == near || lab[r] == far))
-            a[n++] = (access_t){gc_table_num(t, csm, r), gc_table_num(t, ca, r),
-                                gc_table_num(t, co, r), r, lab[r]};
-    qsort(a, n, sizeof(*a), cmp_access);
     gc_afile_t af;
     int rc = 0;
     memset(&af, 0, sizeof(af));
@@ -358,14 +399,14 @@ static int write_map(gc_calib_ctx_t *c, const gc_table_t *t, const int *lab, int
         fprintf(fp, "sm,array_bytes,offset_lo,offset_hi,partition,accesses\n");
     size_t runs = 0;
     for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
+        size_t j = i + 1, acc = a[i].n;
         while (j < n && a[j].sm == a[i].sm && a[j].array == a[i].array && a[j].label == a[i].label)
-            j++;
-        double end = a[j - 1].offset + gc_table_num(t, cs, a[j - 1].row);
+            acc += a[j++].n;
+        double end = a[j - 1].offset + a[j - 1].stride;
         len[runs++] = end - a[i].offset;
         if (fp)
             fprintf(fp, "%.0f,%.0f,%.0f,%.0f,%s,%zu\n", a[i].sm, a[i].array, a[i].offset, end,
-                    a[i].label == near ? "near" : "far", j - i);
+                    a[i].label == near ? "near" : "far", acc);
         i = j;
     }
     if (af.fp && (rc = gc_afile_commit(&af, err)) != 0)
@@ -380,34 +421,20 @@ done:
     return rc;
 }
 
-/* One array-size regime of the fine P-chase: the accesses of the arrays with
- * lo < array_bytes <= hi, clustered on their own (calib/README.md). */
-typedef struct regime {
-    const char *name; /* "hit" or "miss" */
-    double lo, hi;    /* array sizes, bytes */
-    size_t n;         /* accesses */
-    double *x;        /* their latencies, cycles */
-    size_t *row;      /* their table rows */
-    int *lab;         /* their clusters (-1: the tail) */
-    gc_kmeans_t km;   /* k = 0: fewer than 2 accesses */
-    char arrays[160]; /* the array sizes, listed */
-    const char *method;
-} regime_t;
-
-/* rg->arrays: the distinct array sizes of rg's rows, ascending, "10 MiB,
- * 48 MiB" (at most 16; the rest are counted as "..."). */
-static void regime_arrays(const gc_table_t *t, int ca, regime_t *rg)
+/* rg->arrays: the distinct array sizes of rg, ascending, "10 MiB,
+ * 48 MiB" (at most 16, the first the trace shows; the rest are counted as
+ * "..."). */
+static void regime_arrays(const gc_fine_t *f, regime_t *rg)
 {
     double sizes[16];
     size_t nsz = 0, more = 0, at = 0;
-    for (size_t i = 0; i < rg->n; i++) {
-        double s = gc_table_num(t, ca, rg->row[i]);
-        size_t q = 0;
-        while (q < nsz && sizes[q] != s)
-            q++;
-        if (q == nsz && nsz < 16)
+    for (size_t i = 0; i < gc_fine_narrays(f); i++) {
+        double s = gc_fine_array(f, i);
+        if (!(s > rg->lo && s <= rg->hi))
+            continue;
+        if (nsz < 16)
             sizes[nsz++] = s;
-        else if (q == nsz)
+        else
             more = 1;
     }
     qsort(sizes, nsz, sizeof(*sizes), cmp_double);
@@ -445,34 +472,23 @@ static void regime_method(gc_calib_ctx_t *c, const gc_kmeans_opts_t *ko, regime_
 }
 
 /* Gather and cluster the accesses of regime rg (rg->lo, rg->hi set by the
- * caller). rg->km.k stays 0 with fewer than 2 accesses or none left after the
- * tail. Returns 0, or GC_ENOMEM / GC_EINPUT from the k-means. */
-static int regime_fit(gc_calib_ctx_t *c, const gc_table_t *t, const gc_kmeans_opts_t *ko,
+ * caller): the k-means of its latency histogram. rg->km.k stays 0 with
+ * fewer than 2 accesses or none left after the tail. Returns 0, or
+ * GC_ENOMEM / GC_EINPUT from the k-means. */
+static int regime_fit(gc_calib_ctx_t *c, const gc_fine_t *f, const gc_kmeans_opts_t *ko,
                       regime_t *rg, gc_err_t *err)
 {
-    int ca = gc_table_col(t, "array_bytes"), cy = gc_table_col(t, "latency_cyc");
-    size_t n = 0;
-    for (size_t r = 0; r < t->nrows; r++) {
-        double a = gc_table_num(t, ca, r);
-        n += a > rg->lo && a <= rg->hi;
-    }
-    rg->x = malloc((n ? n : 1) * sizeof(*rg->x));
-    rg->row = malloc((n ? n : 1) * sizeof(*rg->row));
-    rg->lab = malloc((n ? n : 1) * sizeof(*rg->lab));
-    if (!rg->x || !rg->row || !rg->lab)
-        return gc_err_set(err, GC_ENOMEM, "out of memory (fine P-chase, %zu accesses)", n);
-    for (size_t r = 0; r < t->nrows; r++) {
-        double a = gc_table_num(t, ca, r);
-        if (a > rg->lo && a <= rg->hi) {
-            rg->x[rg->n] = gc_table_num(t, cy, r);
-            rg->row[rg->n++] = r;
-        }
-    }
-    regime_arrays(t, ca, rg);
+    if (gc_fine_hist(f, rg->lo, rg->hi, &rg->v, &rg->w, &rg->nv) != 0 ||
+        !(rg->lab = malloc((rg->nv ? rg->nv : 1) * sizeof(*rg->lab))))
+        return gc_err_set(err, GC_ENOMEM, "out of memory (fine P-chase, %zu latencies)", rg->nv);
+    rg->n = 0;
+    for (size_t i = 0; i < rg->nv; i++)
+        rg->n += rg->w[i];
+    regime_arrays(f, rg);
     memset(&rg->km, 0, sizeof(rg->km));
     if (rg->n < 2)
         return 0;
-    int rc = gc_kmeans_fit(rg->x, rg->n, ko, &rg->km, rg->lab, err);
+    int rc = gc_kmeans_fit_hist(rg->v, rg->w, rg->nv, ko, &rg->km, rg->lab, err);
     if (rc == GC_ENODATA) {
         gc_err_clear(err);
         memset(&rg->km, 0, sizeof(rg->km));
@@ -485,8 +501,8 @@ static int regime_fit(gc_calib_ctx_t *c, const gc_table_t *t, const gc_kmeans_op
 
 static void regime_free(regime_t *rg)
 {
-    free(rg->x);
-    free(rg->row);
+    free(rg->v);
+    free(rg->w);
     free(rg->lab);
 }
 
@@ -528,7 +544,7 @@ static void fine_put(gc_calib_ctx_t *c, gc_qty_t *q, const char *file, const reg
 
 /* The hit regime's clusters (1 or 2, checked by the caller): near and far
  * hit, partitions, near_share and the near/far map. */
-static int fine_hits(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, const regime_t *hit,
+static int fine_hits(gc_calib_ctx_t *c, const gc_fine_t *f, const char *file, const regime_t *hit,
                      double *median_run, size_t *runs, gc_err_t *err)
 {
     gc_l2_t *l2 = &c->a->memory.l2;
@@ -556,16 +572,7 @@ static int fine_hits(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, c
                               "half the L2 (%.0f accesses; normal interval)",
                               file, m),
                  NULL);
-    int *lab = malloc((t->nrows ? t->nrows : 1) * sizeof(*lab));
-    if (!lab)
-        return gc_err_set(err, GC_ENOMEM, "out of memory (near map)");
-    for (size_t r = 0; r < t->nrows; r++)
-        lab[r] = -1;
-    for (size_t i = 0; i < hit->n; i++)
-        lab[hit->row[i]] = hit->lab[i];
-    int rc = write_map(c, t, lab, 0, 1, hit->hi, median_run, runs, err);
-    free(lab);
-    return rc;
+    return write_map(c, f, hit, 0, 1, median_run, runs, err);
 }
 
 /* The miss regime's clusters beyond the hits: one miss latency per partition
@@ -622,6 +629,10 @@ static void fine_misses(gc_calib_ctx_t *c, const char *file, const regime_t *hit
 int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
     char b[32];
+    const gc_fine_t *f = t->agg;
+    if (!f || t->sink != &gc_fine_sink)
+        return gc_err_set(err, GC_EINPUT, "internal: a pchase_fine trace not read through "
+                                          "gc_fine_sink");
     if (t->nrows < 2) {
         gc_calib_leave_out(c, file, 0, "memory.l2 near/far latencies left out: %zu access%s",
                            t->nrows, t->nrows == 1 ? "" : "es");
@@ -640,9 +651,9 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
     regime_t miss = {.name = "miss", .lo = c->l2_bytes, .hi = INFINITY};
     double median_run = 0;
     size_t runs = 0;
-    int rc = regime_fit(c, t, &ko, &hit, err);
+    int rc = regime_fit(c, f, &ko, &hit, err);
     if (!rc)
-        rc = regime_fit(c, t, &ko, &miss, err);
+        rc = regime_fit(c, f, &ko, &miss, err);
     if (rc)
         goto done;
     if (!hit.km.k || hit.km.k > 2) {
@@ -652,7 +663,7 @@ int gc_bench_fine(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_e
                            hit.km.k, gc_calib_bytes(hit.hi, b, sizeof(b)));
         goto info;
     }
-    if ((rc = fine_hits(c, t, file, &hit, &median_run, &runs, err)) != 0)
+    if ((rc = fine_hits(c, f, file, &hit, &median_run, &runs, err)) != 0)
         goto done;
     fine_misses(c, file, &hit, &miss, ko.gap);
 info:
@@ -805,13 +816,15 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
                        &m->dram.bw_gbs,
                        &m->dram.bw_read_gbs,
                        &m->dram.bw_write_gbs,
-                       &m->dram.bw_copy_gbs};
+                       &m->dram.bw_copy_gbs,
+                       &m->l2.lines_bw_bytes_clk};
     static const target_t tg[] = {
         {"l1", 4, "bytes_clk_sm", 1, NULL},     {"l1", 16, "bytes_clk_sm", 1, NULL},
         {"shared", 4, "bytes_clk_sm", 1, NULL}, {"shared", 16, "bytes_clk_sm", 1, NULL},
         {"l2", 4, "bytes_clk", 1, NULL},        {"l2", 16, "bytes_clk", 1, NULL},
         {"global", 0, "gbs", 0, NULL},          {"global", 0, "gbs", 0, "read"},
         {"global", 0, "gbs", 0, "write"},       {"global", 0, "gbs", 0, "copy"},
+        {"l2", 16, "bytes_clk", 0, "read_lines"},
     };
     size_t nr = t->nrows ? t->nrows : 1;
     bwset_t B = {.t = t, .cl = gc_table_col(t, "level"), .cop = gc_table_col(t, "op"),

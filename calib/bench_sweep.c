@@ -447,6 +447,18 @@ static int put_fit(tform_t *F, int *fitted, double *rms, gc_err_t *err)
     return 0;
 }
 
+/* Where a sweep's peak is reached: the fewest warps x ILP within 1 % of
+ * the best rate (gc_sweep_knee), warps in units of `unit` warps. */
+static void put_knee(gc_calib_ctx_t *c, gc_qty_t *warps, gc_qty_t *ilp, const gc_sweep_pt_t *pt,
+                     size_t n, double unit, const char *file)
+{
+    size_t kn = gc_sweep_knee(pt, n, GC_SWEEP_KNEE_TOL);
+    const char *prow = gc_calib_str(c, "%s:%ld: the fewest warps x ILP within 1 %% of the peak",
+                                    file, pt[kn].line);
+    gc_calib_put_count(c, warps, pt[kn].warps * unit, prow, NULL);
+    gc_calib_put_count(c, ilp, pt[kn].ilp, prow, NULL);
+}
+
 /* The peak of the scope-sm sweep, where it is reached, and the
  * convergence points. */
 static void put_peak(tform_t *F)
@@ -458,11 +470,7 @@ static void put_peak(tform_t *F)
     put_rate(c, &e->peak_fma_clk_sm, &pt[pk],
              gc_calib_str(c, "%s:%ld: best fma_clk_sm of the sweep (scope sm)", F->file,
                           pt[pk].line));
-    size_t kn = gc_sweep_knee(pt, F->n, GC_SWEEP_KNEE_TOL);
-    const char *prow = gc_calib_str(c, "%s:%ld: the fewest warps x ILP within 1 %% of the peak",
-                                    F->file, pt[kn].line);
-    gc_calib_put_count(c, &e->peak_warps, pt[kn].warps * F->unit, prow, NULL);
-    gc_calib_put_count(c, &e->peak_ilp, pt[kn].ilp, prow, NULL);
+    put_knee(c, &e->peak_warps, &e->peak_ilp, pt, F->n, F->unit, F->file);
     if (F->best_gpu < 0)
         gc_calib_put(c, &e->clock_mhz, pt[pk].clock_mhz, 1, 0,
                      gc_calib_str(c, "%s:%ld: clock_mhz of the peak row", F->file, pt[pk].line),
@@ -711,11 +719,7 @@ int gc_bench_ldmatrix(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, 
         gc_calib_put(c, &e->peak_bytes_clk_sm, pt[pk].rate, pt[pk].rate_lo, pt[pk].rate_hi,
                      gc_calib_str(c, "%s:%ld: best bytes_clk_sm of the sweep", file, pt[pk].line),
                      note);
-        size_t kn = gc_sweep_knee(pt, n, GC_SWEEP_KNEE_TOL);
-        const char *prow = gc_calib_str(c, "%s:%ld: the fewest warps x ILP within 1 %% of the peak",
-                                        file, pt[kn].line);
-        gc_calib_put_count(c, &e->peak_warps, pt[kn].warps, prow, NULL);
-        gc_calib_put_count(c, &e->peak_ilp, pt[kn].ilp, prow, NULL);
+        put_knee(c, &e->peak_warps, &e->peak_ilp, pt, n, 1, file);
         put_conv(c, &e->conv, &e->n_conv, pt, n, 1, file);
     }
     gc_calib_info(c, "%s: %zu ldmatrix form%s, pipe fitted for %zu", file, nform,

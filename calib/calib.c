@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "fine.h"
 #include "../traces/benches.h"
 
 #ifndef GPUCAL_VERSION
@@ -40,6 +41,7 @@ static const bench_def_t benches[] = {
     {"tma", gc_bench_tma, "memory.tma.latency_cyc, bw_gbs"},
     {"dsm", gc_bench_dsm, "memory.dsm"},
     {"dpx", gc_bench_dpx, "dpx entries"},
+    {"coissue", gc_bench_coissue, "sm.overlap_tensor_fma, _alu, _xu"},
     {"pchase", gc_bench_pchase, "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
     {"pchase_fine", gc_bench_fine, "memory.l2 near/far hit/miss latencies, partitions, near_share"},
     {"bw", gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
@@ -47,6 +49,13 @@ static const bench_def_t benches[] = {
     {"launch", gc_bench_launch, "sm.launch_overhead_us"},
 };
 #define NBENCH ((int)(sizeof(benches) / sizeof(benches[0])))
+
+/* How bench `name`'s trace is read: the fine P-chase (one row per access)
+ * aggregated as it streams (calib/fine.h), every other one row by row. */
+static const gc_table_sink_t *sink_of(const char *name)
+{
+    return !strcmp(name, "pchase_fine") ? &gc_fine_sink : NULL;
+}
 
 #define CONTRACT_MAX 64
 
@@ -691,7 +700,7 @@ static int run_benches(run_t *R, gc_calib_ctx_t *c, gc_err_t *err)
         gc_table_t *t;
         gc_col_t cols[CONTRACT_MAX];
         int ncols = contract(benches[k].name, cols);
-        int rc = gc_table_read(&t, tf->path, cols, ncols, err);
+        int rc = gc_table_stream(&t, tf->path, cols, ncols, sink_of(benches[k].name), err);
         if (rc)
             return rc;
         rc = benches[k].fn(c, t, tf->path, err);
@@ -839,7 +848,7 @@ int gc_calib_check(const char *path, char *summary, size_t n, gc_err_t *err)
         return rc;
     gc_table_t *t;
     gc_col_t cols[CONTRACT_MAX];
-    if ((rc = gc_table_read(&t, path, cols, contract(def->name, cols), err)) != 0)
+    if ((rc = gc_table_stream(&t, path, cols, contract(def->name, cols), sink_of(def->name), err)) != 0)
         return rc;
     /* run the handler on its own, silently: its located errors are input errors too */
     gc_calib_opts_t o = {.dir = ".", .name = "check", .quiet = 1};

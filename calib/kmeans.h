@@ -81,6 +81,16 @@ void gc_kmeans_defaults(gc_kmeans_opts_t *o);
 int gc_kmeans_fit(const double *x, size_t n, const gc_kmeans_opts_t *o, gc_kmeans_t *res,
                   int *labels, gc_err_t *err);
 
+/* The same on a histogram: nv distinct values v (ascending, finite), w[r]
+ * samples of v[r] (>= 1 each). Memory and time per Lloyd step grow with
+ * nv, not with the samples; the result equals gc_kmeans_fit's on the
+ * expanded samples (bit for bit on whole numbers). labels may be NULL;
+ * otherwise labels[r] receives v[r]'s cluster, or -1 (the tail). Fails
+ * like gc_kmeans_fit, and with GC_EINPUT on a value not ascending or a
+ * zero count. */
+int gc_kmeans_fit_hist(const double *v, const size_t *w, size_t nv, const gc_kmeans_opts_t *o,
+                       gc_kmeans_t *res, int *labels, gc_err_t *err);
+
 /* One k-means run for a fixed k on sorted data (ascending, finite):
  * k-means++ seeding from seed, `restarts` runs, Lloyd to convergence.
  * Writes the k centres ascending and the start index of each cluster in

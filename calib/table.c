@@ -37,6 +37,8 @@ void gc_table_free(gc_table_t *t)
     if (!t)
         return;
     free_cols(t);
+    if (t->sink && t->agg)
+        t->sink->destroy(t->agg);
     gc_trace_close(t->r);
     free(t);
 }
@@ -54,14 +56,20 @@ int gc_table_has(const gc_table_t *t, int col)
     return col >= 0 && col < t->ncols && t->has[col];
 }
 
+/* where row lives: streamed, only the current row is held, at slot 0 */
+static size_t slot_of(const gc_table_t *t, size_t row)
+{
+    return t->sink ? 0 : row;
+}
+
 double gc_table_num(const gc_table_t *t, int col, size_t row)
 {
-    return t->num[col][row];
+    return t->num[col][slot_of(t, row)];
 }
 
 const char *gc_table_txt(const gc_table_t *t, int col, size_t row)
 {
-    return t->dict[col][t->txt[col][row]];
+    return t->dict[col][t->txt[col][slot_of(t, row)]];
 }
 
 long gc_table_meta_line(const gc_table_t *t, const char *key)
@@ -225,18 +233,13 @@ static int put_cell(gc_table_t *t, int c, int ci, size_t row, gc_err_t *err)
     return 0;
 }
 
-int gc_table_read(gc_table_t **out, const char *path, const gc_col_t *cols, int ncols,
-                  gc_err_t *err)
+/* A table for path's open reader r with the contract cols: the arrays
+ * allocated, the columns found (a missing required one fails, naming the
+ * header line); idx[c] the trace column of contract column c or -1. */
+static int table_init(gc_table_t *t, const gc_col_t *cols, int ncols, int *idx, gc_err_t *err)
 {
-    *out = NULL;
-    gc_table_t *t = calloc(1, sizeof(*t));
-    if (!t)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    int rc = gc_trace_open(&t->r, path, err);
-    if (rc) {
-        free(t);
-        return rc;
-    }
+    int ridx[GC_TRACE_COLS_MAX], nreq = 0;
+    const char *names[GC_TRACE_COLS_MAX];
     t->ncols = ncols;
     t->cols = cols;
     t->bench = gc_trace_meta(t->r, "bench");
@@ -247,66 +250,107 @@ int gc_table_read(gc_table_t **out, const char *path, const gc_col_t *cols, int 
     t->has = calloc((size_t)ncols, 1);
     t->hash = calloc((size_t)ncols, sizeof(*t->hash));
     t->hcap = calloc((size_t)ncols, sizeof(*t->hcap));
-    int idx[GC_TRACE_COLS_MAX], ridx[GC_TRACE_COLS_MAX], nreq = 0;
-    const char *names[GC_TRACE_COLS_MAX];
     if (!t->num || !t->txt || !t->dict || !t->ndict || !t->has || !t->hash || !t->hcap ||
-        ncols > GC_TRACE_COLS_MAX) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto fail;
-    }
+        ncols > GC_TRACE_COLS_MAX)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
     for (int c = 0; c < ncols; c++)
         if (!cols[c].optional)
             names[nreq++] = cols[c].name;
-    if ((rc = gc_trace_cols(t->r, names, ridx, nreq, err)) != 0)
-        goto fail;
+    int rc = gc_trace_cols(t->r, names, ridx, nreq, err);
+    if (rc)
+        return rc;
     for (int c = 0; c < ncols; c++) {
         idx[c] = gc_trace_col(t->r, cols[c].name);
         t->has[c] = idx[c] >= 0;
     }
+    return 0;
+}
+
+/* Room for one more row (streamed: the one slot); fails past
+ * GC_TABLE_ROWS_MAX kept rows or out of memory. */
+static int room(gc_table_t *t, size_t *cap, gc_err_t *err)
+{
+    if (t->nrows < *cap || (t->sink && *cap))
+        return 0;
+    const char *path = gc_trace_path(t->r);
+    if ((long)*cap >= GC_TABLE_ROWS_MAX)
+        return gc_err_at(err, GC_ELIMIT, path, gc_trace_line(t->r), 0,
+                         "more than %ld rows: calib reads at most that many per trace "
+                         "(record fewer accesses)",
+                         GC_TABLE_ROWS_MAX);
+    if (grow(t, cap) != 0)
+        return gc_err_set(err, GC_ENOMEM, "out of memory reading %s (%zu rows)", path, t->nrows);
+    return 0;
+}
+
+/* Every data row: checked, stored (or handed to the sink), counted.
+ * Returns 0 at the end of the file, <0 on the first error. */
+static int read_rows(gc_table_t *t, const int *idx, gc_err_t *err)
+{
     size_t cap = 0;
+    int rc;
     while ((rc = gc_trace_next(t->r, err)) > 0) {
-        if (t->nrows == cap) {
-            if ((long)cap >= GC_TABLE_ROWS_MAX) {
-                rc = gc_err_at(err, GC_ELIMIT, path, gc_trace_line(t->r), 0,
-                               "more than %ld rows: calib reads at most that many per trace "
-                               "(record fewer accesses)",
-                               GC_TABLE_ROWS_MAX);
-                goto fail;
-            }
-            if (grow(t, &cap) != 0) {
-                rc = gc_err_set(err, GC_ENOMEM, "out of memory reading %s (%zu rows)", path,
-                                t->nrows);
-                goto fail;
-            }
-        }
-        for (int c = 0; c < ncols; c++)
-            if (t->has[c] && (rc = put_cell(t, c, idx[c], t->nrows, err)) != 0)
-                goto fail;
+        if ((rc = room(t, &cap, err)) != 0)
+            return rc;
+        size_t slot = t->sink ? 0 : t->nrows;
+        for (int c = 0; c < t->ncols; c++)
+            if (t->has[c] && (rc = put_cell(t, c, idx[c], slot, err)) != 0)
+                return rc;
         long line = gc_trace_line(t->r);
-        t->line[t->nrows++] = line > 0x7fffffffL ? 0x7fffffff : (int)line;
+        t->line[slot] = line > 0x7fffffffL ? 0x7fffffff : (int)line;
+        if (t->sink && (rc = t->sink->row(t->agg, t, t->nrows, err)) != 0)
+            return rc;
+        t->nrows++;
     }
-    if (rc < 0)
-        goto fail;
-    if (!gc_trace_complete(t->r)) {
-        const char *end = gc_trace_meta(t->r, "end");
-        if (end)
-            rc = gc_err_at(err, GC_EINPUT, path, gc_table_meta_line(t, "end"), 0,
-                           "the 'end' trailer says %s rows, the trace has %zu (a truncated or "
-                           "edited trace: re-measure the bench)",
-                           end, t->nrows);
-        else
-            rc = gc_err_at(err, GC_EINPUT, path, gc_trace_line(t->r) + 1, 0,
-                           "incomplete trace: no 'end' trailer after %zu rows (the bench was "
-                           "interrupted: finish it with `gpucal measure --resume` or "
-                           "re-measure)",
-                           t->nrows);
-        goto fail;
+    return rc;
+}
+
+/* The trace ended: refused unless its `end` trailer matches the rows. */
+static int check_complete(gc_table_t *t, gc_err_t *err)
+{
+    if (gc_trace_complete(t->r))
+        return 0;
+    const char *path = gc_trace_path(t->r), *end = gc_trace_meta(t->r, "end");
+    if (end)
+        return gc_err_at(err, GC_EINPUT, path, gc_table_meta_line(t, "end"), 0,
+                         "the 'end' trailer says %s rows, the trace has %zu (a truncated or "
+                         "edited trace: re-measure the bench)",
+                         end, t->nrows);
+    return gc_err_at(err, GC_EINPUT, path, gc_trace_line(t->r) + 1, 0,
+                     "incomplete trace: no 'end' trailer after %zu rows (the bench was "
+                     "interrupted: finish it with `gpucal measure --resume` or re-measure)",
+                     t->nrows);
+}
+
+int gc_table_stream(gc_table_t **out, const char *path, const gc_col_t *cols, int ncols,
+                    const gc_table_sink_t *sink, gc_err_t *err)
+{
+    *out = NULL;
+    gc_table_t *t = calloc(1, sizeof(*t));
+    if (!t)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = gc_trace_open(&t->r, path, err);
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    int idx[GC_TRACE_COLS_MAX];
+    t->sink = sink;
+    if (sink && !(t->agg = sink->create()))
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+    if (rc || (rc = table_init(t, cols, ncols, idx, err)) != 0 ||
+        (rc = read_rows(t, idx, err)) != 0 || (rc = check_complete(t, err)) != 0) {
+        gc_table_free(t);
+        return rc;
     }
     *out = t;
     return 0;
-fail:
-    gc_table_free(t);
-    return rc;
+}
+
+int gc_table_read(gc_table_t **out, const char *path, const gc_col_t *cols, int ncols,
+                  gc_err_t *err)
+{
+    return gc_table_stream(out, path, cols, ncols, NULL, err);
 }
 
 int gc_table_check_ci(const gc_table_t *t, const char *file, size_t row, int cv, int clo, int chi,
@@ -316,7 +360,7 @@ int gc_table_check_ci(const gc_table_t *t, const char *file, size_t row, int cv,
            hi = gc_table_num(t, chi, row);
     if (lo <= v && v <= hi)
         return 0;
-    return gc_err_at(err, GC_EINPUT, file, t->line[row], 0,
+    return gc_err_at(err, GC_EINPUT, file, t->line[slot_of(t, row)], 0,
                      "%s %g is outside its interval [%s %g, %s %g] (a corrupt row: "
                      "re-measure)",
                      t->cols[cv].name, v, t->cols[clo].name, lo, t->cols[chi].name, hi);

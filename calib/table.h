@@ -37,6 +37,20 @@ typedef struct gc_col {
     int optional;               /* 1: a trace may lack it (gc_table_has says) */
 } gc_col_t;
 
+struct gc_table;
+
+/* A bench read as it streams: rows are not kept but handed one by one to
+ * row(), whose aggregate (made by create(), NULL when out of memory; freed
+ * by destroy() with the table) stays in t->agg for the handler. Inside
+ * row(), the row's cells are read with gc_table_num/gc_table_txt at `row`
+ * (its 0-based index); no other row is readable. Memory is then bounded
+ * by what the aggregate keeps, not by the rows (issue 18). */
+typedef struct gc_table_sink {
+    void *(*create)(void);
+    int (*row)(void *agg, const struct gc_table *t, size_t row, gc_err_t *err);
+    void (*destroy)(void *agg);
+} gc_table_sink_t;
+
 typedef struct gc_table {
     gc_trace_reader_t *r; /* still open: metadata (and trailer) lookups */
     const char *bench;    /* the bench header value */
@@ -51,11 +65,18 @@ typedef struct gc_table {
     size_t **hash;      /* hash[c]: open-addressing table of dict[c] (index + 1; 0 empty) */
     size_t *hcap;       /* its size, a power of two */
     int *line; /* trace line of each row */
+    const gc_table_sink_t *sink; /* streamed: rows live one at a time, at slot 0 */
+    void *agg;                   /* the sink's aggregate */
 } gc_table_t;
 
 /* Read the trace at path with ncols columns cols (all required but the
  * optional ones). */
 int gc_table_read(gc_table_t **t, const char *path, const gc_col_t *cols, int ncols, gc_err_t *err);
+
+/* The same, streamed through sink (NULL: rows kept, as gc_table_read);
+ * t->nrows counts the rows seen. */
+int gc_table_stream(gc_table_t **t, const char *path, const gc_col_t *cols, int ncols,
+                    const gc_table_sink_t *sink, gc_err_t *err);
 
 void gc_table_free(gc_table_t *t);
 

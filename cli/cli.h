@@ -24,6 +24,11 @@ typedef struct gc_cmd {
  * usage error naming `prog --help`. */
 int gc_cmd_select(const gc_cmd_t *table, int n, const char *prog, int argc, char **argv);
 
+/* The whole command line of `gpucal` (argv[0] the program): the exit
+ * status. Returns, never exits (only `measure` replaces the process with
+ * gpucal-measure when that binary sits beside this one). */
+int gc_cli_main(int argc, char **argv);
+
 /* Print err on stderr as one line ("FILE:LINE:COL: msg" or "gpucal: msg")
  * and return its exit status. */
 int gc_cli_fail(const gc_err_t *err);

@@ -189,6 +189,16 @@ static int parse(int argc, char **argv, popts_t *o)
     return outputs_first(o, strcmp(argv[0], "heatmap") && strcmp(argv[0], "all"));
 }
 
+/* parse for a chart that takes no file arguments: 0 to go on, 1 after
+ * --help (exit 0), -1 after a usage error was printed (exit 2). */
+static int parse_nopos(int argc, char **argv, popts_t *o)
+{
+    int p = parse(argc, argv, o);
+    if (!p && o->n_pos)
+        return gc_cli_usage_error(CMD, "unexpected argument '%s'", o->pos[0]), -1;
+    return p;
+}
+
 static int load_archs(const popts_t *o, gc_arch_t **a, gc_err_t *e)
 {
     for (int i = 0; i < o->n_arch; i++)
@@ -207,11 +217,9 @@ static void free_archs(gc_arch_t **a, int n)
 static int run(int argc, char **argv, int mode)
 {
     popts_t o;
-    int p = parse(argc, argv, &o);
+    int p = parse_nopos(argc, argv, &o);
     if (p)
         return p > 0 ? 0 : 2;
-    if (o.n_pos)
-        return gc_cli_usage_error(CMD, "unexpected argument '%s'", o.pos[0]);
     if ((mode == 1 || mode == 2) && o.n_trace != 1)
         return gc_cli_usage_error(CMD, "%s takes exactly one --trace", argv[0]);
     if (mode == 0 && o.n_trace == 0 && o.n_arch == 0)
@@ -259,90 +267,134 @@ static int run(int argc, char **argv, int mode)
     return st;
 }
 
-/* `all`: every chart the inputs allow. */
-static int run_all(int argc, char **argv)
+/* The extension of `all`'s charts: png with --png, else svg. */
+static const char *all_ext(const popts_t *o)
 {
-    popts_t o;
-    int p = parse(argc, argv, &o);
-    if (p)
-        return p > 0 ? 0 : 2;
-    if (o.n_pos)
-        return gc_cli_usage_error(CMD, "unexpected argument '%s'", o.pos[0]);
-    if (!o.traces && o.n_arch == 0)
-        return gc_cli_usage_error(CMD, "all needs --traces DIR or --arch NAME");
-    gc_err_t e;
-    gc_err_clear(&e);
-    gc_arch_t *a[MAX_IN] = {0};
-    int rc = load_archs(&o, a, &e);
-    if (!rc)
-        rc = gc_plot_check(&e);
-    if (!rc)
-        rc = gc_mkdir_p(o.out, &e);
-    int made = 0;
+    return o->png ? "png" : "svg";
+}
+
+/* `all`'s latency chart: TRACES/pchase.csv where it exists and the archs;
+ * nothing to draw (no rows, no arch latencies) is no error. *made counts
+ * the charts written. */
+static int all_latency(const popts_t *o, const gc_arch_t *const *ca, int *made, gc_err_t *e)
+{
     char in[4096], out[4096];
-    const gc_arch_t *const *ca = (const gc_arch_t *const *)a;
-    /* latency vs size */
     const char *tr[1];
     int ntr = 0;
-    if (!rc && o.traces) {
-        snprintf(in, sizeof(in), "%s/pchase.csv", o.traces);
+    if (o->traces) {
+        snprintf(in, sizeof(in), "%s/pchase.csv", o->traces);
         if (gc_path_exists(in))
             tr[ntr++] = in;
     }
-    if (!rc && (ntr || o.n_arch)) {
-        snprintf(out, sizeof(out), "%s/latency.%s", o.out, o.png ? "png" : "svg");
-        rc = gc_plot_latency(ca, o.n_arch, tr, ntr, out, o.force, &e);
-        if (rc == GC_ENODATA) {
-            gc_err_clear(&e);
-            rc = 0;
-        } else if (!rc) {
-            printf("wrote %s\n", out);
-            made++;
-        }
+    if (!ntr && !o->n_arch)
+        return 0;
+    snprintf(out, sizeof(out), "%s/latency.%s", o->out, all_ext(o));
+    int rc = gc_plot_latency(ca, o->n_arch, tr, ntr, out, o->force, e);
+    if (rc == GC_ENODATA) {
+        gc_err_clear(e);
+        return 0;
     }
-    if (!rc && o.traces) {
-        snprintf(in, sizeof(in), "%s/pchase_fine.csv", o.traces);
-        snprintf(out, sizeof(out), "%s/pchase-hist.%s", o.out, o.png ? "png" : "svg");
-        if (gc_path_exists(in)) {
-            rc = gc_plot_hist(in, o.n_arch ? a[0] : NULL, out, o.force, &e);
-            if (!rc) {
-                printf("wrote %s\n", out);
-                made++;
-            }
-        }
+    if (!rc) {
+        printf("wrote %s\n", out);
+        (*made)++;
     }
+    return rc;
+}
+
+/* `all`'s histogram: TRACES/pchase_fine.csv where it exists, with the
+ * centres of the first arch. */
+static int all_hist(const popts_t *o, const gc_arch_t *const *ca, int *made, gc_err_t *e)
+{
+    char in[4096], out[4096];
+    if (!o->traces)
+        return 0;
+    snprintf(in, sizeof(in), "%s/pchase_fine.csv", o->traces);
+    snprintf(out, sizeof(out), "%s/pchase-hist.%s", o->out, all_ext(o));
+    if (!gc_path_exists(in))
+        return 0;
+    int rc = gc_plot_hist(in, o->n_arch ? ca[0] : NULL, out, o->force, e);
+    if (!rc) {
+        printf("wrote %s\n", out);
+        (*made)++;
+    }
+    return rc;
+}
+
+/* `all`'s heat maps: one per tensor form of TRACES/mma.csv, mma_sp.csv and
+ * wgmma.csv, those that exist; *made counts every map written. */
+static int all_heatmaps(const popts_t *o, int *made, gc_err_t *e)
+{
     static const char *const sweeps[] = {"mma", "mma_sp", "wgmma"};
-    for (int i = 0; i < 3 && !rc && o.traces; i++) {
-        snprintf(in, sizeof(in), "%s/%s.csv", o.traces, sweeps[i]);
+    char in[4096];
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc && o->traces; i++) {
+        snprintf(in, sizeof(in), "%s/%s.csv", o->traces, sweeps[i]);
         if (!gc_path_exists(in))
             continue;
         int n = 0, flat = 0;
-        rc = gc_plot_heatmaps(in, o.out, o.png ? "png" : "svg", o.force, &n, &flat, &e);
+        rc = gc_plot_heatmaps(in, o->out, all_ext(o), o->force, &n, &flat, e);
         if (!rc) {
             printf("wrote %d heat map%s from %s to %s (%d one-dimensional sweep%s left out)\n", n,
-                   n == 1 ? "" : "s", in, o.out, flat, flat == 1 ? "" : "s");
-            made += n;
+                   n == 1 ? "" : "s", in, o->out, flat, flat == 1 ? "" : "s");
+            *made += n;
         }
     }
+    return rc;
+}
+
+/* `all`'s tensor-form charts of the archs, one per instruction
+ * (forms-mma, forms-mma_sp, forms-wgmma); an instruction no arch has is
+ * no error. */
+static int all_forms(const popts_t *o, const gc_arch_t *const *ca, int *made, gc_err_t *e)
+{
     static const char *const insts[] = {"mma", "mma.sp", "wgmma"};
-    for (int i = 0; i < 3 && !rc && o.n_arch; i++) {
+    char out[4096];
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc && o->n_arch; i++) {
         char f[64];
         snprintf(f, sizeof(f), "forms-%s", insts[i]);
         for (char *c = f; *c; c++)
             if (*c == '.')
                 *c = '_';
-        size_t fl = strlen(f);
-        snprintf(f + fl, sizeof(f) - fl, ".%s", o.png ? "png" : "svg");
-        snprintf(out, sizeof(out), "%s/%s", o.out, f);
-        rc = gc_plot_mma(ca, o.n_arch, insts[i], out, o.force, &e);
+        snprintf(out, sizeof(out), "%s/%s.%s", o->out, f, all_ext(o));
+        rc = gc_plot_mma(ca, o->n_arch, insts[i], out, o->force, e);
         if (rc == GC_ENODATA) {
-            gc_err_clear(&e);
+            gc_err_clear(e);
             rc = 0;
         } else if (!rc) {
             printf("wrote %s\n", out);
-            made++;
+            (*made)++;
         }
     }
+    return rc;
+}
+
+/* `all`: every chart the inputs allow. */
+static int run_all(int argc, char **argv)
+{
+    popts_t o;
+    int p = parse_nopos(argc, argv, &o);
+    if (p)
+        return p > 0 ? 0 : 2;
+    if (!o.traces && o.n_arch == 0)
+        return gc_cli_usage_error(CMD, "all needs --traces DIR or --arch NAME");
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_arch_t *a[MAX_IN] = {0};
+    const gc_arch_t *const *ca = (const gc_arch_t *const *)a;
+    int made = 0, rc = load_archs(&o, a, &e);
+    if (!rc)
+        rc = gc_plot_check(&e);
+    if (!rc)
+        rc = gc_mkdir_p(o.out, &e);
+    if (!rc)
+        rc = all_latency(&o, ca, &made, &e);
+    if (!rc)
+        rc = all_hist(&o, ca, &made, &e);
+    if (!rc)
+        rc = all_heatmaps(&o, &made, &e);
+    if (!rc)
+        rc = all_forms(&o, ca, &made, &e);
     int st = 0;
     if (rc)
         st = gc_cli_fail(&e);

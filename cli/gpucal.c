@@ -1,5 +1,7 @@
-/* gpucal.c - main(): the top-level command table. Each command is a thin
- * call into one stage's library; see cli.h for the conventions. */
+/* gpucal.c - the top-level command table and its dispatcher gc_cli_main
+ * (main() in main.c calls it; the CLI fuzz target drives it in-process).
+ * Each command is a thin call into one stage's library; see cli.h for the
+ * conventions. */
 #include <stdio.h>
 #include <string.h>
 
@@ -86,7 +88,7 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+int gc_cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         usage_main(stderr);

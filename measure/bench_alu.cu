@@ -159,9 +159,20 @@ GC_ALU_KERNELS(tanh, A_TANH)
 /* in GC_ALU_OPS order (forms.c's gc_alu_ops) */
 static const void *const alu_tab[GC_ALU_COUNT][8] = {GC_ALU_OPS(GC_ALU_ENTRY)};
 
-static int fail_w(gc_trace_writer_t *w, gc_err_t *err)
+/* The point of the alu sweep for operation *(int *)cookie at wn warps and
+ * ILP ilp (gc_tgrid_t plan): one SM, every chain on random data. */
+static void alu_plan(void *cookie, int wn, int ilp, gc_tpoint_t *p)
 {
-    return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
+    int o = *(const int *)cookie;
+    p->fn = alu_tab[o][ilp - 1];
+    p->blocks = 1;
+    p->warps = wn;
+    p->unroll = gc_sweep_unroll_alu(ilp);
+    p->work = (double)wn * 32 * ilp;
+    p->sink_kind = GC_SINK_INT;
+    p->rand = 1;
+    snprintf(p->label, sizeof(p->label), "%s w%d ilp%d", gc_alu_ops[o].op, wn, ilp);
+    snprintf(p->cols, sizeof(p->cols), "%s", gc_alu_ops[o].op);
 }
 
 static uint32_t fbits(float f)
@@ -201,39 +212,16 @@ static int run_alu(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                                  "fmul x*(1+2^-23), hfma2 x*0.5+0.25, imad x*3+0x9e3779b9, "
                                  "iadd3 x+0x9e3779b9+3, dfma x*0.999+0.001, mufu.ex2 2^-x, "
                                  "mufu.lg2 log2|x|, mufu.rsq/sqrt/tanh of x") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     if (!rc && gc_measure_columns(w, "alu") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     const int *warps, *ilps;
     int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);
     long total = (long)GC_ALU_COUNT * nw * ni, done = 0;
-    for (int o = 0; o < GC_ALU_COUNT && !rc; o++)
-        for (int wi = 0; wi < nw && !rc; wi++)
-            for (int ii = 0; ii < ni && !rc; ii++) {
-                int wn = warps[wi], ilp = ilps[ii];
-                const void *fn = alu_tab[o][ilp - 1];
-                char label[96];
-                snprintf(label, sizeof(label), "%s w%d ilp%d", gc_alu_ops[o].op, wn, ilp);
-                gc_progress(ctx, ++done, total, label);
-                if (!gc_tsweep_fits(fn, wn * 32, 0, &ctx->dev))
-                    continue;
-                if (gc_resume_skip(ctx, 1))
-                    continue;
-                gc_point_t pt;
-                long iters;
-                rc = gc_tsweep_point(&s, fn, 1, wn, 0, gc_sweep_unroll_alu(ilp), &pt, &iters,
-                                     err);
-                if (!rc)
-                    rc = gc_tsweep_check(&s, (size_t)wn * 32, GC_SINK_INT, 1, label, err);
-                if (rc)
-                    break;
-                double ops = (double)wn * 32 * ilp;
-                if (gc_trace_rowf(w, "%s,%d,%d,%ld,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%.1f,%d",
-                                  gc_alu_ops[o].op, wn, ilp, iters, ctx->reps, pt.med, pt.lo,
-                                  pt.hi, ops / pt.med, ops / pt.hi, ops / pt.lo, pt.clock_mhz,
-                                  pt.clock_moved) != 0)
-                    rc = fail_w(w, err);
-            }
+    int o = 0;
+    gc_tgrid_t g = {warps, ilps, nw, ni, alu_plan, NULL, &o, &done, total};
+    for (; o < GC_ALU_COUNT && !rc; o++)
+        rc = gc_tsweep_grid(&s, w, &g, err);
     gc_tsweep_fini(&s);
     return rc;
 }

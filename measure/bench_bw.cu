@@ -202,6 +202,36 @@ BW_SMEM(16, 4, lds16)
     }
 BW_READ(l2, 4, 16, ld_cg4)
 BW_READ(l2, 16, 4, ld_cg16)
+
+/* L2, one request per 128-byte line: thread t's step i reads 16 bytes (one
+ * ld.global.cg.v4) of line ((i x G) + t) & mask (mask + 1 lines, a power of
+ * two that fits the L2 several times over), so every warp request touches
+ * 32 lines once -- what an uncoalesced (transposing) access asks of the
+ * L2. `bytes` counts the 16 bytes of each request: / 16 = lines served. */
+__global__ void __launch_bounds__(TPB, GC_MEM_MINB)
+    k_bw_l2sec_w16(const char *a, size_t per_thread, int passes, unsigned mask,
+                   gc_span_dev_t *span, unsigned *sink)
+{
+    unsigned G = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned x = 0;
+    __syncthreads();
+    long long c0 = gc_clock();
+    unsigned long long t0 = gc_globaltimer();
+    for (int ps = 0; ps < passes; ps++) {
+        for (unsigned i = 0; i < per_thread; i += 4) {
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const char *q = a + (size_t)(((i + k) * G + t + (unsigned)ps) & mask) * 128;
+                x ^= ld_cg16(q);
+            }
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        gc_span_close(span, c0, t0);
+    if (x == 0x9e3779b9u)
+        sink[0] = x;
+}
 BW_READ(read, 4, 16, ld_def4)
 BW_READ(read, 16, 4, ld_def16)
 BW_READ(readpf, 16, 4, ld_pf16)
@@ -319,11 +349,12 @@ __global__ void __launch_bounds__(TPB, GC_MEM_MINB)
 /* ---- host ---- */
 
 enum { L_L1, L_SMEM, L_L2, L_READ, L_READPF, L_WRITE, L_COPY, L_COPYCS, L_COPYBLK, L_READBLK,
-       L_R5W1 };
+       L_R5W1, L_L2SEC };
 
 typedef struct bwpt {
     int kind, width, blocks, threads, iters;
     size_t per_thread;
+    unsigned mask; /* read_sector: lines - 1 */
     char *a, *b;
     gc_span_dev_t *span;
     unsigned *used, *sink;
@@ -353,6 +384,9 @@ static void bw_kernel(const bwpt_t *p)
             k_bw_l2_w16<<<g, t>>>(p->a, p->per_thread, p->iters, 0, p->span, p->sink);
         else
             k_bw_l2_w4<<<g, t>>>(p->a, p->per_thread, p->iters, 0, p->span, p->sink);
+        break;
+    case L_L2SEC:
+        k_bw_l2sec_w16<<<g, t>>>(p->a, p->per_thread, p->iters, p->mask, p->span, p->sink);
         break;
     case L_READ:
         if (w16)
@@ -448,6 +482,17 @@ static double bw_shape(gc_mctx_t *ctx, bwpt_t *p, size_t gbytes)
         p->iters = ctx->quick ? 16 : 128;
         return (double)G * p->per_thread * p->width * p->iters;
     }
+    case L_L2SEC: { /* lines: the largest power of two within L2/5 (as the l2 rows) */
+        p->threads = 512;
+        G = (size_t)p->blocks * p->threads;
+        size_t lines = 1;
+        while (lines * 2 * 128 <= (size_t)ctx->dev.l2_bytes / 5)
+            lines *= 2;
+        p->mask = (unsigned)(lines - 1);
+        p->per_thread = 16;
+        p->iters = ctx->quick ? 16 : 128;
+        return (double)G * p->per_thread * 16 * p->iters;
+    }
     case L_COPYBLK:
     case L_READBLK: { /* per_thread holds the bytes of each block's region here */
         size_t unit = (size_t)TPB * 16 * 4, lim = p->kind == L_READBLK ? gbytes : gbytes / 2;
@@ -525,7 +570,8 @@ static int bw_header(gc_mctx_t *ctx, gc_trace_writer_t *w, double peak, gc_err_t
         "timed with CUDA events around the call, cycles = event time x the bench's SM clock); "
         "read_l2pf: .L2::256B hint; copy_cs: ld/st.global.cs; *_blk: each block streams one "
         "contiguous region instead of grid-stride; r5w1: 5 reads + 1 write of 16 bytes per "
-        "thread step (seed 004's kernel), bytes = read + written; "
+        "thread step (seed 004's kernel), bytes = read + written; read_lines: L2, one 16-byte "
+        "load per 128-byte line (the access of a transpose), bytes = 16 per line; "
         "cycles = (last block end - first block start, globaltimer) x SM clock of the blocks");
     (void)ctx;
     if (rc || gc_measure_columns(w, "bw") != 0)
@@ -548,6 +594,7 @@ static const bwplan_t plan[] = {
     {L_COPY, 4, -1, "global", "copy"},   {L_COPY, 16, GC_BWT_COPY, "global", "copy"},
     {L_COPYCS, 16, -1, "global", "copy_cs"}, {L_COPYBLK, 16, -1, "global", "copy_blk"},
     {L_READBLK, 16, -1, "global", "read_blk"}, {L_R5W1, 16, -1, "global", "r5w1"},
+    {L_L2SEC, 16, -1, "l2", "read_lines"},
 };
 #define NPLAN ((int)(sizeof(plan) / sizeof(plan[0])))
 

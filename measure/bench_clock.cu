@@ -91,6 +91,37 @@ static __device__ __forceinline__ void wgmma_64x64x16(float *d, uint64_t da, uin
 }
 #endif
 
+/* One step of a load kernel's loop, by the whole block: thread 0 reads
+ * the global timer, takes a clock sample when it is the sampler, and
+ * sets *stop once dur ns have passed since start; returns *stop, the
+ * same in every thread. Inlined so the kernel's code is unchanged. */
+static __device__ __forceinline__ int clk_tick(int *stop, int sampler, gc_clk_sample_t *smp, int maxs,
+                                               int *ns, unsigned long long *next,
+                                               unsigned long long start, unsigned long long dur)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long t = gc_globaltimer();
+        if (sampler)
+            sample(smp, maxs, ns, next, t);
+        *stop = t - start >= dur;
+    }
+    __syncthreads();
+    return *stop;
+}
+
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL) && __CUDA_ARCH__ >= 800
+/* c += A x B for one m16n8k16 f16 fragment with f32 accumulators
+ * (mma.sync, row x col): a holds 4 and b 2 packed f16 pairs. */
+static __device__ __forceinline__ void mma_16x8x16(float *c, const unsigned *a, const unsigned *b)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+#endif
+
 /* Tensor-bound: until `dur` ns have passed. kind: 1 = wgmma, 2 = mma.sync,
  * 0 = neither compiled for this GPU. ops counts multiply-adds. */
 __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsigned long long dur,
@@ -127,15 +158,7 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsign
             asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
         }
         done += 32 * 8;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned long long t = gc_globaltimer();
-            if (sampler)
-                sample(smp, maxs, &ns, &next, t);
-            stop = t - start >= dur;
-        }
-        __syncthreads();
-        if (stop)
+        if (clk_tick(&stop, sampler, smp, maxs, &ns, &next, start, dur))
             break;
     }
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
@@ -158,21 +181,10 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsign
         for (int j = 0; j < 256; j++) {
 #pragma unroll
             for (int q = 0; q < 4; q++)
-                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
-                             "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                             : "+f"(c[q][0]), "+f"(c[q][1]), "+f"(c[q][2]), "+f"(c[q][3])
-                             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+                mma_16x8x16(c[q], a, b);
         }
         done += 256 * 4;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned long long t = gc_globaltimer();
-            if (sampler)
-                sample(smp, maxs, &ns, &next, t);
-            stop = t - start >= dur;
-        }
-        __syncthreads();
-        if (stop)
+        if (clk_tick(&stop, sampler, smp, maxs, &ns, &next, start, dur))
             break;
     }
     for (int q = 0; q < 4; q++)
@@ -230,126 +242,180 @@ typedef struct load {
     double seconds_run;
 } load_t;
 
+/* The idle row: 50 spins of 20 ms (5 with --quick), their median, range
+ * and seconds, unless resume skips it. Returns 0 or the first error. */
+static int clock_idle(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    int rc;
+    if (gc_resume_skip(ctx, 1))
+        return 0;
+    enum { N = 50 };
+    double x[N];
+    int n = ctx->quick ? 5 : N;
+    for (int i = 0; i < n; i++) {
+        if ((rc = gc_clock_measure(20.0, &x[i], err)) != 0)
+            return rc;
+        gc_progress(ctx, i + 1, n + 2, "idle");
+    }
+    double med, lo, hi;
+    gc_stats_median(x, n, &med, &lo, &hi);
+    return GC_MEM_ROW(w, err, "idle,%.1f,%.1f,%.1f,%.3f", med, lo, hi, n * 0.020);
+}
+
+/* State of the loaded-clock part: the plan (SMs, run time in ns, copy
+ * size in 16-byte elements), the memory load's block count, and the
+ * device buffers and host samples. */
+typedef struct clk {
+    gc_mctx_t *ctx;
+    gc_trace_writer_t *w;
+    int sms, mem_blocks;
+    unsigned long long dur;
+    size_t n16;
+    uint4 *a, *b;
+    gc_clk_sample_t *d_s, h_s[MAXS];
+    int *d_n, *d_kind;
+    unsigned long long *d_cnt;
+    __half *d_rnd;
+    float *d_sink;
+} clk_t;
+
+/* Starts the memory load: allocates and fills the copy buffers (freed
+ * by the caller), then launches k_clk_mem with as many blocks as can run
+ * at once. Returns 0 or the first CUDA error. */
+static int clock_start_memory(clk_t *c, gc_err_t *err)
+{
+    size_t n16 = c->n16;
+    int rc = gc_cuda_check(cudaMalloc(&c->a, n16 * sizeof(uint4)), "allocating the copy source", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->b, n16 * sizeof(uint4)), "allocating the copy target", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemset(c->a, 0x3c, n16 * sizeof(uint4)), "filling the copy source", err);
+    if (rc)
+        return rc;
+    /* as many blocks as can run at once: every block loads the whole time */
+    int per = 0;
+    rc = gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_clk_mem, 1024, 0), "sizing the memory load", err);
+    if (rc)
+        return rc;
+    c->mem_blocks = (per > 0 ? per : 1) * c->sms;
+    k_clk_mem<<<c->mem_blocks, 1024>>>(c->a, c->b, n16, c->dur, c->d_s, MAXS, c->d_n, c->d_cnt);
+    return 0;
+}
+
+/* Starts the tensor load: random f16 in [-1, 1) from a fixed LCG, copied
+ * to the device, then k_clk_tensor on one block per SM. Returns 0 or the
+ * first CUDA error. */
+static int clock_start_tensor(clk_t *c, gc_err_t *err)
+{
+    enum { NR = 4096 };
+    __half hr[NR];
+    uint32_t s = 12345;
+    for (int i = 0; i < NR; i++) {
+        s = s * 1664525u + 1013904223u;
+        hr[i] = __float2half((float)((int)(s >> 9) - (1 << 22)) / (float)(1 << 22));
+    }
+    int rc = gc_cuda_check(cudaMalloc(&c->d_rnd, sizeof(hr)), "allocating random data", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(c->d_rnd, hr, sizeof(hr), cudaMemcpyHostToDevice), "copying random data", err);
+    if (rc)
+        return rc;
+    k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, c->dur, c->d_s, MAXS, c->d_n, c->d_cnt, c->d_sink, c->d_kind);
+    return 0;
+}
+
+/* Writes the metadata line describing load li (memory, or the tensor
+ * kernel kind the device ran: 1 wgmma, 2 mma.sync, else none) with its
+ * rate (bytes or FMAs per second). Returns the writer's status. */
+static int clock_load_meta(const clk_t *c, int li, int kind, double rate)
+{
+    gc_mctx_t *ctx = c->ctx;
+    gc_trace_writer_t *w = c->w;
+    int sms = c->sms;
+    if (li == 0)
+        return gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)",
+                                 (c->n16 * sizeof(uint4)) >> 20, c->mem_blocks, rate / 1e9);
+    if (kind == 1)
+        return gc_trace_put_meta(w, "tensor_load", "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)", sms, 2 * rate / 1e12,
+                                 ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HGMMA") : -1L);
+    if (kind == 2)
+        return gc_trace_put_meta(w, "tensor_load", "mma.sync.m16n8k16.f32.f16.f16, random f16, 8 warps x %d SMs: %.1f TFLOP/s (SASS: %ld HMMA)", sms, 2 * rate / 1e12,
+                                 ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HMMA") : -1L);
+    return gc_trace_put_meta(w, "tensor_load", "no tensor-core kernel for this GPU: the row is the idle clock of a spinning kernel");
+}
+
+/* Runs load li (0 memory, 1 tensor), reads its clock samples and
+ * counter, and writes its row and its metadata line. Returns 0 or the
+ * first error. */
+static int clock_load(clk_t *c, int li, gc_err_t *err)
+{
+    const char *name = li == 0 ? "memory" : "tensor";
+    int rc = gc_cuda_check(cudaMemset(c->d_cnt, 0, sizeof(*c->d_cnt)), "clearing a counter", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemset(c->d_kind, 0xff, sizeof(int)), "clearing", err);
+    if (rc)
+        return rc;
+    rc = li == 0 ? clock_start_memory(c, err) : clock_start_tensor(c, err);
+    if (rc)
+        return rc;
+    int nsmp = 0, kind = 0;
+    unsigned long long cnt = 0;
+    rc = gc_mem_sync(li == 0 ? "running the memory load" : "running the tensor load", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nsmp, c->d_n, sizeof(int), cudaMemcpyDeviceToHost), "reading samples", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&cnt, c->d_cnt, sizeof(cnt), cudaMemcpyDeviceToHost), "reading the load", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&kind, c->d_kind, sizeof(int), cudaMemcpyDeviceToHost), "reading the load", err);
+    if (rc)
+        return rc;
+    if (nsmp < 2 || nsmp > MAXS)
+        return gc_err_set(err, GC_ERUN, "%s load: %d clock samples", name, nsmp);
+    gc_clk_sample_t *h_s = c->h_s;
+    rc = gc_cuda_check(cudaMemcpy(h_s, c->d_s, sizeof(gc_clk_sample_t) * (size_t)nsmp, cudaMemcpyDeviceToHost), "reading samples", err);
+    double med = 0, lo = 0, hi = 0, secs = 0;
+    rc = rc ? rc : clocks_of(h_s, nsmp, &med, &lo, &hi, &secs, err);
+    if (rc)
+        return rc;
+    double total_s = (double)(h_s[nsmp - 1].ns - h_s[0].ns) / 1e9;
+    double rate = total_s > 0 ? (double)cnt / total_s : 0;
+    if ((rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f", name, med, lo, hi, secs)) != 0)
+        return rc;
+    if (clock_load_meta(c, li, kind, rate))
+        return gc_mem_row_err(c->w, err);
+    return 0;
+}
+
+/* The clock bench: the idle row, then the clock under a memory load and
+ * under a tensor load; frees every buffer on every path. Returns 0 or
+ * the first error. */
 static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
     int rc = gc_measure_columns(w, "clock");
     if (rc)
         return gc_err_set(err, rc, "%s", gc_trace_writer_err(w)->msg);
-    /* idle: 50 spins of 20 ms (5 with --quick) */
-    if (!gc_resume_skip(ctx, 1)) {
-        enum { N = 50 };
-        double x[N];
-        int n = ctx->quick ? 5 : N;
-        for (int i = 0; i < n; i++) {
-            if ((rc = gc_clock_measure(20.0, &x[i], err)) != 0)
-                return rc;
-            gc_progress(ctx, i + 1, n + 2, "idle");
-        }
-        double med, lo, hi;
-        gc_stats_median(x, n, &med, &lo, &hi);
-        if ((rc = GC_MEM_ROW(w, err, "idle,%.1f,%.1f,%.1f,%.3f", med, lo, hi, n * 0.020)) != 0)
-            return rc;
-    }
-    int sms = ctx->dev.sms, mem_blocks = 0;
+    if ((rc = clock_idle(ctx, w, err)) != 0)
+        return rc;
+    clk_t c;
+    memset(&c, 0, sizeof(c));
+    c.ctx = ctx;
+    c.w = w;
+    c.sms = ctx->dev.sms;
     double run_s = SETTLE_S + (ctx->quick ? 0.3 : 1.05);
-    unsigned long long dur = (unsigned long long)(run_s * 1e9);
-    size_t n16 = (ctx->quick ? 256u : 1024u) << 16; /* 16-byte elements: 1 GiB (quick 256 MiB) */
-    uint4 *a = NULL, *b = NULL;
-    gc_clk_sample_t *d_s = NULL, h_s[MAXS];
-    int *d_n = NULL, *d_kind = NULL;
-    unsigned long long *d_cnt = NULL;
-    __half *d_rnd = NULL;
-    float *d_sink = NULL;
-    rc = gc_cuda_check(cudaMalloc(&d_s, sizeof(h_s)), "allocating clock samples", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_n, sizeof(int)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_kind, sizeof(int)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_cnt, sizeof(*d_cnt)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_sink, sizeof(float)), "allocating", err);
+    c.dur = (unsigned long long)(run_s * 1e9);
+    c.n16 = (ctx->quick ? 256u : 1024u) << 16; /* 16-byte elements: 1 GiB (quick 256 MiB) */
+    rc = gc_cuda_check(cudaMalloc(&c.d_s, sizeof(c.h_s)), "allocating clock samples", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_n, sizeof(int)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_kind, sizeof(int)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_cnt, sizeof(*c.d_cnt)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_sink, sizeof(float)), "allocating", err);
     for (int li = 0; li < 2 && !rc; li++) {
-        const char *name = li == 0 ? "memory" : "tensor";
-        gc_progress(ctx, li + 1 + (ctx->quick ? 5 : 50), (ctx->quick ? 5 : 50) + 2, name);
+        gc_progress(ctx, li + 1 + (ctx->quick ? 5 : 50), (ctx->quick ? 5 : 50) + 2, li == 0 ? "memory" : "tensor");
         if (gc_resume_skip(ctx, 1))
             continue;
-        rc = gc_cuda_check(cudaMemset(d_cnt, 0, sizeof(*d_cnt)), "clearing a counter", err);
-        rc = rc ? rc : gc_cuda_check(cudaMemset(d_kind, 0xff, sizeof(int)), "clearing", err);
-        if (rc)
-            break;
-        double rate = 0;
-        int kind = 0;
-        if (li == 0) {
-            rc = gc_cuda_check(cudaMalloc(&a, n16 * sizeof(uint4)), "allocating the copy source", err);
-            rc = rc ? rc : gc_cuda_check(cudaMalloc(&b, n16 * sizeof(uint4)), "allocating the copy target", err);
-            rc = rc ? rc : gc_cuda_check(cudaMemset(a, 0x3c, n16 * sizeof(uint4)), "filling the copy source", err);
-            if (rc)
-                break;
-            /* as many blocks as can run at once: every block loads the whole time */
-            int per = 0;
-            rc = gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_clk_mem, 1024, 0), "sizing the memory load", err);
-            if (rc)
-                break;
-            mem_blocks = (per > 0 ? per : 1) * sms;
-            k_clk_mem<<<mem_blocks, 1024>>>(a, b, n16, dur, d_s, MAXS, d_n, d_cnt);
-        } else {
-            /* random f16 in [-1, 1) from a fixed LCG */
-            enum { NR = 4096 };
-            __half hr[NR];
-            uint32_t s = 12345;
-            for (int i = 0; i < NR; i++) {
-                s = s * 1664525u + 1013904223u;
-                hr[i] = __float2half((float)((int)(s >> 9) - (1 << 22)) / (float)(1 << 22));
-            }
-            rc = gc_cuda_check(cudaMalloc(&d_rnd, sizeof(hr)), "allocating random data", err);
-            rc = rc ? rc : gc_cuda_check(cudaMemcpy(d_rnd, hr, sizeof(hr), cudaMemcpyHostToDevice), "copying random data", err);
-            if (rc)
-                break;
-            k_clk_tensor<<<sms, 256>>>(d_rnd, dur, d_s, MAXS, d_n, d_cnt, d_sink, d_kind);
-        }
-        int nsmp = 0;
-        unsigned long long cnt = 0;
-        rc = gc_mem_sync(li == 0 ? "running the memory load" : "running the tensor load", err);
-        rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nsmp, d_n, sizeof(int), cudaMemcpyDeviceToHost), "reading samples", err);
-        rc = rc ? rc : gc_cuda_check(cudaMemcpy(&cnt, d_cnt, sizeof(cnt), cudaMemcpyDeviceToHost), "reading the load", err);
-        rc = rc ? rc : gc_cuda_check(cudaMemcpy(&kind, d_kind, sizeof(int), cudaMemcpyDeviceToHost), "reading the load", err);
-        if (rc)
-            break;
-        if (nsmp < 2 || nsmp > MAXS) {
-            rc = gc_err_set(err, GC_ERUN, "%s load: %d clock samples", name, nsmp);
-            break;
-        }
-        rc = gc_cuda_check(cudaMemcpy(h_s, d_s, sizeof(gc_clk_sample_t) * (size_t)nsmp, cudaMemcpyDeviceToHost), "reading samples", err);
-        double med = 0, lo = 0, hi = 0, secs = 0;
-        rc = rc ? rc : clocks_of(h_s, nsmp, &med, &lo, &hi, &secs, err);
-        if (rc)
-            break;
-        double total_s = (double)(h_s[nsmp - 1].ns - h_s[0].ns) / 1e9;
-        rate = total_s > 0 ? (double)cnt / total_s : 0;
-        if ((rc = GC_MEM_ROW(w, err, "%s,%.1f,%.1f,%.1f,%.3f", name, med, lo, hi, secs)) != 0)
-            break;
-        if (li == 0)
-            rc = gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)",
-                                   (n16 * sizeof(uint4)) >> 20, mem_blocks, rate / 1e9);
-        else if (kind == 1)
-            rc = gc_trace_put_meta(w, "tensor_load", "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)", sms, 2 * rate / 1e12,
-                                   ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HGMMA") : -1L);
-        else if (kind == 2)
-            rc = gc_trace_put_meta(w, "tensor_load", "mma.sync.m16n8k16.f32.f16.f16, random f16, 8 warps x %d SMs: %.1f TFLOP/s (SASS: %ld HMMA)", sms, 2 * rate / 1e12,
-                                   ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HMMA") : -1L);
-        else
-            rc = gc_trace_put_meta(w, "tensor_load", "no tensor-core kernel for this GPU: the row is the idle clock of a spinning kernel");
-        if (rc)
-            rc = gc_mem_row_err(w, err);
-        cudaFree(a);
-        cudaFree(b);
-        a = b = NULL;
+        rc = clock_load(&c, li, err);
+        cudaFree(c.a);
+        cudaFree(c.b);
+        c.a = c.b = NULL;
     }
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(d_s);
-    cudaFree(d_n);
-    cudaFree(d_kind);
-    cudaFree(d_cnt);
-    cudaFree(d_rnd);
-    cudaFree(d_sink);
+    cudaFree(c.d_s);
+    cudaFree(c.d_n);
+    cudaFree(c.d_kind);
+    cudaFree(c.d_cnt);
+    cudaFree(c.d_rnd);
+    cudaFree(c.d_sink);
     return rc;
 }
 

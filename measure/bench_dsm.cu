@@ -216,15 +216,19 @@ static int tp_launch(void *cookie, gc_launch_t *o, gc_err_t *err)
     return rc ? rc : gc_mem_span_read(p->span, o, err);
 }
 
-static int run_dsm(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+/* Device buffers of the DSM bench: the chase result and SM ids, the
+ * throughput check counter, its sink and the timing span. */
+typedef struct dsm_bufs {
+    unsigned long long *d_out;
+    unsigned *d_sm, *bad, *sink;
+    gc_span_dev_t *span;
+} dsm_bufs_t;
+
+/* Writes the DSM trace header (clock overhead, policy, method) and the
+ * columns. Returns 0, or the writer's error through gc_mem_row_err. */
+static int dsm_meta(gc_trace_writer_t *w, double ovh, long steps, gc_err_t *err)
 {
-    const gc_devinfo_t *dv = &ctx->dev;
-    double ovh = 0;
-    int rc = gc_mem_clock_overhead(&ovh, err);
-    if (rc)
-        return rc;
-    long steps = ctx->quick ? 512 : 2048;
-    rc = gc_trace_put_meta(w, "clock_overhead_cyc", "%.1f", ovh);
+    int rc = gc_trace_put_meta(w, "clock_overhead_cyc", "%.1f", ovh);
     rc = rc ? rc : gc_trace_put_meta(w, "policy", "default cluster scheduling");
     rc = rc ? rc : gc_trace_put_meta(w, "method",
         "latency: thread 0 of rank 0 chases a %d-slot uniform 4-byte ring in the shared memory of "
@@ -234,30 +238,62 @@ static int run_dsm(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         (int)LSLOTS, steps, (int)TP_THREADS, (int)(TP_SMEM >> 10));
     if (rc || gc_measure_columns(w, "dsm") != 0)
         return gc_mem_row_err(w, err);
+    return 0;
+}
 
-    unsigned long long *d_out = NULL;
-    unsigned *d_sm = NULL, *bad = NULL, *sink = NULL;
-    gc_span_dev_t *span = NULL;
-    rc = gc_cuda_check(cudaMalloc(&d_out, 3 * sizeof(unsigned long long)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_sm, MAXCS * sizeof(unsigned)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&bad, sizeof(unsigned)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&sink, sizeof(unsigned)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&span, sizeof(*span)), "allocating", err);
+/* Allocates the buffers in b (zeroed by the caller) and allows the two
+ * kernels clusters of 16 and the throughput kernel its shared memory.
+ * Returns 0 or the first CUDA error; the caller frees b either way. */
+static int dsm_alloc(dsm_bufs_t *b, gc_err_t *err)
+{
+    int rc = gc_cuda_check(cudaMalloc(&b->d_out, 3 * sizeof(unsigned long long)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&b->d_sm, MAXCS * sizeof(unsigned)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&b->bad, sizeof(unsigned)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&b->sink, sizeof(unsigned)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&b->span, sizeof(*b->span)), "allocating", err);
     rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_dsm_lat, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "allowing clusters of 16", err);
     rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_dsm_tp, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "allowing clusters of 16", err);
     rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_dsm_tp, cudaFuncAttributeMaxDynamicSharedMemorySize, TP_SMEM), "allowing shared memory", err);
+    return rc;
+}
 
-    int maxcs = ctx->quick ? 4 : MAXCS;
-    long total = 1, done = 0;
-    for (int cs = 2; cs <= maxcs; cs++)
-        total += cs - 1;
-    total += 1 + 3L * (ctx->quick ? 2 : 4);
+/* Measures the chase latency of every rank of cluster size cs (rank 0
+ * alone for cs 1) and writes one latency row each; *done counts points
+ * for progress. Returns 0 or the first error. */
+static int dsm_latency_cs(gc_mctx_t *ctx, gc_trace_writer_t *w, const dsm_bufs_t *b, int cs, double ovh,
+                          long steps, long *done, long total, gc_err_t *err)
+{
+    int rc = 0;
+    for (int t = cs > 1 ? 1 : 0; t < cs && !rc; t++) {
+        char label[48];
+        snprintf(label, sizeof(label), "latency cluster %d rank %d", cs, t);
+        gc_progress(ctx, ++*done, total, label);
+        if (gc_resume_skip(ctx, 1))
+            continue;
+        latpt_t p = {cs, (uint32_t)t, LSLOTS, steps, b->d_out, b->d_sm};
+        gc_point_t pt;
+        rc = gc_measure_point(ctx, lat_launch, &p, (double)steps, &pt, err);
+        unsigned hs[MAXCS];
+        rc = rc ? rc : gc_cuda_check(cudaMemcpy(hs, b->d_sm, sizeof(hs), cudaMemcpyDeviceToHost), "reading SM ids", err);
+        double sub = ovh / (double)steps;
+        rc = rc ? rc : GC_MEM_ROW(w, err, "latency,%d,chase,%d,%u,%u,%d,1,%.2f,%.2f,%.2f,cyc,-1,%.1f", cs, t, hs[0], hs[t], cs,
+                                  pt.med - sub, pt.lo - sub, pt.hi - sub, pt.clock_mhz);
+    }
+    return rc;
+}
+
+/* Latency part: for cluster sizes 1..maxcs, probes whether the cluster
+ * can be placed, measures it if so, else notes the size; then writes the
+ * note of unplaceable sizes. Returns 0 or the first error. */
+static int dsm_latency(gc_mctx_t *ctx, gc_trace_writer_t *w, const dsm_bufs_t *b, int maxcs, double ovh,
+                       long steps, long *done, long total, gc_err_t *err)
+{
+    int rc = 0;
     char notes[256] = "";
-    /* latency */
     for (int cs = 1; cs <= maxcs && !rc; cs++) {
         int fits = 1;
         {
-            latpt_t probe = {cs, 0, 0, 16, d_out, d_sm};
+            latpt_t probe = {cs, 0, 0, 16, b->d_out, b->d_sm};
             void *args[] = {&probe.target, &probe.warm, &probe.steps, &probe.out, &probe.sm};
             rc = launch_cluster((const void *)k_dsm_lat, cs, cs, 32, 0, args, &fits, err);
             rc = rc ? rc : gc_mem_sync("probing a cluster", err);
@@ -267,69 +303,100 @@ static int run_dsm(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         if (!fits) {
             size_t at = strlen(notes);
             snprintf(notes + at, sizeof(notes) - at, "%s%d", at ? " " : "", cs);
-            done += cs > 1 ? cs - 1 : 1;
+            *done += cs > 1 ? cs - 1 : 1;
             continue;
         }
-        for (int t = cs > 1 ? 1 : 0; t < cs && !rc; t++) {
-            char label[48];
-            snprintf(label, sizeof(label), "latency cluster %d rank %d", cs, t);
-            gc_progress(ctx, ++done, total, label);
-            if (gc_resume_skip(ctx, 1))
-                continue;
-            latpt_t p = {cs, (uint32_t)t, LSLOTS, steps, d_out, d_sm};
-            gc_point_t pt;
-            rc = gc_measure_point(ctx, lat_launch, &p, (double)steps, &pt, err);
-            unsigned hs[MAXCS];
-            rc = rc ? rc : gc_cuda_check(cudaMemcpy(hs, d_sm, sizeof(hs), cudaMemcpyDeviceToHost), "reading SM ids", err);
-            double sub = ovh / (double)steps;
-            rc = rc ? rc : GC_MEM_ROW(w, err, "latency,%d,chase,%d,%u,%u,%d,1,%.2f,%.2f,%.2f,cyc,-1,%.1f", cs, t, hs[0], hs[t], cs,
-                                      pt.med - sub, pt.lo - sub, pt.hi - sub, pt.clock_mhz);
-        }
+        rc = dsm_latency_cs(ctx, w, b, cs, ovh, steps, done, total, err);
     }
     if (!rc && notes[0])
         rc = gc_trace_put_meta(w, "note", "cluster sizes this GPU cannot place: %s", notes) ? gc_mem_row_err(w, err) : 0;
-    /* throughput */
-    int blocks = dv->sms * TP_BLOCKS_PER_SM / MAXCS * MAXCS;
+    return rc;
+}
+
+/* Measures one throughput point (cluster size cs, pattern pat over
+ * blocks blocks): probes placement, skips silently if the cluster does
+ * not fit, checks that no block read another's memory, writes the row.
+ * Returns 0 or the first error. */
+static int dsm_tp_point(gc_mctx_t *ctx, gc_trace_writer_t *w, const dsm_bufs_t *b, int cs, int pat, int blocks,
+                        gc_err_t *err)
+{
+    const gc_devinfo_t *dv = &ctx->dev;
+    tppt_t p = {cs, pat, ctx->quick ? 32 : 128, 0, blocks, b->span, b->bad, b->sink};
+    int fits = 1;
+    void *args[] = {&p.pattern, &p.iters, &p.z, &p.span, &p.bad, &p.sink};
+    int rc = gc_mem_span_reset(b->span, err);
+    rc = rc ? rc : launch_cluster((const void *)k_dsm_tp, cs, blocks, TP_THREADS, TP_SMEM, args, &fits, err);
+    rc = rc ? rc : gc_mem_sync("probing a cluster", err);
+    if (rc)
+        return rc;
+    if (!fits)
+        return 0;
+    rc = gc_cuda_check(cudaMemset(b->bad, 0, sizeof(unsigned)), "clearing the check", err);
+    double bytes = (double)blocks * TP_THREADS * p.iters * 4 * 16;
+    gc_point_t pt;
+    rc = rc ? rc : gc_measure_point(ctx, tp_launch, &p, bytes, &pt, err);
+    unsigned nbad = 0;
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nbad, b->bad, sizeof(nbad), cudaMemcpyDeviceToHost), "reading the check", err);
+    if (!rc && nbad)
+        rc = gc_err_set(err, GC_ERUN, "DSM %s reads in clusters of %d saw the wrong block's memory %u times", pat_name[pat], cs, nbad);
+    if (rc)
+        return rc;
+    double mhz = pt.clock_mhz;
+    return GC_MEM_ROW(w, err, "throughput,%d,%s,-1,-1,-1,%d,%d,%.1f,%.1f,%.1f,gbs,%.2f,%.1f", cs, pat_name[pat], blocks,
+                      TP_THREADS, mhz / pt.med / 1e3, mhz / pt.hi / 1e3, mhz / pt.lo / 1e3,
+                      1.0 / pt.med / dv->sms, mhz);
+}
+
+/* Throughput part: cluster 1 reading itself, then cluster sizes 2, 4
+ * (and 8, 16 unless quick) with the ring, pair and broadcast patterns.
+ * *done counts points for progress. Returns 0 or the first error. */
+static int dsm_throughput(gc_mctx_t *ctx, gc_trace_writer_t *w, const dsm_bufs_t *b, long *done, long total,
+                          gc_err_t *err)
+{
+    int rc = 0;
+    int blocks = ctx->dev.sms * TP_BLOCKS_PER_SM / MAXCS * MAXCS;
     static const int css[] = {2, 4, 8, 16};
     for (int ci = -1; ci < (ctx->quick ? 2 : 4) && !rc; ci++) {
         int cs = ci < 0 ? 1 : css[ci];
         for (int pat = ci < 0 ? PAT_SELF : PAT_RING; pat <= (ci < 0 ? PAT_SELF : PAT_BCAST) && !rc; pat++) {
             char label[48];
             snprintf(label, sizeof(label), "throughput cluster %d %s", cs, pat_name[pat]);
-            gc_progress(ctx, ++done, total, label);
+            gc_progress(ctx, ++*done, total, label);
             if (gc_resume_skip(ctx, 1))
                 continue;
-            tppt_t p = {cs, pat, ctx->quick ? 32 : 128, 0, blocks, span, bad, sink};
-            int fits = 1;
-            void *args[] = {&p.pattern, &p.iters, &p.z, &p.span, &p.bad, &p.sink};
-            rc = gc_mem_span_reset(span, err);
-            rc = rc ? rc : launch_cluster((const void *)k_dsm_tp, cs, blocks, TP_THREADS, TP_SMEM, args, &fits, err);
-            rc = rc ? rc : gc_mem_sync("probing a cluster", err);
-            if (rc)
-                break;
-            if (!fits)
-                continue;
-            rc = gc_cuda_check(cudaMemset(bad, 0, sizeof(unsigned)), "clearing the check", err);
-            double bytes = (double)blocks * TP_THREADS * p.iters * 4 * 16;
-            gc_point_t pt;
-            rc = rc ? rc : gc_measure_point(ctx, tp_launch, &p, bytes, &pt, err);
-            unsigned nbad = 0;
-            rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost), "reading the check", err);
-            if (!rc && nbad)
-                rc = gc_err_set(err, GC_ERUN, "DSM %s reads in clusters of %d saw the wrong block's memory %u times", pat_name[pat], cs, nbad);
-            if (rc)
-                break;
-            double mhz = pt.clock_mhz;
-            rc = GC_MEM_ROW(w, err, "throughput,%d,%s,-1,-1,-1,%d,%d,%.1f,%.1f,%.1f,gbs,%.2f,%.1f", cs, pat_name[pat], blocks,
-                            TP_THREADS, mhz / pt.med / 1e3, mhz / pt.hi / 1e3, mhz / pt.lo / 1e3,
-                            1.0 / pt.med / dv->sms, mhz);
+            rc = dsm_tp_point(ctx, w, b, cs, pat, blocks, err);
         }
     }
-    cudaFree(d_out);
-    cudaFree(d_sm);
-    cudaFree(bad);
-    cudaFree(sink);
-    cudaFree(span);
+    return rc;
+}
+
+/* The DSM bench: header, buffers, latency rows then throughput rows;
+ * frees the buffers on every path. Returns 0 or the first error. */
+static int run_dsm(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    double ovh = 0;
+    int rc = gc_mem_clock_overhead(&ovh, err);
+    if (rc)
+        return rc;
+    long steps = ctx->quick ? 512 : 2048;
+    rc = dsm_meta(w, ovh, steps, err);
+    if (rc)
+        return rc;
+
+    dsm_bufs_t b = {NULL, NULL, NULL, NULL, NULL};
+    rc = dsm_alloc(&b, err);
+    int maxcs = ctx->quick ? 4 : MAXCS;
+    long total = 1, done = 0;
+    for (int cs = 2; cs <= maxcs; cs++)
+        total += cs - 1;
+    total += 1 + 3L * (ctx->quick ? 2 : 4);
+    rc = rc ? rc : dsm_latency(ctx, w, &b, maxcs, ovh, steps, &done, total, err);
+    rc = rc ? rc : dsm_throughput(ctx, w, &b, &done, total, err);
+    cudaFree(b.d_out);
+    cudaFree(b.d_sm);
+    cudaFree(b.bad);
+    cudaFree(b.sink);
+    cudaFree(b.span);
     return rc;
 }
 

@@ -2,10 +2,15 @@
  * way a user times a kernel (CUDA events around one launch, after warm-up;
  * median of many). The predictor adds this to every kernel's time
  * (sm.launch_overhead_us). Rows: one block of one warp; one block per SM of
- * 1024 threads; four blocks per SM of 256 threads; and back-to-back
- * launches between two events (the cost per launch in a stream). */
+ * 1024 threads; four blocks per SM of 256 threads; back-to-back launches
+ * between two events (the cost per launch in a stream); and `empty_graph`:
+ * a CUDA graph of `batch` empty kernels between two events, per kernel --
+ * the GPU's own cost of a kernel with no host launch in between (what a
+ * profiler's kernel duration cannot go below), for grids of 1 to 256
+ * blocks per SM (the block dispatch rate shows as the grid grows). */
 #include <cuda_runtime.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "measure.h"
 
@@ -15,9 +20,33 @@ __global__ void k_launch_empty(int *sink)
         *sink = 1; /* never true: keeps the kernel from being an empty body */
 }
 
+/* A CUDA graph of `batch` empty kernels of grid x block, captured on a
+ * stream of its own, instantiated into *ge. */
+static int make_graph(int grid, int block, int batch, cudaGraphExec_t *ge, gc_err_t *err)
+{
+    cudaStream_t s;
+    cudaGraph_t g;
+    int rc = gc_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                           "creating a stream", err);
+    if (rc)
+        return rc;
+    rc = gc_cuda_check(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), "capturing a graph", err);
+    for (int j = 0; j < batch && !rc; j++)
+        k_launch_empty<<<grid, block, 0, s>>>(NULL);
+    if (!rc)
+        rc = gc_cuda_check(cudaStreamEndCapture(s, &g), "capturing a graph", err);
+    if (!rc) {
+        rc = gc_cuda_check(cudaGraphInstantiate(ge, g, 0), "instantiating a graph", err);
+        cudaGraphDestroy(g);
+    }
+    cudaStreamDestroy(s);
+    return rc;
+}
+
 /* Median and 95 % interval of n event-timed launches of grid x block, or
- * of `batch` back-to-back launches per timing (per launch). */
-static int time_launch(int grid, int block, int batch, int n, double *med, double *lo,
+ * of `batch` back-to-back launches per timing (per launch); graph: the
+ * batch as one CUDA graph. */
+static int time_launch(int grid, int block, int batch, int graph, int n, double *med, double *lo,
                        double *hi, gc_err_t *err)
 {
     cudaEvent_t a, b;
@@ -32,11 +61,17 @@ static int time_launch(int grid, int block, int batch, int n, double *med, doubl
     for (int i = 0; i < 20; i++) /* warm-up: module load, clocks */
         k_launch_empty<<<grid, block>>>(NULL);
     rc = gc_cuda_check(cudaDeviceSynchronize(), "warming up the empty kernel", err);
+    cudaGraphExec_t ge = NULL;
+    if (!rc && graph)
+        rc = make_graph(grid, block, batch, &ge, err);
     for (int i = 0; i < n && !rc; i++) {
         float ms = 0;
         cudaEventRecord(a);
-        for (int j = 0; j < batch; j++)
-            k_launch_empty<<<grid, block>>>(NULL);
+        if (ge)
+            cudaGraphLaunch(ge, 0);
+        else
+            for (int j = 0; j < batch; j++)
+                k_launch_empty<<<grid, block>>>(NULL);
         cudaEventRecord(b);
         rc = gc_cuda_check(cudaEventSynchronize(b), "timing the empty kernel", err);
         if (!rc)
@@ -46,6 +81,8 @@ static int time_launch(int grid, int block, int batch, int n, double *med, doubl
     if (!rc)
         gc_stats_median(x, n, med, lo, hi);
     free(x);
+    if (ge)
+        cudaGraphExecDestroy(ge);
     cudaEventDestroy(a);
     cudaEventDestroy(b);
     return rc;
@@ -56,10 +93,12 @@ static int run_launch(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     if (gc_measure_columns(w, "launch") != 0)
         return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
     if (gc_trace_put_meta(w, "method", "CUDA events around each launch (or around `batch` "
-                                       "back-to-back launches, per launch), after 20 warm-up "
-                                       "launches; median and 95 %% interval") != 0)
+                                       "back-to-back launches, per launch; empty_graph: around "
+                                       "one launch of a CUDA graph of `batch` kernels, per "
+                                       "kernel), after 20 warm-up launches; median and 95 %% "
+                                       "interval over `launches` timings") != 0)
         return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
-    int sms = ctx->dev.sms, n = ctx->quick ? 51 : 201;
+    int sms = ctx->dev.sms, n = ctx->quick ? 51 : 201, ng = ctx->quick ? 11 : 31;
     const struct {
         const char *kernel;
         int grid, block, batch;
@@ -68,17 +107,26 @@ static int run_launch(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         {"empty", sms, 1024, 1},
         {"empty", 4 * sms, 256, 1},
         {"empty_stream", 1, 32, 100},
+        {"empty_graph", 1, 32, 1000},
+        {"empty_graph", sms, 128, 1000},
+        {"empty_graph", 4 * sms, 256, 1000},
+        {"empty_graph", 16 * sms, 128, 1000},
+        {"empty_graph", 64 * sms, 128, 200},
+        {"empty_graph", 256 * sms, 128, 50},
     };
-    for (int i = 0; i < 4; i++) {
-        gc_progress(ctx, i + 1, 4, rows[i].kernel);
+    const int nrows = (int)(sizeof(rows) / sizeof(rows[0]));
+    for (int i = 0; i < nrows; i++) {
+        gc_progress(ctx, i + 1, nrows, rows[i].kernel);
         if (gc_resume_skip(ctx, 1))
             continue;
         double med, lo, hi;
-        int rc = time_launch(rows[i].grid, rows[i].block, rows[i].batch, n, &med, &lo, &hi, err);
+        int graph = !strcmp(rows[i].kernel, "empty_graph"), reps = graph ? ng : n;
+        int rc = time_launch(rows[i].grid, rows[i].block, rows[i].batch, graph, reps, &med, &lo,
+                             &hi, err);
         if (rc)
             return rc;
         if (gc_trace_rowf(w, "%s,%d,%d,%d,%d,%.3f,%.3f,%.3f", rows[i].kernel, rows[i].grid,
-                          rows[i].block, rows[i].batch, n, med, lo, hi) != 0)
+                          rows[i].block, rows[i].batch, reps, med, lo, hi) != 0)
             return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
     }
     return 0;

@@ -107,11 +107,6 @@ static const struct {
 } ldsm_tab[] = {GC_LDSM_ENTRY(1, 0) GC_LDSM_ENTRY(2, 0) GC_LDSM_ENTRY(4, 0)
                     GC_LDSM_ENTRY(1, 1) GC_LDSM_ENTRY(2, 1) GC_LDSM_ENTRY(4, 1)};
 
-static int fail_w(gc_trace_writer_t *w, gc_err_t *err)
-{
-    return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
-}
-
 /* every thread must end on its own target row, with all registers equal */
 static int ldsm_check(gc_tsweep_t *s, int num, size_t n, const char *what, gc_err_t *err)
 {
@@ -129,6 +124,28 @@ static int ldsm_check(gc_tsweep_t *s, int num, size_t n, const char *what, gc_er
     return rc;
 }
 
+/* The point of the ldmatrix sweep for form *(int *)cookie of ldsm_tab at wn
+ * warps and ILP ilp (gc_tgrid_t plan): one SM. */
+static void ldsm_plan(void *cookie, int wn, int ilp, gc_tpoint_t *p)
+{
+    int f = *(const int *)cookie, num = ldsm_tab[f].num, trans = ldsm_tab[f].trans;
+    p->fn = ldsm_tab[f].k[ilp - 1];
+    p->blocks = 1;
+    p->warps = wn;
+    p->smem = (size_t)128 * num;
+    p->unroll = gc_sweep_unroll_mma(ilp);
+    p->work = (double)wn * ilp * num * 128;
+    snprintf(p->label, sizeof(p->label), "ldmatrix.x%d%s w%d ilp%d", num, trans ? ".trans" : "", wn,
+             ilp);
+    snprintf(p->cols, sizeof(p->cols), "%d,%d", num, trans);
+}
+
+/* The sink check of the ldmatrix sweep (gc_tgrid_t check): ldsm_check. */
+static int ldsm_grid_check(void *cookie, gc_tsweep_t *s, size_t n, const char *label, gc_err_t *err)
+{
+    return ldsm_check(s, ldsm_tab[*(const int *)cookie].num, n, label, err);
+}
+
 static int run_ldmatrix(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
     gc_tsweep_t s;
@@ -139,46 +156,21 @@ static int run_ldmatrix(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                           "chase: each 16-byte row holds the shared-memory addresses the "
                           "threads load next (gc_ldsm_layout), so every loaded register is "
                           "the next address; rows 16 bytes apart (no bank conflict)") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     if (!rc && gc_measure_columns(w, "ldmatrix") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     const int *warps, *ilps;
     int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);
     long total = 6L * nw * ni, done = 0;
-    for (int f = 0; f < 6 && !rc; f++) {
+    int f = 0;
+    gc_tgrid_t g = {warps, ilps, nw, ni, ldsm_plan, ldsm_grid_check, &f, &done, total};
+    for (; f < 6 && !rc; f++) {
         int num = ldsm_tab[f].num, trans = ldsm_tab[f].trans;
         uint32_t half[256];
         gc_ldsm_layout(num, trans, half);
         if ((rc = gc_tsweep_words(&s, half, (size_t)64 * num, err)) != 0)
             break;
-        for (int wi = 0; wi < nw && !rc; wi++)
-            for (int ii = 0; ii < ni && !rc; ii++) {
-                int wn = warps[wi], ilp = ilps[ii];
-                const void *fn = ldsm_tab[f].k[ilp - 1];
-                char label[96];
-                snprintf(label, sizeof(label), "ldmatrix.x%d%s w%d ilp%d", num,
-                         trans ? ".trans" : "", wn, ilp);
-                gc_progress(ctx, ++done, total, label);
-                size_t smem = (size_t)128 * num;
-                if (!gc_tsweep_fits(fn, wn * 32, smem, &ctx->dev))
-                    continue;
-                if (gc_resume_skip(ctx, 1))
-                    continue;
-                gc_point_t pt;
-                long iters;
-                rc = gc_tsweep_point(&s, fn, 1, wn, smem, gc_sweep_unroll_mma(ilp), &pt, &iters,
-                                     err);
-                if (!rc)
-                    rc = ldsm_check(&s, num, (size_t)wn * 32, label, err);
-                if (rc)
-                    break;
-                double bytes = (double)wn * ilp * num * 128;
-                if (gc_trace_rowf(w, "%d,%d,%d,%d,%ld,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%.1f,%d",
-                                  num, trans, wn, ilp, iters, ctx->reps, pt.med, pt.lo, pt.hi,
-                                  bytes / pt.med, bytes / pt.hi, bytes / pt.lo, pt.clock_mhz,
-                                  pt.clock_moved) != 0)
-                    rc = fail_w(w, err);
-            }
+        rc = gc_tsweep_grid(&s, w, &g, err);
     }
     gc_tsweep_fini(&s);
     return rc;

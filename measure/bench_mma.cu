@@ -100,9 +100,30 @@ static int mma_check(gc_tsweep_t *s, char *note, size_t n, gc_err_t *err)
 
 /* ---- the sweep shared by mma and mma_sp ---- */
 
-static int fail_w(gc_trace_writer_t *w, gc_err_t *err)
+/* What a point of the mma sweep takes from the loops around it. */
+typedef struct mma_pt {
+    const gc_form_t *form;
+    const gc_mma_kernels_t *ks;
+    int rnd, scope, blocks;
+} mma_pt_t;
+
+/* The point of the mma sweep at wn warps and ILP ilp (gc_tgrid_t plan). */
+static void mma_plan(void *cookie, int wn, int ilp, gc_tpoint_t *p)
 {
-    return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
+    const mma_pt_t *m = (const mma_pt_t *)cookie;
+    const gc_form_t *form = m->form;
+    const char *data = m->rnd ? "rand" : "zero", *scope = m->scope ? "gpu" : "sm";
+    p->fn = m->ks->k[ilp - 1];
+    p->blocks = m->blocks;
+    p->warps = wn;
+    p->unroll = gc_sweep_unroll_mma(ilp);
+    p->work = (double)wn * ilp * gc_form_fma(form);
+    p->sink_kind = !strcmp(form->c, "s32") ? GC_SINK_INT : GC_SINK_FLOAT;
+    p->rand = m->rnd;
+    snprintf(p->label, sizeof(p->label), "%s %s %s->%s %s %s w%d ilp%d", form->inst, form->shape,
+             form->a, form->c, data, scope, wn, ilp);
+    snprintf(p->cols, sizeof(p->cols), "%s,%s,%s,%s,-,%s,%s,%d", form->inst, form->shape, form->a,
+             form->c, data, scope, m->blocks);
 }
 
 extern "C" int gc_mma_run(gc_mctx_t *ctx, gc_trace_writer_t *w, const char *bench,
@@ -119,19 +140,21 @@ extern "C" int gc_mma_run(gc_mctx_t *ctx, gc_trace_writer_t *w, const char *benc
     if (!strcmp(bench, "mma"))
         rc = mma_check(&s, note, sizeof(note), err);
     if (!rc && note[0])
-        rc = gc_trace_put_meta(w, "check", "%s", note) ? fail_w(w, err) : 0;
+        rc = gc_trace_put_meta(w, "check", "%s", note) ? gc_tsweep_werr(w, err) : 0;
     if (!rc && gc_trace_put_meta(w, "pattern",
                                  "rand and zero (data column). rand: random signs and "
                                  "mantissas, magnitudes in [1/16, 1/2) for floating-point "
                                  "operands, every bit pattern for s8/s4/b1; zero: all operands "
                                  "0. Accumulators start at 0; sparsity metadata 0x4 in every "
                                  "nibble (elements 0 and 1 of each group kept)") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     if (!rc && gc_measure_columns(w, "mma") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     const int *warps, *ilps;
     int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);
     long total = (long)nplan * 2 * 2 * nw * ni, done = 0;
+    mma_pt_t m;
+    gc_tgrid_t g = {warps, ilps, nw, ni, mma_plan, NULL, &m, &done, total};
     uint32_t meta[32];
     for (int i = 0; i < 32; i++)
         meta[i] = 0x44444444u;
@@ -145,47 +168,16 @@ extern "C" int gc_mma_run(gc_mctx_t *ctx, gc_trace_writer_t *w, const char *benc
             rc = gc_err_set(err, GC_ERUN, "form %s is planned but has no kernels", form->name);
             break;
         }
+        m.form = form;
+        m.ks = ks;
         for (int data = 0; data < 2 && !rc; data++) {
-            int rnd = data == 0;
-            if ((rc = gc_tsweep_data(&s, form->a, rnd, meta, 32, err)) != 0)
+            m.rnd = data == 0;
+            if ((rc = gc_tsweep_data(&s, form->a, m.rnd, meta, 32, err)) != 0)
                 break;
             for (int scope = 0; scope < 2 && !rc; scope++) {
-                int blocks = scope ? ctx->dev.sms : 1;
-                for (int wi = 0; wi < nw && !rc; wi++)
-                    for (int ii = 0; ii < ni && !rc; ii++) {
-                        int wn = warps[wi], ilp = ilps[ii];
-                        const void *fn = ks->k[ilp - 1];
-                        char label[128];
-                        snprintf(label, sizeof(label), "%s %s %s->%s %s %s w%d ilp%d",
-                                 form->inst, form->shape, form->a, form->c,
-                                 rnd ? "rand" : "zero", scope ? "gpu" : "sm", wn, ilp);
-                        gc_progress(ctx, ++done, total, label);
-                        if (!gc_tsweep_fits(fn, wn * 32, 0, &ctx->dev))
-                            continue; /* too many registers for this many warps */
-                        if (gc_resume_skip(ctx, 1))
-                            continue;
-                        gc_point_t pt;
-                        long iters;
-                        rc = gc_tsweep_point(&s, fn, blocks, wn, 0,
-                                             gc_sweep_unroll_mma(ilp), &pt, &iters, err);
-                        if (!rc)
-                            rc = gc_tsweep_check(&s, (size_t)blocks * wn * 32,
-                                                 !strcmp(form->c, "s32") ? GC_SINK_INT
-                                                                         : GC_SINK_FLOAT,
-                                                 rnd, label, err);
-                        if (rc)
-                            break;
-                        double fma = (double)wn * ilp * gc_form_fma(form);
-                        if (gc_trace_rowf(w,
-                                          "%s,%s,%s,%s,-,%s,%s,%d,%d,%d,%ld,%d,%.3f,%.3f,%.3f,"
-                                          "%.2f,%.2f,%.2f,%.1f,%d",
-                                          form->inst, form->shape, form->a, form->c,
-                                          rnd ? "rand" : "zero", scope ? "gpu" : "sm", blocks,
-                                          wn, ilp, iters, ctx->reps, pt.med, pt.lo, pt.hi,
-                                          fma / pt.med, fma / pt.hi, fma / pt.lo, pt.clock_mhz,
-                                          pt.clock_moved) != 0)
-                            rc = fail_w(w, err);
-                    }
+                m.scope = scope;
+                m.blocks = scope ? ctx->dev.sms : 1;
+                rc = gc_tsweep_grid(&s, w, &g, err);
             }
         }
     }

@@ -13,6 +13,7 @@
  * Times nothing: the SASS rules only confirm which tensor instruction ran.
  */
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -198,6 +199,38 @@ __device__ void mma_f8(int w, const void *Av, const void *Bv, const void *Cv, vo
 #endif
 }
 
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* Issues the one wgmma m64n8kK of KIND (0 f16, 1 bf16, 2 tf32, 3 e4m3,
+ * 4 e5m2) with f32 accumulators d0..d3, A and B from the shared-memory
+ * descriptors da and db; fence, commit and wait are the caller's.
+ * Inlined so wg_mma's code is unchanged. */
+template <int KIND>
+static __device__ __forceinline__ void wg_mma_f32(float &d0, float &d1, float &d2, float &d3, uint64_t da,
+                                                  uint64_t db)
+{
+    if (KIND == 0)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+    else if (KIND == 1)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+    else if (KIND == 2)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+    else if (KIND == 3)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+    else
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n8k32.f32.e5m2.e5m2 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+}
+#endif
+
 /* wgmma m64n8kK, A and B from shared memory (no swizzle, K-major), one
  * warpgroup per mma. KIND: 0 f16, 1 bf16, 2 tf32, 3 e4m3, 4 e5m2; CF: 0 f32,
  * 1 f16 C/D. swap: 0 LBO = K-direction core-matrix stride, SBO = M/N stride
@@ -242,26 +275,7 @@ __device__ void wg_mma(int w, const void *Av, const void *Bv, const void *Cv, vo
         float d0 = C[r0 * 8 + 2 * t], d1 = C[r0 * 8 + 2 * t + 1];
         float d2 = C[(r0 + 8) * 8 + 2 * t], d3 = C[(r0 + 8) * 8 + 2 * t + 1];
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-        if (KIND == 0)
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
-        else if (KIND == 1)
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
-        else if (KIND == 2)
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
-        else if (KIND == 3)
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
-        else
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                         "wgmma.mma_async.sync.aligned.m64n8k32.f32.e5m2.e5m2 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}"
-                         : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db) : "memory");
+        wg_mma_f32<KIND>(d0, d1, d2, d3, da, db);
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         D[r0 * 8 + 2 * t] = d0;
@@ -351,13 +365,18 @@ typedef struct dbuf {
     long cap;            /* mmas the buffers hold */
     int form;
     unsigned char *hA, *hB, *hC, *hD;
+    cudaStream_t stream; /* where its copies and kernels run (0: the default stream) */
 } dbuf_t;
 
+/* Free b's buffers (its stream is its owner's). */
 static void dbuf_free(dbuf_t *b)
 {
+    cudaStream_t s = b->stream;
     cudaFree(b->A), cudaFree(b->B), cudaFree(b->C), cudaFree(b->D);
     free(b->hA), free(b->hB), free(b->hC), free(b->hD);
     memset(b, 0, sizeof(*b));
+    b->stream = s;
+    b->form = -1;
 }
 
 static void put_bits(unsigned char *p, int bytes, long i, uint32_t v)
@@ -409,18 +428,20 @@ static int run_batch(dbuf_t *db, int fi, long mmas, const uint32_t *A, const uin
         put_bits(db->hB, ab, i, B[i]);
     for (long i = 0; i < mmas * nc; i++)
         put_bits(db->hC, cb, i, C[i]);
-    int rc = gc_cuda_check(cudaMemcpy(db->A, db->hA, (size_t)(mmas * na * ab), cudaMemcpyHostToDevice), "copying A", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemcpy(db->B, db->hB, (size_t)(mmas * nb * ab), cudaMemcpyHostToDevice), "copying B", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemcpy(db->C, db->hC, (size_t)(mmas * nc * cb), cudaMemcpyHostToDevice), "copying C", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemset(db->D, 0xff, (size_t)(mmas * nc * cb)), "poisoning D", err);
+    cudaStream_t st = db->stream;
+    int rc = gc_cuda_check(cudaMemcpyAsync(db->A, db->hA, (size_t)(mmas * na * ab), cudaMemcpyHostToDevice, st), "copying A", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpyAsync(db->B, db->hB, (size_t)(mmas * nb * ab), cudaMemcpyHostToDevice, st), "copying B", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpyAsync(db->C, db->hC, (size_t)(mmas * nc * cb), cudaMemcpyHostToDevice, st), "copying C", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemsetAsync(db->D, 0xff, (size_t)(mmas * nc * cb), st), "poisoning D", err);
     if (rc)
         return rc;
     int wg = !strcmp(f->inst, "wgmma");
     unsigned blocks = wg ? (unsigned)mmas : (unsigned)((mmas + 3) / 4);
-    kernels[fi]<<<blocks, 128>>>(db->A, db->B, db->C, db->D, (int)mmas, swap);
+    kernels[fi]<<<blocks, 128, 0, st>>>(db->A, db->B, db->C, db->D, (int)mmas, swap);
     rc = gc_cuda_check(cudaGetLastError(), "launching a numeric kernel", err);
-    rc = rc ? rc : gc_cuda_check(cudaDeviceSynchronize(), "running a numeric kernel", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemcpy(db->hD, db->D, (size_t)(mmas * nc * cb), cudaMemcpyDeviceToHost), "reading D", err);
+    rc = rc ? rc : gc_cuda_check(cudaStreamSynchronize(st), "running a numeric kernel", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpyAsync(db->hD, db->D, (size_t)(mmas * nc * cb), cudaMemcpyDeviceToHost, st), "reading D", err);
+    rc = rc ? rc : gc_cuda_check(cudaStreamSynchronize(st), "reading D", err);
     if (rc)
         return rc;
     for (long i = 0; i < mmas * nc; i++)
@@ -440,10 +461,69 @@ typedef struct bench {
     int wide_form;
     gc_afile_t manifest;
     int have_manifest;
-    double probe_s;        /* seconds spent fitting the probe findings */
+    double probe_s;        /* seconds of the main thread waiting for probe fits */
+    /* The rows, in trace order, written at the end: a probe set's findings
+     * are fitted on a thread of their own while the GPU runs on, and their
+     * rows take the place the set's turn gives them (the trace is the same
+     * as when fitted in turn). */
+    struct pending *rows;
+    long nrows, caprows;
 } bench_t;
 
+/* One probe set's fit, on its own thread: copies of what it reads, and the
+ * row texts it makes. */
+typedef struct fitjob {
+    const gc_nform_t *f;
+    uint32_t *o;           /* the probe outputs (n) */
+    long n;
+    const gc_nset_t *ws;   /* the form's wide set, or NULL */
+    uint32_t *wide;        /* its stored outputs (wide_mmas x per), or NULL */
+    long wide_mmas;
+    char fc[128];          /* the form's columns */
+    char text[32][768];    /* the finished rows */
+    int ntext;
+    pthread_t tid;
+    int started;
+} fitjob_t;
+
+/* One form's profiles and chains, on a thread of its own with its own
+ * buffers and stream (sub: a bench of its own whose rows are only lines). */
+typedef struct formjob {
+    bench_t sub;
+    int fi, device;
+    int rc;
+    gc_err_t err;
+    pthread_t tid;
+    int started;
+} formjob_t;
+
+/* A row of the trace: a finished line, a fit job's rows or a form job's. */
+typedef struct pending {
+    char *line;
+    fitjob_t *job;
+    formjob_t *fj;
+} pending_t;
+
 static int row(bench_t *b, gc_err_t *err, const char *fmt, ...) GC_PRINTF(3, 4);
+/* Append a pending entry (a line or a job) to b's rows. */
+static int push_row(bench_t *b, char *line, fitjob_t *job, gc_err_t *err)
+{
+    if (b->nrows == b->caprows) {
+        long cap = b->caprows ? 2 * b->caprows : 256;
+        pending_t *r = (pending_t *)realloc(b->rows, sizeof(*r) * (size_t)cap);
+        if (!r) {
+            free(line);
+            return gc_err_set(err, GC_ENOMEM, "out of memory for the numeric bench's rows");
+        }
+        b->rows = r;
+        b->caprows = cap;
+    }
+    b->rows[b->nrows].line = line;
+    b->rows[b->nrows].fj = NULL;
+    b->rows[b->nrows++].job = job;
+    return 0;
+}
+
 static int row(bench_t *b, gc_err_t *err, const char *fmt, ...)
 {
     char line[2048];
@@ -451,9 +531,85 @@ static int row(bench_t *b, gc_err_t *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    if (gc_trace_rowf(b->w, "%s", line) != 0)
-        return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(b->w)->msg);
-    return 0;
+    char *copy = strdup(line);
+    if (!copy)
+        return gc_err_set(err, GC_ENOMEM, "out of memory for the numeric bench's rows");
+    return push_row(b, copy, NULL, err);
+}
+
+/* The fit of one probe set (a thread's body): the findings and their rows. */
+static void *fit_probe(void *arg)
+{
+    fitjob_t *j = (fitjob_t *)arg;
+    gc_nfind_t fd;
+    gc_nprobe_findings(j->f, j->o, j->n, j->wide ? j->ws : NULL, j->wide, j->wide ? j->wide_mmas : 0,
+                       &fd);
+    gc_nrow_t rows[32];
+    int nr = gc_nfind_rows(j->f, &fd, rows, 32);
+    for (int i = 0; i < nr; i++)
+        snprintf(j->text[i], sizeof(j->text[i]), "probe,%s,-,-,%s,-,%ld,%s,-,%s", j->fc,
+                 rows[i].key, j->n, rows[i].value, rows[i].detail);
+    j->ntext = nr;
+    return NULL;
+}
+
+static void *form_work(void *arg);
+static int flush_rows(bench_t *b, int rc, gc_err_t *err);
+
+/* Wait for entry e's thread, if it has one (run it here if it never
+ * started). */
+static void wait_entry(pending_t *e)
+{
+    if (e->job && e->job->started)
+        pthread_join(e->job->tid, NULL);
+    else if (e->job)
+        fit_probe(e->job); /* no thread could start: fit here */
+    if (e->fj && e->fj->started)
+        pthread_join(e->fj->tid, NULL);
+    else if (e->fj)
+        form_work(e->fj);
+}
+
+/* Write entry e's rows (unless rc already failed) and free it; returns
+ * the first failure: rc, the form job's own, or a write's. */
+static int emit_entry(bench_t *b, pending_t *e, int rc, gc_err_t *err)
+{
+    if (!rc && e->line && gc_trace_rowf(b->w, "%s", e->line) != 0)
+        rc = gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(b->w)->msg);
+    for (int k = 0; e->job && !rc && k < e->job->ntext; k++)
+        if (gc_trace_rowf(b->w, "%s", e->job->text[k]) != 0)
+            rc = gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(b->w)->msg);
+    free(e->line);
+    if (e->job) {
+        free(e->job->o);
+        free(e->job->wide);
+        free(e->job);
+    }
+    if (e->fj) {
+        if (!rc && e->fj->rc) {
+            *err = e->fj->err;
+            rc = e->fj->rc;
+        }
+        rc = flush_rows(&e->fj->sub, rc, err);
+        free(e->fj);
+    }
+    return rc;
+}
+
+/* Wait for every thread, then write every row in order; frees the rows.
+ * The first failure is reported; the rest are freed. */
+static int flush_rows(bench_t *b, int rc, gc_err_t *err)
+{
+    double t0 = mono_s();
+    for (long i = 0; i < b->nrows; i++)
+        wait_entry(&b->rows[i]);
+    b->probe_s += mono_s() - t0;
+    for (long i = 0; i < b->nrows; i++)
+        rc = emit_entry(b, &b->rows[i], rc, err);
+    free(b->rows);
+    b->rows = NULL;
+    b->nrows = b->caprows = 0;
+    return rc;
 }
 
 static void form_cols(const gc_nform_t *f, char *buf, size_t n)
@@ -528,37 +684,47 @@ static int layout_check(bench_t *b, int fi, gc_err_t *err)
                bad ? "wrong-results-on-small-integers" : b->swap[fi] ? "descriptor-lbo-sbo-swapped" : "fragment-layout-as-ptx-isa");
 }
 
-/* The findings of a probe set (out: its stored outputs, cb bytes each). */
+/* The findings of a probe set (out: its stored outputs, cb bytes each):
+ * a fit job started on a thread of its own, its rows in this place. */
 static int probe_rows(bench_t *b, const gc_nset_t *s, const unsigned char *out, gc_err_t *err)
 {
     const gc_nform_t *f = &gc_nforms[s->form];
     long n = gc_nprobe_count(f);
     int cb = gc_nfmt_info(f->c)->bytes;
-    uint32_t *o = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(n ? n : 1));
-    if (!o)
+    fitjob_t *j = (fitjob_t *)calloc(1, sizeof(*j));
+    if (j)
+        j->o = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(n ? n : 1));
+    if (!j || !j->o) {
+        free(j);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    j->f = f;
+    j->n = n;
     for (long i = 0; i < n; i++)
-        o[i] = get_bits(out, cb, i);
-    gc_nfind_t fd;
-    const gc_nset_t *sets, *ws = NULL;
-    double t0 = mono_s();
+        j->o[i] = get_bits(out, cb, i);
+    const gc_nset_t *sets;
     int ns = gc_nset_plan(&sets);
     for (int i = 0; i < ns; i++)
         if (sets[i].form == s->form && sets[i].gen == GC_NG_WIDE)
-            ws = &sets[i];
-    int have = ws && b->wide && b->wide_form == s->form;
-    gc_nprobe_findings(f, o, n, have ? ws : NULL, have ? b->wide : NULL, have ? b->wide_mmas : 0,
-                       &fd);
-    b->probe_s += mono_s() - t0;
-    free(o);
-    gc_nrow_t rows[32];
-    int nr = gc_nfind_rows(f, &fd, rows, 32), rc = 0;
-    char fc[128];
-    form_cols(f, fc, sizeof(fc));
-    for (int i = 0; !rc && i < nr; i++)
-        rc = row(b, err, "probe,%s,-,-,%s,-,%ld,%s,-,%s", fc, rows[i].key, n, rows[i].value,
-                 rows[i].detail);
-    return rc;
+            j->ws = &sets[i];
+    if (j->ws && b->wide && b->wide_form == s->form) {
+        int per = gc_nset_per_mma(j->ws);
+        j->wide = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(b->wide_mmas * per));
+        if (j->wide) {
+            memcpy(j->wide, b->wide, sizeof(uint32_t) * (size_t)(b->wide_mmas * per));
+            j->wide_mmas = b->wide_mmas;
+        }
+    }
+    form_cols(f, j->fc, sizeof(j->fc));
+    int rc = push_row(b, NULL, j, err);
+    if (rc) {
+        free(j->o);
+        free(j->wide);
+        free(j);
+        return rc;
+    }
+    j->started = pthread_create(&j->tid, NULL, fit_probe, j) == 0;
+    return 0;
 }
 
 /* Run one fixture set; checksum row; optional dump. */
@@ -704,6 +870,50 @@ static int run_chains(bench_t *b, int fi, long chains, int maxlen, gc_err_t *err
     return rc;
 }
 
+/* A form job's body: the form's profiles and chains on its own stream
+ * (the thread's device set first: a new host thread starts on device 0). */
+static void *form_work(void *arg)
+{
+    formjob_t *j = (formjob_t *)arg;
+    bench_t *b = &j->sub;
+    gc_mctx_t *ctx = b->ctx;
+    int rc = gc_cuda_check(cudaSetDevice(j->device), "selecting the device", &j->err);
+    rc = rc ? rc : gc_cuda_check(cudaStreamCreateWithFlags(&b->db.stream, cudaStreamNonBlocking), "creating a stream", &j->err);
+    if (!rc)
+        rc = run_profiles(b, j->fi, ctx->quick ? 128 : GC_NPROF_MMAS, &j->err);
+    if (!rc)
+        rc = run_chains(b, j->fi, ctx->quick ? 100 : GC_NCHAIN_CHAINS, GC_NCHAIN_LEN, &j->err);
+    dbuf_free(&b->db);
+    if (b->db.stream)
+        cudaStreamDestroy(b->db.stream);
+    j->rc = rc;
+    return NULL;
+}
+
+/* Start form fi's profiles and chains on a thread of their own; their rows
+ * take this place in b's rows. */
+static int start_form(bench_t *b, int fi, gc_err_t *err)
+{
+    formjob_t *j = (formjob_t *)calloc(1, sizeof(*j));
+    if (!j)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    j->fi = fi;
+    j->sub.ctx = b->ctx;
+    j->sub.w = b->w;
+    j->sub.db.form = -1;
+    memcpy(j->sub.ok, b->ok, sizeof(b->ok));
+    memcpy(j->sub.swap, b->swap, sizeof(b->swap));
+    int rc = gc_cuda_check(cudaGetDevice(&j->device), "reading the current device", err);
+    rc = rc ? rc : push_row(b, NULL, NULL, err);
+    if (rc) {
+        free(j);
+        return rc;
+    }
+    b->rows[b->nrows - 1].fj = j;
+    j->started = pthread_create(&j->tid, NULL, form_work, j) == 0;
+    return 0;
+}
+
 static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
     int rc = gc_trace_put_meta(w, "pattern", "deterministic generator (numeric_gen.h): normal wide cancel special subnorm probe");
@@ -760,15 +970,14 @@ static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         int fi = gc_nform_find(prof[i][0], prof[i][1], prof[i][2], prof[i][3]);
         if (fi < 0 || !b.ok[fi])
             continue;
-        rc = run_profiles(&b, fi, ctx->quick ? 128 : GC_NPROF_MMAS, err);
-        if (!rc)
-            rc = run_chains(&b, fi, ctx->quick ? 100 : GC_NCHAIN_CHAINS, GC_NCHAIN_LEN, err);
-        gc_progress(ctx, i + 1, nprof, "profiles and chains");
+        rc = start_form(&b, fi, err);
+        gc_progress(ctx, i + 1, nprof, "profiles and chains started");
     }
+    rc = flush_rows(&b, rc, err);
     if (!rc)
-        fprintf(stderr, "[numeric] seconds: layouts %.1f, fixture sets %.1f (probe fits %.1f), "
-                        "profiles and chains %.1f\n",
-                t1 - t0, t2 - t1, b.probe_s, mono_s() - t2);
+        fprintf(stderr, "[numeric] seconds: layouts %.1f, fixture sets %.1f, then waiting for the "
+                        "probe fits, profiles and chains %.1f\n",
+                t1 - t0, t2 - t1, b.probe_s);
     dbuf_free(&b.db);
     free(b.wide);
     if (b.have_manifest) {

@@ -355,23 +355,12 @@ static int make_ring(chase_t *c, size_t bytes, size_t stride, gc_ring_pattern_t 
                          "copying a ring to the device", err);
 }
 
-static int run_pchase(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+/* Writes the pchase trace header (clock overhead, page, seed, L1 size,
+ * method) and the columns. Returns 0, or the writer's error through
+ * gc_mem_row_err. */
+static int pchase_meta(gc_trace_writer_t *w, size_t l1, double ovh, gc_err_t *err)
 {
-    const gc_devinfo_t *dv = &ctx->dev;
-    int cc = dv->cc_major * 10 + dv->cc_minor;
-    /* L1 + shared memory of an SM: the data cache is what the carveout leaves */
-    size_t l1 = (size_t)(dv->smem_per_sm_bytes > 0 ? dv->smem_per_sm_bytes : 100 << 10);
-    l1 = (l1 + (32 << 10)) / (32 << 10) * (32 << 10);
-    size_t sizes[128];
-    int ns = gc_ring_sizes(l1, (size_t)dv->l2_bytes, SLOT, ctx->quick, sizes, 128, err);
-    if (ns < 0)
-        return ns;
-    double ovh = 0;
-    int rc = gc_mem_clock_overhead(&ovh, err);
-    if (rc)
-        return rc;
-    long steps = ctx->quick ? 1024 : 4096;
-    rc = gc_trace_put_meta(w, "clock_overhead_cyc", "%.1f", ovh);
+    int rc = gc_trace_put_meta(w, "clock_overhead_cyc", "%.1f", ovh);
     rc = rc ? rc : gc_trace_put_meta(w, "page_bytes", "%d", (int)PAGE);
     rc = rc ? rc : gc_trace_put_meta(w, "seed", "%#llx", (unsigned long long)SEED);
     rc = rc ? rc : gc_trace_put_meta(w, "l1_smem_bytes", "%zu", l1);
@@ -390,6 +379,115 @@ static int run_pchase(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         rc = gc_measure_columns(w, "pchase");
     if (rc)
         return gc_mem_row_err(w, err);
+    return 0;
+}
+
+/* Allocates the device buffers of c (arr_bytes of chase array, maxn
+ * ring slots, maxstarts warm-up starts, the results) and sets the
+ * shared-memory limit (smax) and L1 carveout of the chase kernels.
+ * Returns 0 or the first CUDA error; the caller frees c either way. */
+static int pchase_alloc(chase_t *c, size_t arr_bytes, size_t maxn, int maxstarts, size_t smax, gc_err_t *err)
+{
+    int rc = gc_cuda_check(cudaMalloc(&c->arr, arr_bytes), "allocating the chase array", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_next, maxn * sizeof(uint32_t)), "allocating a ring", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_starts, (size_t)maxstarts * sizeof(uint64_t)), "allocating warm-up starts", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_out, 4 * sizeof(unsigned long long)), "allocating chase results", err);
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_pchase_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax), "allowing the shared ring", err);
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_pchase_sidx, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax), "allowing the shared ring", err);
+    /* the chase kernels use 8 bytes of shared memory: ask for the largest L1 */
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_pchase_l1, cudaFuncAttributePreferredSharedMemoryCarveout, 0), "setting the L1 carveout", err);
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_pchase_global, cudaFuncAttributePreferredSharedMemoryCarveout, 0), "setting the L1 carveout", err);
+    return rc;
+}
+
+/* Host-side scratch of the pchase bench: the ring order and next arrays
+ * (grown by make_ring) and the warm-up starts. */
+typedef struct pbufs {
+    uint32_t *order, *next;
+    uint64_t *hstarts;
+    int maxstarts;
+} pbufs_t;
+
+static const gc_ring_pattern_t pc_pats[] = {GC_RING_SEQ, GC_RING_RAND};
+static const char *const pc_patn[] = {"seq", "rand"};
+
+/* One array size of the cache paths: builds the ring of pattern pi,
+ * writes it into the chase array with its warm-up starts, then measures
+ * l1, l2 and global (and tma for rand when tma). Returns 0 or the first
+ * error. */
+static int pchase_cache_size(pstate_t *st, chase_t *c, pbufs_t *hb, size_t bytes, int pi, int tma, gc_err_t *err)
+{
+    /* the ring, and the parallel warm-up's starting points along it */
+    int rc = make_ring(c, bytes, SLOT, pc_pats[pi], PAGE, &hb->order, &hb->next, err);
+    if (rc)
+        return rc;
+    int T = c->n < (size_t)hb->maxstarts ? (int)c->n : hb->maxstarts;
+    for (int t = 0; t < T; t++)
+        hb->hstarts[t] = (uint64_t)(c->arr + (size_t)hb->order[(size_t)t * c->n / T] * SLOT);
+    c->wsteps = (long)((c->n + T - 1) / T);
+    k_pchase_fill<<<st->ctx->dev.sms * 4, 256>>>(c->arr, c->d_next, c->n, SLOT);
+    rc = gc_mem_sync("writing a ring into the chase array", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(c->d_starts, hb->hstarts, (size_t)T * sizeof(uint64_t), cudaMemcpyHostToDevice), "copying warm-up starts", err);
+    int self = c->n <= SELF_WARM;
+    for (int path = P_L1; path <= P_GLOBAL && !rc; path++) {
+        c->path = path;
+        c->warm = self ? (long)c->n : 0;
+        c->nstarts = self ? 0 : T;
+        rc = measure_row(st, c, pc_patn[pi], err);
+    }
+    if (!rc && tma && pc_pats[pi] == GC_RING_RAND) {
+        c->path = P_TMA;
+        c->warm = 0;
+        c->nstarts = T;
+        rc = measure_row(st, c, pc_patn[pi], err);
+    }
+    return rc;
+}
+
+/* Shared-memory part: for both patterns and every size in ssz, a ring
+ * in the block's shared memory chased by pointer and by index. Returns
+ * 0 or the first error. */
+static int pchase_shared(pstate_t *st, chase_t *c, pbufs_t *hb, const size_t *ssz, int nss, gc_err_t *err)
+{
+    int rc = 0;
+    for (int pi = 0; pi < 2 && !rc; pi++) {
+        for (int si = 0; si < nss && !rc; si++) {
+            rc = make_ring(c, ssz[si], SSLOT, pc_pats[pi], 0, &hb->order, &hb->next, err);
+            if (rc)
+                break;
+            c->warm = (long)c->n;
+            c->nstarts = 0;
+            c->path = P_SHARED;
+            rc = measure_row(st, c, pc_patn[pi], err);
+            c->path = P_SIDX;
+            rc = rc ? rc : measure_row(st, c, pc_patn[pi], err);
+        }
+    }
+    return rc;
+}
+
+/* The pchase bench: array sizes from the L1 and L2 sizes, header,
+ * buffers, the cache paths (both patterns, every size), then shared
+ * memory; frees everything on every path. Returns 0 or the first
+ * error. */
+static int run_pchase(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    const gc_devinfo_t *dv = &ctx->dev;
+    int cc = dv->cc_major * 10 + dv->cc_minor;
+    /* L1 + shared memory of an SM: the data cache is what the carveout leaves */
+    size_t l1 = (size_t)(dv->smem_per_sm_bytes > 0 ? dv->smem_per_sm_bytes : 100 << 10);
+    l1 = (l1 + (32 << 10)) / (32 << 10) * (32 << 10);
+    size_t sizes[128];
+    int ns = gc_ring_sizes(l1, (size_t)dv->l2_bytes, SLOT, ctx->quick, sizes, 128, err);
+    if (ns < 0)
+        return ns;
+    double ovh = 0;
+    int rc = gc_mem_clock_overhead(&ovh, err);
+    if (rc)
+        return rc;
+    long steps = ctx->quick ? 1024 : 4096;
+    if ((rc = pchase_meta(w, l1, ovh, err)) != 0)
+        return rc;
 
     /* shared sizes: powers of two from 1 KiB up to what a block may opt into */
     size_t ssz[24];
@@ -406,70 +504,21 @@ static int run_pchase(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     memset(&c, 0, sizeof(c));
     c.ctx = ctx;
     c.steps = steps;
-    int maxstarts = WARM_THREADS;
-    uint32_t *order = NULL, *next = NULL;
-    uint64_t *hstarts = (uint64_t *)malloc((size_t)maxstarts * sizeof(uint64_t));
+    pbufs_t hb = {NULL, NULL, NULL, WARM_THREADS};
+    hb.hstarts = (uint64_t *)malloc((size_t)hb.maxstarts * sizeof(uint64_t));
     size_t maxn = sizes[ns - 1] / SLOT;
     if (smax / SSLOT > maxn)
         maxn = smax / SSLOT;
-    rc = hstarts ? 0 : gc_err_set(err, GC_ENOMEM, "out of memory");
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.arr, sizes[ns - 1]), "allocating the chase array", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_next, maxn * sizeof(uint32_t)), "allocating a ring", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_starts, (size_t)maxstarts * sizeof(uint64_t)), "allocating warm-up starts", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_out, 4 * sizeof(unsigned long long)), "allocating chase results", err);
-    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_pchase_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax), "allowing the shared ring", err);
-    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_pchase_sidx, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax), "allowing the shared ring", err);
-    /* the chase kernels use 8 bytes of shared memory: ask for the largest L1 */
-    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_pchase_l1, cudaFuncAttributePreferredSharedMemoryCarveout, 0), "setting the L1 carveout", err);
-    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_pchase_global, cudaFuncAttributePreferredSharedMemoryCarveout, 0), "setting the L1 carveout", err);
-
-    static const gc_ring_pattern_t pats[] = {GC_RING_SEQ, GC_RING_RAND};
-    static const char *const patn[] = {"seq", "rand"};
-    for (int pi = 0; pi < 2 && !rc; pi++) {
-        for (int si = 0; si < ns && !rc; si++) {
-            /* the ring, and the parallel warm-up's starting points along it */
-            rc = make_ring(&c, sizes[si], SLOT, pats[pi], PAGE, &order, &next, err);
-            if (rc)
-                break;
-            int T = c.n < (size_t)maxstarts ? (int)c.n : maxstarts;
-            for (int t = 0; t < T; t++)
-                hstarts[t] = (uint64_t)(c.arr + (size_t)order[(size_t)t * c.n / T] * SLOT);
-            c.wsteps = (long)((c.n + T - 1) / T);
-            k_pchase_fill<<<dv->sms * 4, 256>>>(c.arr, c.d_next, c.n, SLOT);
-            rc = gc_mem_sync("writing a ring into the chase array", err);
-            rc = rc ? rc : gc_cuda_check(cudaMemcpy(c.d_starts, hstarts, (size_t)T * sizeof(uint64_t), cudaMemcpyHostToDevice), "copying warm-up starts", err);
-            int self = c.n <= SELF_WARM;
-            for (int path = P_L1; path <= P_GLOBAL && !rc; path++) {
-                c.path = path;
-                c.warm = self ? (long)c.n : 0;
-                c.nstarts = self ? 0 : T;
-                rc = measure_row(&st, &c, patn[pi], err);
-            }
-            if (!rc && tma && pats[pi] == GC_RING_RAND) {
-                c.path = P_TMA;
-                c.warm = 0;
-                c.nstarts = T;
-                rc = measure_row(&st, &c, patn[pi], err);
-            }
-        }
-    }
+    rc = hb.hstarts ? 0 : gc_err_set(err, GC_ENOMEM, "out of memory");
+    rc = rc ? rc : pchase_alloc(&c, sizes[ns - 1], maxn, hb.maxstarts, smax, err);
+    for (int pi = 0; pi < 2 && !rc; pi++)
+        for (int si = 0; si < ns && !rc; si++)
+            rc = pchase_cache_size(&st, &c, &hb, sizes[si], pi, tma, err);
     /* shared memory: the ring lives in the block's shared memory */
-    for (int pi = 0; pi < 2 && !rc; pi++) {
-        for (int si = 0; si < nss && !rc; si++) {
-            rc = make_ring(&c, ssz[si], SSLOT, pats[pi], 0, &order, &next, err);
-            if (rc)
-                break;
-            c.warm = (long)c.n;
-            c.nstarts = 0;
-            c.path = P_SHARED;
-            rc = measure_row(&st, &c, patn[pi], err);
-            c.path = P_SIDX;
-            rc = rc ? rc : measure_row(&st, &c, patn[pi], err);
-        }
-    }
-    free(order);
-    free(next);
-    free(hstarts);
+    rc = rc ? rc : pchase_shared(&st, &c, &hb, ssz, nss, err);
+    free(hb.order);
+    free(hb.next);
+    free(hb.hstarts);
     cudaFree(c.arr);
     cudaFree(c.d_next);
     cudaFree(c.d_starts);

@@ -79,31 +79,38 @@ __global__ void k_pfine(uint64_t start, unsigned target, int steps, int *claim, 
     *out_sm = gc_smid();
 }
 
-static int run_fine(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
-{
-    const gc_devinfo_t *dv = &ctx->dev;
-    size_t l2 = (size_t)dv->l2_bytes, mib = 1 << 20;
-    size_t arrays[3] = {l2 / 6 / mib * mib, l2 * 4 / 5 / mib * mib, 2 * l2 / mib * mib};
-    int warmed[3] = {1, 1, 0};
-    int steps = ctx->quick ? 512 : FSTEPS_MAX;
-    int nsm = ctx->full ? dv->sms : (dv->sms < DEFAULT_SMS ? dv->sms : DEFAULT_SMS);
-    if (ctx->quick && nsm > 4)
-        nsm = 4;
-    int *sms = (int *)malloc(sizeof(int) * (size_t)nsm);
-    if (!sms)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    for (int k = 0; k < nsm; k++) /* spread over the SM ids (ids follow the GPC layout) */
-        sms[k] = (int)((long)k * dv->sms / nsm);
+/* State of the fine-grained chase bench: the plan (array sizes, which
+ * are warmed through L2, steps, the SM list), the clock overhead, and
+ * the device and host buffers. */
+typedef struct fine {
+    gc_mctx_t *ctx;
+    gc_trace_writer_t *w;
+    size_t l2, arrays[3];
+    int warmed[3];
+    int steps, nsm, *sms;
+    double ovh;
+    char *arr, *scrub;
+    uint32_t *d_next, *order, *next;
+    uint64_t *d_p, *h_p;
+    unsigned *d_lat, *h_lat, *d_sm, *d_sink;
+    int *d_claim;
+    long done, total;
+} fine_t;
 
-    double ovh = 0;
-    int rc = gc_mem_clock_overhead(&ovh, err);
+/* Writes the trace header (clock overhead, SM list, steps, method) and
+ * the columns unless rc (the clock-overhead result) is already an
+ * error. Returns 0 or the error; a failed write goes through
+ * gc_mem_row_err. */
+static int fine_meta(fine_t *f, int rc, gc_err_t *err)
+{
+    gc_trace_writer_t *w = f->w;
     char list[1024];
     size_t at = 0;
-    for (int k = 0; k < nsm && at < sizeof(list) - 8; k++)
-        at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%d", k ? " " : "", sms[k]);
-    rc = rc ? rc : gc_trace_put_meta(w, "clock_overhead_cyc", "%.1f", ovh);
+    for (int k = 0; k < f->nsm && at < sizeof(list) - 8; k++)
+        at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%d", k ? " " : "", f->sms[k]);
+    rc = rc ? rc : gc_trace_put_meta(w, "clock_overhead_cyc", "%.1f", f->ovh);
     rc = rc ? rc : gc_trace_put_meta(w, "sm_list", "%s", list);
-    rc = rc ? rc : gc_trace_put_meta(w, "steps", "%d", steps);
+    rc = rc ? rc : gc_trace_put_meta(w, "steps", "%d", f->steps);
     rc = rc ? rc : gc_trace_put_meta(
         w, "method",
         "one thread on each listed SM; dependent ld.global.cg of 8-byte pointers, uniform "
@@ -116,101 +123,168 @@ static int run_fine(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         rc = gc_mem_row_err(w, err); /* a metadata line failed to write */
     if (!rc && gc_measure_columns(w, "pchase_fine") != 0)
         rc = gc_mem_row_err(w, err);
-    if (rc) {
-        free(sms);
-        return rc;
-    }
+    return rc;
+}
 
-    char *arr = NULL, *scrub = NULL;
-    uint32_t *d_next = NULL, *order = NULL, *next = NULL;
-    uint64_t *d_p = NULL, *h_p = NULL;
-    unsigned *d_lat = NULL, *h_lat = NULL, *d_sm = NULL, *d_sink = NULL;
-    int *d_claim = NULL;
-    size_t maxn = arrays[2] / FSTRIDE;
-    rc = gc_cuda_check(cudaMalloc(&arr, arrays[2]), "allocating the chase array", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&scrub, 2 * l2), "allocating the scrub buffer", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_next, maxn * sizeof(uint32_t)), "allocating a ring", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_p, FSTEPS_MAX * sizeof(uint64_t)), "allocating results", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_lat, FSTEPS_MAX * sizeof(unsigned)), "allocating results", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_sm, sizeof(unsigned)), "allocating results", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_sink, sizeof(unsigned)), "allocating results", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_claim, sizeof(int)), "allocating results", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemset(scrub, 0x5a, 2 * l2), "filling the scrub buffer", err);
-    h_p = (uint64_t *)malloc(FSTEPS_MAX * sizeof(uint64_t));
-    h_lat = (unsigned *)malloc(FSTEPS_MAX * sizeof(unsigned));
-    order = (uint32_t *)malloc(maxn * sizeof(uint32_t));
-    next = (uint32_t *)malloc(maxn * sizeof(uint32_t));
-    if (!rc && (!h_p || !h_lat || !order || !next))
+/* Allocates the device buffers (chase array, 2x L2 scrub buffer filled
+ * with 0x5a, ring, results) and the host buffers of f. Returns 0 or the
+ * first error; the caller frees f either way. */
+static int fine_alloc(fine_t *f, gc_err_t *err)
+{
+    size_t maxn = f->arrays[2] / FSTRIDE, l2 = f->l2;
+    int rc = gc_cuda_check(cudaMalloc(&f->arr, f->arrays[2]), "allocating the chase array", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&f->scrub, 2 * l2), "allocating the scrub buffer", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&f->d_next, maxn * sizeof(uint32_t)), "allocating a ring", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&f->d_p, FSTEPS_MAX * sizeof(uint64_t)), "allocating results", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&f->d_lat, FSTEPS_MAX * sizeof(unsigned)), "allocating results", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&f->d_sm, sizeof(unsigned)), "allocating results", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&f->d_sink, sizeof(unsigned)), "allocating results", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&f->d_claim, sizeof(int)), "allocating results", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemset(f->scrub, 0x5a, 2 * l2), "filling the scrub buffer", err);
+    f->h_p = (uint64_t *)malloc(FSTEPS_MAX * sizeof(uint64_t));
+    f->h_lat = (unsigned *)malloc(FSTEPS_MAX * sizeof(unsigned));
+    f->order = (uint32_t *)malloc(maxn * sizeof(uint32_t));
+    f->next = (uint32_t *)malloc(maxn * sizeof(uint32_t));
+    if (!rc && (!f->h_p || !f->h_lat || !f->order || !f->next))
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-    long done = 0, total = 3L * nsm;
-    for (int ai = 0; ai < 3 && !rc; ai++) {
-        gc_ring_spec_t sp = {arrays[ai], FSTRIDE, 0, GC_RING_SEQ, 0};
-        size_t n;
-        rc = gc_ring_check(&sp, &n, err);
-        rc = rc ? rc : gc_ring_build(&sp, order, next, n, err);
-        if (!rc && !gc_ring_is_cycle(next, n))
-            rc = gc_err_set(err, GC_ERUN, "ring of %zu slots is not one cycle", n);
-        rc = rc ? rc : gc_cuda_check(cudaMemcpy(d_next, next, n * sizeof(uint32_t), cudaMemcpyHostToDevice), "copying a ring", err);
-        if (rc)
-            break;
-        k_finefill<<<dv->sms * 4, 256>>>(arr, d_next, n, FSTRIDE);
-        if ((rc = gc_mem_sync("writing the fine-grained ring", err)) != 0)
-            break;
-        for (int k = 0; k < nsm && !rc; k++) {
-            char label[64];
-            snprintf(label, sizeof(label), "%zu MiB, SM %d", arrays[ai] >> 20, sms[k]);
-            gc_progress(ctx, ++done, total, label);
-            if (gc_resume_skip(ctx, steps))
-                continue;
-            size_t s0 = (size_t)k * n / (size_t)nsm;
-            uint64_t start = (uint64_t)(arr + s0 * FSTRIDE);
-            int got = 0;
-            for (int t = 0; t < TRIES && !got && !rc; t++) {
-                if (warmed[ai])
-                    k_finetouch<<<dv->sms * 2, 1024>>>((const uint4 *)arr, arrays[ai] / 16, d_sink);
-                else
-                    k_finetouch<<<dv->sms * 2, 1024>>>((const uint4 *)scrub, 2 * l2 / 16, d_sink);
-                cudaMemsetAsync(d_claim, 0, sizeof(int));
-                k_pfine<<<dv->sms * 2, 32>>>(start, (unsigned)sms[k], steps, d_claim, d_p, d_lat, d_sm);
-                int claimed = 0;
-                rc = gc_mem_sync("running the fine-grained chase", err);
-                rc = rc ? rc : gc_cuda_check(cudaMemcpy(&claimed, d_claim, sizeof(int), cudaMemcpyDeviceToHost), "reading the chase", err);
-                got = claimed;
-            }
-            if (rc)
-                break;
-            if (!got) {
-                rc = gc_err_set(err, GC_ERUN, "no block of %d launches ran on SM %d", TRIES, sms[k]);
-                break;
-            }
-            rc = gc_cuda_check(cudaMemcpy(h_p, d_p, (size_t)steps * sizeof(uint64_t), cudaMemcpyDeviceToHost), "reading the chase", err);
-            rc = rc ? rc : gc_cuda_check(cudaMemcpy(h_lat, d_lat, (size_t)steps * sizeof(unsigned), cudaMemcpyDeviceToHost), "reading the chase", err);
-            uint64_t prev = start;
-            for (int i = 0; i < steps && !rc; i++) {
-                uint64_t want = (uint64_t)(arr + (size_t)order[(s0 + (size_t)i + 1) % n] * FSTRIDE);
-                if (h_p[i] != want) {
-                    rc = gc_err_set(err, GC_ERUN, "fine-grained chase on SM %d went astray at step %d", sms[k], i);
-                    break;
-                }
-                rc = GC_MEM_ROW(w, err, "%d,%zu,%d,%d,%llu,%.0f", sms[k], arrays[ai], (int)FSTRIDE, i,
-                                (unsigned long long)(prev - (uint64_t)arr), (double)h_lat[i] - ovh);
-                prev = h_p[i];
-            }
-        }
+    return rc;
+}
+
+/* Frees every buffer of f (NULL ones included). */
+static void fine_free(fine_t *f)
+{
+    free(f->sms);
+    free(f->h_p);
+    free(f->h_lat);
+    free(f->order);
+    free(f->next);
+    cudaFree(f->arr);
+    cudaFree(f->scrub);
+    cudaFree(f->d_next);
+    cudaFree(f->d_p);
+    cudaFree(f->d_lat);
+    cudaFree(f->d_sm);
+    cudaFree(f->d_sink);
+    cudaFree(f->d_claim);
+}
+
+/* Builds and checks the sequential ring over array ai, copies it to the
+ * device and writes it into the chase array; *n gets its slot count.
+ * Returns 0 or the first error. */
+static int fine_ring(fine_t *f, int ai, size_t *n, gc_err_t *err)
+{
+    gc_ring_spec_t sp = {f->arrays[ai], FSTRIDE, 0, GC_RING_SEQ, 0};
+    int rc = gc_ring_check(&sp, n, err);
+    rc = rc ? rc : gc_ring_build(&sp, f->order, f->next, *n, err);
+    if (!rc && !gc_ring_is_cycle(f->next, *n))
+        rc = gc_err_set(err, GC_ERUN, "ring of %zu slots is not one cycle", *n);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(f->d_next, f->next, *n * sizeof(uint32_t), cudaMemcpyHostToDevice), "copying a ring", err);
+    if (rc)
+        return rc;
+    k_finefill<<<f->ctx->dev.sms * 4, 256>>>(f->arr, f->d_next, *n, FSTRIDE);
+    return gc_mem_sync("writing the fine-grained ring", err);
+}
+
+/* Runs the chase of array ai from start on SM sms[k]: warms L2 with the
+ * array (or scrubs it), launches until a block lands on that SM, at most
+ * TRIES times. Returns 0, or an error (none of the launches ran there
+ * included). */
+static int fine_launch(fine_t *f, int ai, int k, uint64_t start, gc_err_t *err)
+{
+    int sms = f->ctx->dev.sms, got = 0, rc = 0;
+    for (int t = 0; t < TRIES && !got && !rc; t++) {
+        if (f->warmed[ai])
+            k_finetouch<<<sms * 2, 1024>>>((const uint4 *)f->arr, f->arrays[ai] / 16, f->d_sink);
+        else
+            k_finetouch<<<sms * 2, 1024>>>((const uint4 *)f->scrub, 2 * f->l2 / 16, f->d_sink);
+        cudaMemsetAsync(f->d_claim, 0, sizeof(int));
+        k_pfine<<<sms * 2, 32>>>(start, (unsigned)f->sms[k], f->steps, f->d_claim, f->d_p, f->d_lat, f->d_sm);
+        int claimed = 0;
+        rc = gc_mem_sync("running the fine-grained chase", err);
+        rc = rc ? rc : gc_cuda_check(cudaMemcpy(&claimed, f->d_claim, sizeof(int), cudaMemcpyDeviceToHost), "reading the chase", err);
+        got = claimed;
     }
-    free(sms);
-    free(h_p);
-    free(h_lat);
-    free(order);
-    free(next);
-    cudaFree(arr);
-    cudaFree(scrub);
-    cudaFree(d_next);
-    cudaFree(d_p);
-    cudaFree(d_lat);
-    cudaFree(d_sm);
-    cudaFree(d_sink);
-    cudaFree(d_claim);
+    if (rc)
+        return rc;
+    if (!got)
+        return gc_err_set(err, GC_ERUN, "no block of %d launches ran on SM %d", TRIES, f->sms[k]);
+    return 0;
+}
+
+/* One SM of array ai (ring of n slots): chases from the SM's own offset,
+ * checks every loaded pointer against the ring and writes one row per
+ * step. Returns 0 or the first error. */
+static int fine_sm(fine_t *f, int ai, int k, size_t n, gc_err_t *err)
+{
+    size_t s0 = (size_t)k * n / (size_t)f->nsm;
+    uint64_t start = (uint64_t)(f->arr + s0 * FSTRIDE);
+    int rc = fine_launch(f, ai, k, start, err);
+    if (rc)
+        return rc;
+    rc = gc_cuda_check(cudaMemcpy(f->h_p, f->d_p, (size_t)f->steps * sizeof(uint64_t), cudaMemcpyDeviceToHost), "reading the chase", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(f->h_lat, f->d_lat, (size_t)f->steps * sizeof(unsigned), cudaMemcpyDeviceToHost), "reading the chase", err);
+    uint64_t prev = start;
+    for (int i = 0; i < f->steps && !rc; i++) {
+        uint64_t want = (uint64_t)(f->arr + (size_t)f->order[(s0 + (size_t)i + 1) % n] * FSTRIDE);
+        if (f->h_p[i] != want)
+            return gc_err_set(err, GC_ERUN, "fine-grained chase on SM %d went astray at step %d", f->sms[k], i);
+        rc = GC_MEM_ROW(f->w, err, "%d,%zu,%d,%d,%llu,%.0f", f->sms[k], f->arrays[ai], (int)FSTRIDE, i,
+                        (unsigned long long)(prev - (uint64_t)f->arr), (double)f->h_lat[i] - f->ovh);
+        prev = f->h_p[i];
+    }
+    return rc;
+}
+
+/* Measures array ai on every listed SM (progress and resume per SM).
+ * Returns 0 or the first error. */
+static int fine_array(fine_t *f, int ai, gc_err_t *err)
+{
+    size_t n;
+    int rc = fine_ring(f, ai, &n, err);
+    for (int k = 0; k < f->nsm && !rc; k++) {
+        char label[64];
+        snprintf(label, sizeof(label), "%zu MiB, SM %d", f->arrays[ai] >> 20, f->sms[k]);
+        gc_progress(f->ctx, ++f->done, f->total, label);
+        if (gc_resume_skip(f->ctx, f->steps))
+            continue;
+        rc = fine_sm(f, ai, k, n, err);
+    }
+    return rc;
+}
+
+/* The fine-grained chase bench: arrays of 1/6 and 4/5 of L2 (warmed) and
+ * 2x L2 (scrubbed), on up to DEFAULT_SMS SMs spread over the ids (all
+ * with full, 4 with quick). Returns 0 or the first error; frees
+ * everything on every path. */
+static int run_fine(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    const gc_devinfo_t *dv = &ctx->dev;
+    fine_t f;
+    memset(&f, 0, sizeof(f));
+    f.ctx = ctx;
+    f.w = w;
+    size_t l2 = (size_t)dv->l2_bytes, mib = 1 << 20;
+    f.l2 = l2;
+    f.arrays[0] = l2 / 6 / mib * mib;
+    f.arrays[1] = l2 * 4 / 5 / mib * mib;
+    f.arrays[2] = 2 * l2 / mib * mib;
+    f.warmed[0] = f.warmed[1] = 1;
+    f.steps = ctx->quick ? 512 : FSTEPS_MAX;
+    f.nsm = ctx->full ? dv->sms : (dv->sms < DEFAULT_SMS ? dv->sms : DEFAULT_SMS);
+    if (ctx->quick && f.nsm > 4)
+        f.nsm = 4;
+    f.sms = (int *)malloc(sizeof(int) * (size_t)f.nsm);
+    if (!f.sms)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    for (int k = 0; k < f.nsm; k++) /* spread over the SM ids (ids follow the GPC layout) */
+        f.sms[k] = (int)((long)k * dv->sms / f.nsm);
+
+    int rc = fine_meta(&f, gc_mem_clock_overhead(&f.ovh, err), err);
+    rc = rc ? rc : fine_alloc(&f, err);
+    f.total = 3L * f.nsm;
+    for (int ai = 0; ai < 3 && !rc; ai++)
+        rc = fine_array(&f, ai, err);
+    fine_free(&f);
     return rc;
 }
 

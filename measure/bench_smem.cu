@@ -108,11 +108,6 @@ static const struct {
     const void *k[8];
 } lds_tab[] = {GC_LDS_ENTRY(4) GC_LDS_ENTRY(8) GC_LDS_ENTRY(16)};
 
-static int fail_w(gc_trace_writer_t *w, gc_err_t *err)
-{
-    return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
-}
-
 static int lds_check(gc_tsweep_t *s, int width, int ways, size_t n, const char *what,
                      gc_err_t *err)
 {
@@ -129,6 +124,35 @@ static int lds_check(gc_tsweep_t *s, int width, int ways, size_t n, const char *
     return rc;
 }
 
+/* What a point of the smem sweep takes from the loops around it. */
+typedef struct lds_pt {
+    int f, ways;
+    const char *label; /* one per width and ways */
+} lds_pt_t;
+
+/* The point of the smem sweep at wn warps and ILP ilp (gc_tgrid_t plan):
+ * one SM. */
+static void lds_plan(void *cookie, int wn, int ilp, gc_tpoint_t *p)
+{
+    const lds_pt_t *m = (const lds_pt_t *)cookie;
+    int width = lds_tab[m->f].width;
+    p->fn = lds_tab[m->f].k[ilp - 1];
+    p->blocks = 1;
+    p->warps = wn;
+    p->smem = gc_smem_bytes(width, m->ways);
+    p->unroll = gc_sweep_unroll_mma(ilp);
+    p->work = (double)wn * ilp * 32 * width;
+    snprintf(p->label, sizeof(p->label), "%s", m->label);
+    snprintf(p->cols, sizeof(p->cols), "%d,%d", width, m->ways);
+}
+
+/* The sink check of the smem sweep (gc_tgrid_t check): lds_check. */
+static int lds_grid_check(void *cookie, gc_tsweep_t *s, size_t n, const char *label, gc_err_t *err)
+{
+    const lds_pt_t *m = (const lds_pt_t *)cookie;
+    return lds_check(s, lds_tab[m->f].width, m->ways, n, label, err);
+}
+
 static int run_smem(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
     gc_tsweep_t s;
@@ -139,12 +163,13 @@ static int run_smem(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                           "chase: each thread's slot holds its own shared address in every "
                           "word; thread t reads chunk t/ways of row t%%ways (rows 512 bytes "
                           "apart)") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     if (!rc && gc_measure_columns(w, "smem") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     const int *warps, *ilps;
     int nw = gc_sweep_warps(ctx->quick, &warps), ni = gc_sweep_ilps(ctx->quick, &ilps);
     long total = 3L * 32, done = 0;
+    lds_pt_t m;
     for (int f = 0; f < 3 && !rc; f++) {
         int width = lds_tab[f].width;
         for (int ways = 1; ways <= 32 && !rc; ways++) {
@@ -157,31 +182,13 @@ static int run_smem(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
             char label[96];
             snprintf(label, sizeof(label), "ld.shared %dB %d-way", width, ways);
             gc_progress(ctx, ++done, total, label);
-            for (int wi = 0; wi < (pow2 ? nw : 1) && !rc; wi++)
-                for (int ii = 0; ii < (pow2 ? ni : 1) && !rc; ii++) {
-                    int wn = warps[wi], ilp = ilps[ii];
-                    const void *fn = lds_tab[f].k[ilp - 1];
-                    size_t smem = gc_smem_bytes(width, ways);
-                    if (!gc_tsweep_fits(fn, wn * 32, smem, &ctx->dev))
-                        continue;
-                    if (gc_resume_skip(ctx, 1))
-                        continue;
-                    gc_point_t pt;
-                    long iters;
-                    rc = gc_tsweep_point(&s, fn, 1, wn, smem, gc_sweep_unroll_mma(ilp), &pt,
-                                         &iters, err);
-                    if (!rc)
-                        rc = lds_check(&s, width, ways, (size_t)wn * 32, label, err);
-                    if (rc)
-                        break;
-                    double bytes = (double)wn * ilp * 32 * width;
-                    if (gc_trace_rowf(w,
-                                      "%d,%d,%d,%d,%ld,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%.1f,%d",
-                                      width, ways, wn, ilp, iters, ctx->reps, pt.med, pt.lo, pt.hi,
-                                      bytes / pt.med, bytes / pt.hi, bytes / pt.lo, pt.clock_mhz,
-                                      pt.clock_moved) != 0)
-                        rc = fail_w(w, err);
-                }
+            m.f = f;
+            m.ways = ways;
+            m.label = label;
+            /* warps x ILP at power-of-two degrees; the first point only at the others */
+            gc_tgrid_t g = {warps, ilps, pow2 ? nw : 1, pow2 ? ni : 1, lds_plan, lds_grid_check, &m,
+                            NULL,  0};
+            rc = gc_tsweep_grid(&s, w, &g, err);
         }
     }
     gc_tsweep_fini(&s);

@@ -334,215 +334,322 @@ static int tp_launch(void *cookie, gc_launch_t *out, gc_err_t *err)
     return gc_mem_span_read(p->span, out, err);
 }
 
-static int run_tma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+/* State of the TMA bench: the encoder, clock overhead, plan (latency
+ * array sizes, throughput bytes, chase steps, block multiples), progress
+ * counters, and the device and host buffers. */
+typedef struct tma {
+    gc_mctx_t *ctx;
+    gc_trace_writer_t *w;
+    encode_fn_t enc;
+    double ovh;
+    size_t lat_arr[2], tp_bytes;
+    long steps;
+    int nbl;
+    long done, total;
+    char *arr;
+    uint32_t *d_next, *order, *next;
+    unsigned long long *d_out;
+    unsigned *sink, *bad;
+    gc_span_dev_t *span;
+} tma_t;
+
+/* 1 GiB / 16 KiB loads at 4 blocks per SM: the plan of seed 004 section 5 */
+static const struct tma_shape {
+    int kind;
+    unsigned box[3];
+} tma_shapes[] = {
+    {K_BULK, {1024, 1, 1}}, {K_BULK, {2048, 1, 1}}, {K_BULK, {4096, 1, 1}},
+    {K_BULK, {8192, 1, 1}}, {K_BULK, {12288, 1, 1}}, {K_BULK, {16384, 1, 1}},
+    {K_1D, {64, 1, 1}},     {K_1D, {96, 1, 1}},     {K_1D, {128, 1, 1}},
+    {K_1D, {160, 1, 1}},    {K_1D, {192, 1, 1}},    {K_1D, {256, 1, 1}},
+    {K_2D, {16, 16, 1}},    {K_2D, {32, 16, 1}},    {K_2D, {32, 32, 1}},
+    {K_2D, {64, 32, 1}},    {K_2D, {96, 32, 1}},    {K_2D, {64, 64, 1}},
+    {K_3D, {8, 8, 4}},      {K_3D, {8, 8, 8}},      {K_3D, {16, 8, 8}},
+    {K_3D, {16, 16, 8}},    {K_3D, {16, 16, 12}},   {K_3D, {16, 16, 16}},
+};
+
+/* Writes the TMA trace header (clock overhead, method) and the columns.
+ * Returns 0, or the writer's error through gc_mem_row_err. */
+static int tma_meta(const tma_t *t, gc_err_t *err)
 {
-    const gc_devinfo_t *dv = &ctx->dev;
-    encode_fn_t enc = NULL;
-    double ovh = 0;
-    int rc = get_encode(&enc, err);
-    rc = rc ? rc : gc_mem_clock_overhead(&ovh, err);
-    if (rc)
-        return rc;
-    size_t l2 = (size_t)dv->l2_bytes, g64 = 64 << 10;
-    size_t lat_arr[2] = {l2 / 6 / g64 * g64, 4 * l2 / g64 * g64};
-    size_t tp_bytes = (size_t)(ctx->quick ? 256 : 1024) << 20;
-    long steps = ctx->quick ? 256 : 1024;
-    rc = gc_trace_put_meta(w, "clock_overhead_cyc", "%.1f", ovh);
-    rc = rc ? rc : gc_trace_put_meta(w, "method",
+    int rc = gc_trace_put_meta(t->w, "clock_overhead_cyc", "%.1f", t->ovh);
+    rc = rc ? rc : gc_trace_put_meta(t->w, "method",
         "latency: one thread, 16-byte TMA loads chasing a random ring of %d-byte slots in %d-byte "
         "pages (coordinates from the loaded pointer), each timed from before "
         "mbarrier.arrive.expect_tx to after the mbarrier wait, minus clock_overhead_cyc, after a "
         "read of the array through L2; throughput: one issuing thread per block, %d stages, "
         "one pass over %zu MiB, GB/s = bytes / (last block end - first block start)",
-        (int)SLOT, (int)PAGE, (int)STAGES, tp_bytes >> 20);
-    if (rc || gc_measure_columns(w, "tma") != 0)
-        return gc_mem_row_err(w, err);
+        (int)SLOT, (int)PAGE, (int)STAGES, t->tp_bytes >> 20);
+    if (rc || gc_measure_columns(t->w, "tma") != 0)
+        return gc_mem_row_err(t->w, err);
+    return 0;
+}
 
-    char *arr = NULL;
-    uint32_t *d_next = NULL, *order = NULL, *next = NULL;
-    unsigned long long *d_out = NULL;
-    unsigned *sink = NULL, *bad = NULL;
-    gc_span_dev_t *span = NULL;
-    size_t arr_bytes = lat_arr[1] > tp_bytes ? lat_arr[1] : tp_bytes;
-    size_t maxn = lat_arr[1] / SLOT;
-    rc = gc_cuda_check(cudaMalloc(&arr, arr_bytes), "allocating the TMA array", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_next, maxn * sizeof(uint32_t)), "allocating a ring", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&d_out, 4 * sizeof(unsigned long long)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&sink, sizeof(unsigned)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&bad, sizeof(unsigned)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&span, sizeof(*span)), "allocating", err);
+/* Allocates the device buffers (array for the larger of the latency and
+ * throughput sizes, ring, results, checks, span), allows the TMA stages'
+ * shared memory, and the host ring arrays. Returns 0 or the first
+ * error; the caller frees t either way. */
+static int tma_alloc(tma_t *t, gc_err_t *err)
+{
+    size_t arr_bytes = t->lat_arr[1] > t->tp_bytes ? t->lat_arr[1] : t->tp_bytes;
+    size_t maxn = t->lat_arr[1] / SLOT;
+    int rc = gc_cuda_check(cudaMalloc(&t->arr, arr_bytes), "allocating the TMA array", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&t->d_next, maxn * sizeof(uint32_t)), "allocating a ring", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&t->d_out, 4 * sizeof(unsigned long long)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&t->sink, sizeof(unsigned)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&t->bad, sizeof(unsigned)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&t->span, sizeof(*t->span)), "allocating", err);
     rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_tma_tp, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGES * MAXLOAD + 128), "allowing TMA stages", err);
-    order = (uint32_t *)malloc(maxn * sizeof(uint32_t));
-    next = (uint32_t *)malloc(maxn * sizeof(uint32_t));
-    if (!rc && (!order || !next))
+    t->order = (uint32_t *)malloc(maxn * sizeof(uint32_t));
+    t->next = (uint32_t *)malloc(maxn * sizeof(uint32_t));
+    if (!rc && (!t->order || !t->next))
         rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+    return rc;
+}
 
-    /* 1 GiB / 16 KiB loads at 4 blocks per SM: the plan of seed 004 section 5 */
-    static const struct {
-        int kind;
-        unsigned box[3];
-    } shapes[] = {
-        {K_BULK, {1024, 1, 1}}, {K_BULK, {2048, 1, 1}}, {K_BULK, {4096, 1, 1}},
-        {K_BULK, {8192, 1, 1}}, {K_BULK, {12288, 1, 1}}, {K_BULK, {16384, 1, 1}},
-        {K_1D, {64, 1, 1}},     {K_1D, {96, 1, 1}},     {K_1D, {128, 1, 1}},
-        {K_1D, {160, 1, 1}},    {K_1D, {192, 1, 1}},    {K_1D, {256, 1, 1}},
-        {K_2D, {16, 16, 1}},    {K_2D, {32, 16, 1}},    {K_2D, {32, 32, 1}},
-        {K_2D, {64, 32, 1}},    {K_2D, {96, 32, 1}},    {K_2D, {64, 64, 1}},
-        {K_3D, {8, 8, 4}},      {K_3D, {8, 8, 8}},      {K_3D, {16, 8, 8}},
-        {K_3D, {16, 16, 8}},    {K_3D, {16, 16, 12}},   {K_3D, {16, 16, 16}},
-    };
-    int nsh = (int)(sizeof(shapes) / sizeof(shapes[0]));
-    int nbl = ctx->quick ? 2 : 4;
-    long done = 0, total = 8 + (long)nsh * nbl;
+/* Frees every buffer of t (NULL ones included). */
+static void tma_free(tma_t *t)
+{
+    free(t->order);
+    free(t->next);
+    cudaFree(t->arr);
+    cudaFree(t->d_next);
+    cudaFree(t->d_out);
+    cudaFree(t->sink);
+    cudaFree(t->bad);
+    cudaFree(t->span);
+}
 
-    /* latency */
-    for (int ai = 0; ai < 2 && !rc; ai++) {
-        gc_ring_spec_t sp = {lat_arr[ai], SLOT, PAGE, GC_RING_RAND, SEED};
-        size_t n;
-        rc = gc_ring_check(&sp, &n, err);
-        rc = rc ? rc : gc_ring_build(&sp, order, next, n, err);
-        if (!rc && !gc_ring_is_cycle(next, n))
-            rc = gc_err_set(err, GC_ERUN, "ring of %zu slots is not one cycle", n);
-        rc = rc ? rc : gc_cuda_check(cudaMemcpy(d_next, next, n * sizeof(uint32_t), cudaMemcpyHostToDevice), "copying a ring", err);
-        if (rc)
-            break;
-        k_tma_ring<<<dv->sms * 4, 256>>>(arr, d_next, n);
-        if ((rc = gc_mem_sync("writing the TMA ring", err)) != 0)
-            break;
-        size_t elems = lat_arr[ai] / 4;
-        for (int kind = K_BULK; kind <= K_3D && !rc; kind++) {
-            char label[64];
-            snprintf(label, sizeof(label), "latency %s %zu MiB", kind_name[kind], lat_arr[ai] >> 20);
-            gc_progress(ctx, ++done, total, label);
-            if (gc_resume_skip(ctx, 1))
-                continue;
-            latpt_t lp;
-            memset(&lp, 0, sizeof(lp));
-            unsigned box[3] = {4, 1, 1}, dim[3];
-            if (kind == K_1D) {
-                dim[0] = (unsigned)elems;
-                rc = encode(enc, &lp.tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 1, arr, dim, box, err);
-            } else if (kind == K_2D) {
-                dim[0] = W2;
-                dim[1] = (unsigned)(elems / W2);
-                rc = encode(enc, &lp.tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 2, arr, dim, box, err);
-            } else if (kind == K_3D) {
-                dim[0] = W3X;
-                dim[1] = W3Y;
-                dim[2] = (unsigned)(elems / (W3X * W3Y));
-                rc = encode(enc, &lp.tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 3, arr, dim, box, err);
-            }
-            if (rc)
-                break;
-            lp.kind = kind;
-            lp.arr = arr;
-            lp.start = (uint64_t)(arr + (size_t)order[0] * SLOT);
-            lp.want = (uint64_t)(arr + (size_t)order[(size_t)steps % n] * SLOT);
-            lp.steps = steps;
-            lp.out = d_out;
-            lp.touch = (const uint4 *)arr;
-            lp.touch_n = lat_arr[ai] / 16;
-            lp.sink = sink;
-            lp.sms = dv->sms;
-            gc_point_t pt;
-            rc = gc_measure_point(ctx, lat_launch, &lp, (double)steps, &pt, err);
-            rc = rc ? rc : GC_MEM_ROW(w, err, "latency,%s,%s,16,1,%zu,%.1f,%.1f,%.1f,cyc,%.1f",
-                                      kind_name[kind], kind == K_BULK ? "-" : kind == K_1D ? "4" : kind == K_2D ? "4x1" : "4x1x1",
-                                      lat_arr[ai], pt.med - ovh, pt.lo - ovh, pt.hi - ovh, pt.clock_mhz);
-        }
+/* Builds and checks the random ring over latency array ai, copies it to
+ * the device and writes it into the array; *n gets its slot count.
+ * Returns 0 or the first error. */
+static int tma_lat_ring(tma_t *t, int ai, size_t *n, gc_err_t *err)
+{
+    gc_ring_spec_t sp = {t->lat_arr[ai], SLOT, PAGE, GC_RING_RAND, SEED};
+    int rc = gc_ring_check(&sp, n, err);
+    rc = rc ? rc : gc_ring_build(&sp, t->order, t->next, *n, err);
+    if (!rc && !gc_ring_is_cycle(t->next, *n))
+        rc = gc_err_set(err, GC_ERUN, "ring of %zu slots is not one cycle", *n);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(t->d_next, t->next, *n * sizeof(uint32_t), cudaMemcpyHostToDevice), "copying a ring", err);
+    if (rc)
+        return rc;
+    k_tma_ring<<<t->ctx->dev.sms * 4, 256>>>(t->arr, t->d_next, *n);
+    return gc_mem_sync("writing the TMA ring", err);
+}
+
+/* Encodes into tm the 4-byte-element tensor map of kind (1D, 2D of
+ * width W2, 3D of W3X x W3Y planes; nothing for bulk) over elems
+ * elements of the array, with a 4x1x1 box. Returns 0 or the error. */
+static int tma_lat_encode(const tma_t *t, int kind, size_t elems, CUtensorMap *tm, gc_err_t *err)
+{
+    unsigned box[3] = {4, 1, 1}, dim[3];
+    if (kind == K_1D) {
+        dim[0] = (unsigned)elems;
+        return encode(t->enc, tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 1, t->arr, dim, box, err);
     }
-
-    /* throughput: the array holds its own word index */
-    if (!rc) {
-        k_tma_fill<<<dv->sms * 4, 256>>>((unsigned *)arr, tp_bytes / 4);
-        rc = gc_mem_sync("filling the TMA array", err);
+    if (kind == K_2D) {
+        dim[0] = W2;
+        dim[1] = (unsigned)(elems / W2);
+        return encode(t->enc, tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 2, t->arr, dim, box, err);
     }
+    if (kind == K_3D) {
+        dim[0] = W3X;
+        dim[1] = W3Y;
+        dim[2] = (unsigned)(elems / (W3X * W3Y));
+        return encode(t->enc, tm, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 3, t->arr, dim, box, err);
+    }
+    return 0;
+}
+
+/* Latency of one load kind over latency array ai (ring of n slots):
+ * encodes its map, times the chase, writes the row. Returns 0 or the
+ * first error. */
+static int tma_lat_point(tma_t *t, int ai, int kind, size_t n, gc_err_t *err)
+{
+    latpt_t lp;
+    memset(&lp, 0, sizeof(lp));
+    int rc = tma_lat_encode(t, kind, t->lat_arr[ai] / 4, &lp.tm, err);
+    if (rc)
+        return rc;
+    char *arr = t->arr;
+    double ovh = t->ovh;
+    lp.kind = kind;
+    lp.arr = arr;
+    lp.start = (uint64_t)(arr + (size_t)t->order[0] * SLOT);
+    lp.want = (uint64_t)(arr + (size_t)t->order[(size_t)t->steps % n] * SLOT);
+    lp.steps = t->steps;
+    lp.out = t->d_out;
+    lp.touch = (const uint4 *)arr;
+    lp.touch_n = t->lat_arr[ai] / 16;
+    lp.sink = t->sink;
+    lp.sms = t->ctx->dev.sms;
+    gc_point_t pt;
+    rc = gc_measure_point(t->ctx, lat_launch, &lp, (double)t->steps, &pt, err);
+    return rc ? rc : GC_MEM_ROW(t->w, err, "latency,%s,%s,16,1,%zu,%.1f,%.1f,%.1f,cyc,%.1f",
+                                kind_name[kind], kind == K_BULK ? "-" : kind == K_1D ? "4" : kind == K_2D ? "4x1" : "4x1x1",
+                                t->lat_arr[ai], pt.med - ovh, pt.lo - ovh, pt.hi - ovh, pt.clock_mhz);
+}
+
+/* Latency part for array ai: the ring, then every load kind (progress
+ * and resume per kind). Returns 0 or the first error. */
+static int tma_latency(tma_t *t, int ai, gc_err_t *err)
+{
+    size_t n;
+    int rc = tma_lat_ring(t, ai, &n, err);
+    for (int kind = K_BULK; kind <= K_3D && !rc; kind++) {
+        char label[64];
+        snprintf(label, sizeof(label), "latency %s %zu MiB", kind_name[kind], t->lat_arr[ai] >> 20);
+        gc_progress(t->ctx, ++t->done, t->total, label);
+        if (gc_resume_skip(t->ctx, 1))
+            continue;
+        rc = tma_lat_point(t, ai, kind, n, err);
+    }
+    return rc;
+}
+
+/* Tiles shape sh (rank 1..3, boxes from the table) over the throughput
+ * bytes: x = 32 boxes (1D: all), y = 16 boxes, z what is left; fills
+ * dim and tiles, and returns the bytes of one load and *tiles. */
+static unsigned tma_tile(const tma_t *t, const struct tma_shape *s, tshape_t *sh, size_t *ntiles)
+{
+    size_t elems = t->tp_bytes / sh->esize, tiles = 1;
+    unsigned load = sh->esize;
+    for (int d = 0; d < 3; d++) {
+        sh->box[d] = d < sh->rank ? s->box[d] : 1;
+        load *= sh->box[d];
+    }
+    /* extents: x = 32 (1D: all) boxes, y = 16 boxes, z what is left */
+    if (sh->rank == 1) {
+        sh->dim[0] = (unsigned)(elems / sh->box[0] * sh->box[0]);
+        sh->dim[1] = sh->dim[2] = 1;
+    } else if (sh->rank == 2) {
+        sh->dim[0] = sh->box[0] * 32;
+        sh->dim[1] = (unsigned)(elems / sh->dim[0] / sh->box[1] * sh->box[1]);
+        sh->dim[2] = 1;
+    } else {
+        sh->dim[0] = sh->box[0] * 16;
+        sh->dim[1] = sh->box[1] * 16;
+        sh->dim[2] = (unsigned)(elems / ((size_t)sh->dim[0] * sh->dim[1]) / sh->box[2] * sh->box[2]);
+    }
+    for (int d = 0; d < 3; d++) {
+        sh->tiles[d] = sh->dim[d] / sh->box[d];
+        tiles *= sh->tiles[d];
+    }
+    *ntiles = tiles;
+    return load;
+}
+
+/* Sets up the throughput point of table shape s in tp (loads, bytes per
+ * load, tensor map for the tiled kinds) and its box label in boxs.
+ * Returns 0 or the encoding error. */
+static int tma_tp_shape(const tma_t *t, const struct tma_shape *s, tppt_t *tp, char *boxs, size_t nboxs,
+                        gc_err_t *err)
+{
+    int kind = s->kind;
+    tshape_t *sh = &tp->sh;
+    unsigned esz = kind == K_1D ? 8 : 4;
+    sh->esize = esz;
+    if (kind == K_BULK) {
+        sh->rank = 0;
+        tp->load_bytes = s->box[0];
+        tp->nloads = t->tp_bytes / tp->load_bytes;
+        snprintf(boxs, nboxs, "-");
+        return 0;
+    }
+    sh->rank = kind; /* K_1D = 1, K_2D = 2, K_3D = 3 */
+    size_t tiles;
+    tp->load_bytes = tma_tile(t, s, sh, &tiles);
+    tp->nloads = tiles;
+    if (sh->rank == 1)
+        snprintf(boxs, nboxs, "%u", sh->box[0]);
+    else if (sh->rank == 2)
+        snprintf(boxs, nboxs, "%ux%u", sh->box[0], sh->box[1]);
+    else
+        snprintf(boxs, nboxs, "%ux%ux%u", sh->box[0], sh->box[1], sh->box[2]);
+    return encode(t->enc, &tp->tm, kind == K_1D ? CU_TENSOR_MAP_DATA_TYPE_INT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                  esz, sh->rank, t->arr, sh->dim, sh->box, err);
+}
+
+/* Measures tp over tp->blocks blocks, checks that no tile came back
+ * wrong and writes the throughput row. Returns 0 or the first error. */
+static int tma_tp_point(tma_t *t, tppt_t *tp, int kind, const char *boxs, gc_err_t *err)
+{
+    int rc = gc_cuda_check(cudaMemset(t->bad, 0, sizeof(unsigned)), "clearing the check", err);
+    gc_point_t pt;
+    double bytes = (double)tp->nloads * tp->load_bytes;
+    rc = rc ? rc : gc_measure_point(t->ctx, tp_launch, tp, bytes, &pt, err);
+    unsigned nbad = 0;
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nbad, t->bad, sizeof(nbad), cudaMemcpyDeviceToHost), "reading the check", err);
+    if (!rc && nbad)
+        rc = gc_err_set(err, GC_ERUN, "%s TMA loads (%s) brought %u wrong tiles", kind_name[kind], boxs, nbad);
+    if (rc)
+        return rc;
+    double mhz = pt.clock_mhz;
+    return GC_MEM_ROW(t->w, err, "throughput,%s,%s,%u,%d,%.0f,%.1f,%.1f,%.1f,gbs,%.1f", kind_name[kind], boxs,
+                      tp->load_bytes, tp->blocks, bytes, mhz / pt.med / 1e3, mhz / pt.hi / 1e3,
+                      mhz / pt.lo / 1e3, mhz);
+}
+
+/* Throughput part: fills the array with its own word index, then every
+ * table shape at 1..nbl blocks per SM (progress and resume per point).
+ * Returns 0 or the first error. */
+static int tma_throughput(tma_t *t, gc_err_t *err)
+{
+    int nsh = (int)(sizeof(tma_shapes) / sizeof(tma_shapes[0]));
+    k_tma_fill<<<t->ctx->dev.sms * 4, 256>>>((unsigned *)t->arr, t->tp_bytes / 4);
+    int rc = gc_mem_sync("filling the TMA array", err);
     for (int si = 0; si < nsh && !rc; si++) {
         tppt_t tp;
         memset(&tp, 0, sizeof(tp));
-        int kind = shapes[si].kind;
-        tshape_t *sh = &tp.sh;
+        int kind = tma_shapes[si].kind;
         char boxs[32];
-        unsigned esz = kind == K_1D ? 8 : 4;
-        sh->esize = esz;
-        if (kind == K_BULK) {
-            sh->rank = 0;
-            tp.load_bytes = shapes[si].box[0];
-            tp.nloads = tp_bytes / tp.load_bytes;
-            snprintf(boxs, sizeof(boxs), "-");
-        } else {
-            sh->rank = kind; /* K_1D = 1, K_2D = 2, K_3D = 3 */
-            size_t elems = tp_bytes / esz, tiles = 1;
-            unsigned load = esz;
-            for (int d = 0; d < 3; d++) {
-                sh->box[d] = d < sh->rank ? shapes[si].box[d] : 1;
-                load *= sh->box[d];
-            }
-            /* extents: x = 32 (1D: all) boxes, y = 16 boxes, z what is left */
-            if (sh->rank == 1) {
-                sh->dim[0] = (unsigned)(elems / sh->box[0] * sh->box[0]);
-                sh->dim[1] = sh->dim[2] = 1;
-            } else if (sh->rank == 2) {
-                sh->dim[0] = sh->box[0] * 32;
-                sh->dim[1] = (unsigned)(elems / sh->dim[0] / sh->box[1] * sh->box[1]);
-                sh->dim[2] = 1;
-            } else {
-                sh->dim[0] = sh->box[0] * 16;
-                sh->dim[1] = sh->box[1] * 16;
-                sh->dim[2] = (unsigned)(elems / ((size_t)sh->dim[0] * sh->dim[1]) / sh->box[2] * sh->box[2]);
-            }
-            for (int d = 0; d < 3; d++) {
-                sh->tiles[d] = sh->dim[d] / sh->box[d];
-                tiles *= sh->tiles[d];
-            }
-            tp.load_bytes = load;
-            tp.nloads = tiles;
-            if (sh->rank == 1)
-                snprintf(boxs, sizeof(boxs), "%u", sh->box[0]);
-            else if (sh->rank == 2)
-                snprintf(boxs, sizeof(boxs), "%ux%u", sh->box[0], sh->box[1]);
-            else
-                snprintf(boxs, sizeof(boxs), "%ux%ux%u", sh->box[0], sh->box[1], sh->box[2]);
-            rc = encode(enc, &tp.tm, kind == K_1D ? CU_TENSOR_MAP_DATA_TYPE_INT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-                        esz, sh->rank, arr, sh->dim, sh->box, err);
-            if (rc)
-                break;
-        }
-        tp.src = arr;
+        if ((rc = tma_tp_shape(t, &tma_shapes[si], &tp, boxs, sizeof(boxs), err)) != 0)
+            break;
+        tp.src = t->arr;
         tp.smem = (size_t)STAGES * tp.load_bytes + 128;
-        tp.span = span;
-        tp.bad = bad;
-        for (int bi = 1; bi <= nbl && !rc; bi++) {
+        tp.span = t->span;
+        tp.bad = t->bad;
+        for (int bi = 1; bi <= t->nbl && !rc; bi++) {
             char label[64];
             snprintf(label, sizeof(label), "throughput %s %s x%d", kind_name[kind], boxs, bi);
-            gc_progress(ctx, ++done, total, label);
-            if (gc_resume_skip(ctx, 1))
+            gc_progress(t->ctx, ++t->done, t->total, label);
+            if (gc_resume_skip(t->ctx, 1))
                 continue;
-            tp.blocks = bi * dv->sms;
-            rc = gc_cuda_check(cudaMemset(bad, 0, sizeof(unsigned)), "clearing the check", err);
-            gc_point_t pt;
-            double bytes = (double)tp.nloads * tp.load_bytes;
-            rc = rc ? rc : gc_measure_point(ctx, tp_launch, &tp, bytes, &pt, err);
-            unsigned nbad = 0;
-            rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost), "reading the check", err);
-            if (!rc && nbad)
-                rc = gc_err_set(err, GC_ERUN, "%s TMA loads (%s) brought %u wrong tiles", kind_name[kind], boxs, nbad);
-            if (rc)
-                break;
-            double mhz = pt.clock_mhz;
-            rc = GC_MEM_ROW(w, err, "throughput,%s,%s,%u,%d,%.0f,%.1f,%.1f,%.1f,gbs,%.1f", kind_name[kind], boxs,
-                            tp.load_bytes, tp.blocks, bytes, mhz / pt.med / 1e3, mhz / pt.hi / 1e3,
-                            mhz / pt.lo / 1e3, mhz);
+            tp.blocks = bi * t->ctx->dev.sms;
+            rc = tma_tp_point(t, &tp, kind, boxs, err);
         }
     }
-    free(order);
-    free(next);
-    cudaFree(arr);
-    cudaFree(d_next);
-    cudaFree(d_out);
-    cudaFree(sink);
-    cudaFree(bad);
-    cudaFree(span);
+    return rc;
+}
+
+/* The TMA bench: header, buffers, latency of every load kind over an
+ * array inside and one beyond L2, then throughput of every table shape;
+ * frees everything on every path. Returns 0 or the first error. */
+static int run_tma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
+{
+    tma_t t;
+    memset(&t, 0, sizeof(t));
+    t.ctx = ctx;
+    t.w = w;
+    int rc = get_encode(&t.enc, err);
+    rc = rc ? rc : gc_mem_clock_overhead(&t.ovh, err);
+    if (rc)
+        return rc;
+    size_t l2 = (size_t)ctx->dev.l2_bytes, g64 = 64 << 10;
+    t.lat_arr[0] = l2 / 6 / g64 * g64;
+    t.lat_arr[1] = 4 * l2 / g64 * g64;
+    t.tp_bytes = (size_t)(ctx->quick ? 256 : 1024) << 20;
+    t.steps = ctx->quick ? 256 : 1024;
+    if ((rc = tma_meta(&t, err)) != 0)
+        return rc;
+    rc = tma_alloc(&t, err);
+    t.nbl = ctx->quick ? 2 : 4;
+    t.total = 8 + (long)(sizeof(tma_shapes) / sizeof(tma_shapes[0])) * t.nbl;
+    for (int ai = 0; ai < 2 && !rc; ai++)
+        rc = tma_latency(&t, ai, err);
+    /* throughput: the array holds its own word index */
+    rc = rc ? rc : tma_throughput(&t, err);
+    tma_free(&t);
     return rc;
 }
 

@@ -303,9 +303,36 @@ static int wg_check(gc_tsweep_t *s, char *note, size_t n, gc_err_t *err)
     return rc;
 }
 
-static int fail_w(gc_trace_writer_t *w, gc_err_t *err)
+/* What a point of the wgmma sweep takes from the loops around it. */
+typedef struct wg_pt {
+    const gc_form_t *form;
+    int ti, rs, rnd, scope, blocks;
+    size_t smem;
+} wg_pt_t;
+
+/* The point of the wgmma sweep at wg warpgroups and ILP ilp (gc_tgrid_t
+ * plan); skipped where the form's kernels were not compiled for ilp. */
+static void wg_plan(void *cookie, int wg, int ilp, gc_tpoint_t *p)
 {
-    return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
+    const wg_pt_t *m = (const wg_pt_t *)cookie;
+    const gc_form_t *form = m->form;
+    const char *ops = m->rs ? "rs" : "ss", *data = m->rnd ? "rand" : "zero",
+               *scope = m->scope ? "gpu" : "sm";
+    snprintf(p->label, sizeof(p->label), "%s %s %s->%s %s %s %s wg%d ilp%d", form->inst,
+             form->shape, form->a, form->c, ops, data, scope, wg, ilp);
+    p->skip = !gc_wgmma_ilp_compiled(form, ilp);
+    if (p->skip)
+        return;
+    p->fn = wg_tab[m->ti].k[m->rs][ilp - 1];
+    p->blocks = m->blocks;
+    p->warps = wg * 4;
+    p->smem = m->smem;
+    p->unroll = GC_WGMMA_UNROLL;
+    p->work = (double)wg * ilp * gc_form_fma(form);
+    p->sink_kind = !strcmp(form->c, "s32") ? GC_SINK_INT : GC_SINK_FLOAT;
+    p->rand = m->rnd;
+    snprintf(p->cols, sizeof(p->cols), "%s,%s,%s,%s,%s,%s,%s,%d", form->inst, form->shape, form->a,
+             form->c, ops, data, scope, m->blocks);
 }
 
 static int run_wgmma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
@@ -323,19 +350,21 @@ static int run_wgmma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
                                  "wgmma m64n256k16 f16->f32, random operands, against a CPU "
                                  "reference (tolerance 1e-5 x max |D|): %s",
                                  note) != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     if (!rc && gc_trace_put_meta(w, "pattern",
                                  "rand and zero (data column). rand: random signs and "
                                  "mantissas, magnitudes in [1/16, 1/2) for floating-point "
                                  "operands, every bit pattern for s8/b1; zero: all operands 0. "
                                  "Accumulators start at 0; sparse metadata 0x4 in every nibble") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     if (!rc && gc_measure_columns(w, "wgmma") != 0)
-        rc = fail_w(w, err);
+        rc = gc_tsweep_werr(w, err);
     const int *wgs;
     int nwg = gc_sweep_warpgroups(ctx->quick, &wgs);
     static const int ilps[] = {1, 2, 4};
     long total = (long)nplan * 2 * 2 * 2 * nwg * 3, done = 0;
+    wg_pt_t m;
+    gc_tgrid_t g = {wgs, ilps, nwg, 3, wg_plan, NULL, &m, &done, total};
     uint32_t meta[32];
     for (int i = 0; i < 32; i++)
         meta[i] = 0x44444444u;
@@ -350,53 +379,19 @@ static int run_wgmma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
             break;
         }
         int sparse = !strcmp(form->inst, "wgmma.sp");
-        size_t smem = 64 * GC_WG_AKB + (size_t)form->n * (sparse ? 64 : 32);
+        m.form = form;
+        m.ti = ti;
+        m.smem = 64 * GC_WG_AKB + (size_t)form->n * (sparse ? 64 : 32);
         for (int data = 0; data < 2 && !rc; data++) {
-            int rnd = data == 0;
-            if ((rc = gc_tsweep_data(&s, form->a, rnd, meta, 32, err)) != 0)
+            m.rnd = data == 0;
+            if ((rc = gc_tsweep_data(&s, form->a, m.rnd, meta, 32, err)) != 0)
                 break;
             for (int rs = 0; rs < 2 && !rc; rs++)
                 for (int scope = 0; scope < 2 && !rc; scope++) {
-                    int blocks = scope ? ctx->dev.sms : 1;
-                    for (int gi = 0; gi < nwg && !rc; gi++)
-                        for (int ii = 0; ii < 3 && !rc; ii++) {
-                            int wg = wgs[gi], ilp = ilps[ii];
-                            char label[128];
-                            snprintf(label, sizeof(label), "%s %s %s->%s %s %s %s wg%d ilp%d",
-                                     form->inst, form->shape, form->a, form->c,
-                                     rs ? "rs" : "ss", rnd ? "rand" : "zero",
-                                     scope ? "gpu" : "sm", wg, ilp);
-                            gc_progress(ctx, ++done, total, label);
-                            if (!gc_wgmma_ilp_compiled(form, ilp))
-                                continue;
-                            const void *fn = wg_tab[ti].k[rs][ilp - 1];
-                            if (!gc_tsweep_fits(fn, wg * 128, smem, &ctx->dev))
-                                continue;
-                            if (gc_resume_skip(ctx, 1))
-                                continue;
-                            gc_point_t pt;
-                            long iters;
-                            rc = gc_tsweep_point(&s, fn, blocks, wg * 4, smem, GC_WGMMA_UNROLL,
-                                                 &pt, &iters, err);
-                            if (!rc)
-                                rc = gc_tsweep_check(&s, (size_t)blocks * wg * 128,
-                                                     !strcmp(form->c, "s32") ? GC_SINK_INT
-                                                                             : GC_SINK_FLOAT,
-                                                     rnd, label, err);
-                            if (rc)
-                                break;
-                            double fma = (double)wg * ilp * gc_form_fma(form);
-                            if (gc_trace_rowf(w,
-                                              "%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%ld,%d,%.3f,%.3f,"
-                                              "%.3f,%.2f,%.2f,%.2f,%.1f,%d",
-                                              form->inst, form->shape, form->a, form->c,
-                                              rs ? "rs" : "ss", rnd ? "rand" : "zero",
-                                              scope ? "gpu" : "sm", blocks, wg * 4, ilp, iters,
-                                              ctx->reps, pt.med, pt.lo, pt.hi, fma / pt.med,
-                                              fma / pt.hi, fma / pt.lo, pt.clock_mhz,
-                                              pt.clock_moved) != 0)
-                                rc = fail_w(w, err);
-                        }
+                    m.rs = rs;
+                    m.scope = scope;
+                    m.blocks = scope ? ctx->dev.sms : 1;
+                    rc = gc_tsweep_grid(&s, w, &g, err);
                 }
         }
     }

@@ -181,3 +181,51 @@ extern "C" int gc_tsweep_check(gc_tsweep_t *s, size_t n, int kind, int rand, con
                           what);
     return 0;
 }
+
+extern "C" int gc_tsweep_werr(gc_trace_writer_t *w, gc_err_t *err)
+{
+    return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
+}
+
+/* Measure, check and write one point that is to be measured. */
+static int grid_point(gc_tsweep_t *s, gc_trace_writer_t *w, const gc_tgrid_t *g,
+                      const gc_tpoint_t *p, int ilp, gc_err_t *err)
+{
+    gc_point_t pt;
+    long iters;
+    size_t n = (size_t)p->blocks * p->warps * 32;
+    int rc = gc_tsweep_point(s, p->fn, p->blocks, p->warps, p->smem, p->unroll, &pt, &iters, err);
+    if (!rc)
+        rc = g->check ? g->check(g->cookie, s, n, p->label, err)
+                      : gc_tsweep_check(s, n, p->sink_kind, p->rand, p->label, err);
+    if (rc)
+        return rc;
+    double x = p->work;
+    if (gc_trace_rowf(w, "%s,%d,%d,%ld,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%.1f,%d", p->cols, p->warps,
+                      ilp, iters, s->ctx->reps, pt.med, pt.lo, pt.hi, x / pt.med, x / pt.hi,
+                      x / pt.lo, pt.clock_mhz, pt.clock_moved) != 0)
+        return gc_tsweep_werr(w, err);
+    return 0;
+}
+
+extern "C" int gc_tsweep_grid(gc_tsweep_t *s, gc_trace_writer_t *w, const gc_tgrid_t *g,
+                              gc_err_t *err)
+{
+    gc_mctx_t *ctx = s->ctx;
+    int rc = 0;
+    for (int si = 0; si < g->nsize && !rc; si++)
+        for (int ii = 0; ii < g->nilp && !rc; ii++) {
+            int ilp = g->ilps[ii];
+            gc_tpoint_t p;
+            memset(&p, 0, sizeof(p));
+            g->plan(g->cookie, g->sizes[si], ilp, &p);
+            if (g->done)
+                gc_progress(ctx, ++*g->done, g->total, p.label);
+            if (p.skip || !gc_tsweep_fits(p.fn, p.warps * 32, p.smem, &ctx->dev))
+                continue; /* no kernel, or too many registers for this many warps */
+            if (gc_resume_skip(ctx, 1))
+                continue;
+            rc = grid_point(s, w, g, &p, ilp, err);
+        }
+    return rc;
+}

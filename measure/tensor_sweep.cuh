@@ -152,6 +152,49 @@ enum { GC_SINK_FLOAT = 1, GC_SINK_INT = 2 };
 int gc_tsweep_check(gc_tsweep_t *s, size_t n, int kind, int rand, const char *what,
                     gc_err_t *err);
 
+/* ---- the warps x ILP sweep (the harness's loop; a bench gives its plan) ---- */
+
+/* One point of a sweep, as the bench's plan function fills it. */
+typedef struct gc_tpoint {
+    const void *fn;  /* the kernel */
+    int blocks;      /* 1: one SM; more: one per SM */
+    int warps;       /* warps per block (the row's warps column) */
+    size_t smem;     /* dynamic shared memory, bytes */
+    int unroll;      /* loop iterations per trip */
+    double work;     /* work of one iteration of all the block's warps (FMA, ops, bytes):
+                      * the rate cells are work / cycles per iteration */
+    int sink_kind;   /* GC_SINK_FLOAT or GC_SINK_INT for gc_tsweep_check ... */
+    int rand;        /* ... with random (1) or zero (0) data */
+    int skip;        /* 1: no kernel for this point (counted in the progress only) */
+    char label[128]; /* progress and error messages */
+    char cols[192];  /* the row's cells before warps, comma-separated */
+} gc_tpoint_t;
+
+/* A sweep over sizes x ILPs (sizes outer): plan fills the point of one
+ * size (warps, or warpgroups, as the bench counts) and ILP; check, when
+ * not NULL, checks the sink of its launch (n words) instead of
+ * gc_tsweep_check. done (NULL: the bench reports progress itself) counts
+ * the points against total. */
+typedef struct gc_tgrid {
+    const int *sizes, *ilps;
+    int nsize, nilp;
+    void (*plan)(void *cookie, int size, int ilp, gc_tpoint_t *p);
+    int (*check)(void *cookie, gc_tsweep_t *s, size_t n, const char *label, gc_err_t *err);
+    void *cookie;
+    long *done, total;
+} gc_tgrid_t;
+
+/* Run the sweep: per point, the progress line, then nothing for a point
+ * that is skipped, does not fit (registers, shared memory) or that a
+ * resumed run already wrote; else gc_tsweep_point, the sink check and one
+ * row: cols, warps, ilp, iters, reps, cyc_per_iter and its interval, the
+ * rate (work / cycles) and its interval, clock_mhz, clock_moved. Stops at
+ * the first error. */
+int gc_tsweep_grid(gc_tsweep_t *s, gc_trace_writer_t *w, const gc_tgrid_t *g, gc_err_t *err);
+
+/* The trace writer's failure (a meta, column or row write) as GC_EIO in err. */
+int gc_tsweep_werr(gc_trace_writer_t *w, gc_err_t *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -421,150 +421,207 @@ static void write_pts(FILE *fp, const char *name, const pts_t *p)
     fputs("EOD\n", fp);
 }
 
-int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const *traces,
-                    int n_traces, const char *out, int force, gc_err_t *err)
+/* What a latency chart collects: the P-chase series of the traces, one
+ * step list per arch file, the traces' x range and the footnote naming
+ * every input drawn. */
+typedef struct latency {
+    series_t *sr; /* GC_PLOT_SERIES_MAX slots, ns used */
+    int ns;
+    pts_t *ap;         /* one step list per arch (empty: nothing to draw) */
+    size_t total;      /* points in all lists, against GC_PLOT_POINTS_MAX */
+    double xmin, xmax; /* array sizes (KiB) of the traces' rows */
+    char foot[1024];
+} latency_t;
+
+/* The series of the current row (device dev, its path and pattern), added
+ * when new; its index in *k. Fails (ELIMIT) past GC_PLOT_SERIES_MAX. */
+static int latency_series(latency_t *L, gc_trace_reader_t *r, const int *idx, const char *dev,
+                          const char *trace, int *k, gc_err_t *err)
+{
+    char name[160];
+    snprintf(name, sizeof(name), "%s, %s %s", dev, gc_trace_cell(r, idx[0]),
+             gc_trace_cell(r, idx[1]));
+    for (*k = 0; *k < L->ns; (*k)++)
+        if (!strcmp(L->sr[*k].name, name))
+            return 0;
+    if (L->ns == GC_PLOT_SERIES_MAX)
+        return gc_err_at(err, GC_ELIMIT, trace, gc_trace_line(r), 0,
+                         "more than %d series in one chart", GC_PLOT_SERIES_MAX);
+    series_t *s = &L->sr[L->ns++];
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    snprintf(s->dev, sizeof(s->dev), "%s", dev);
+    snprintf(s->path, sizeof(s->path), "%s", gc_trace_cell(r, idx[0]));
+    snprintf(s->pattern, sizeof(s->pattern), "%s", gc_trace_cell(r, idx[1]));
+    return 0;
+}
+
+/* One pchase row (columns idx: path, pattern, array_bytes, latency_cyc)
+ * as a point (KiB, cycles) of its series; widens the x range. Fails on a
+ * bad number, a size that is not positive, or too many series or points. */
+static int latency_row(latency_t *L, gc_trace_reader_t *r, const int *idx, const char *dev,
+                       const char *trace, gc_err_t *err)
+{
+    double bytes, lat;
+    int rc, k;
+    if ((rc = gc_trace_num(r, idx[2], &bytes, err)) || (rc = gc_trace_num(r, idx[3], &lat, err)))
+        return rc;
+    if ((rc = latency_series(L, r, idx, dev, trace, &k, err)) != 0)
+        return rc;
+    double kib = bytes / 1024.0;
+    if (!(kib > 0))
+        return gc_err_at(err, GC_EINPUT, trace, gc_trace_line(r), 0,
+                         "array_bytes %g: an array size must be positive", bytes);
+    if ((rc = pts_add(&L->sr[k].p, kib, lat, &L->total, err)) != 0)
+        return rc;
+    L->xmin = kib < L->xmin ? kib : L->xmin;
+    L->xmax = kib > L->xmax ? kib : L->xmax;
+    return 0;
+}
+
+/* Every row of one pchase trace into L; the trace named in the footnote.
+ * The device is the trace's `device` meta, else its file name. */
+static int latency_trace(latency_t *L, const char *trace, gc_err_t *err)
 {
     static const char *const benches[] = {"pchase", NULL};
     static const char *const cols[] = {"path", "pattern", "array_bytes", "latency_cyc"};
-    series_t *sr = calloc(GC_PLOT_SERIES_MAX, sizeof(*sr));
-    pts_t *ap = calloc(n_arch > 0 ? (size_t)n_arch : 1, sizeof(*ap));
-    int ns = 0, rc = 0;
-    size_t total = 0;
-    double xmin = INFINITY, xmax = 0;
-    char foot[1024] = "gpucal plot latency:";
-    if (!sr || !ap) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (int t = 0; t < n_traces && !rc; t++) {
-        gc_trace_reader_t *r;
-        int idx[4];
-        if ((rc = open_trace(&r, traces[t], benches, cols, idx, 4, err)) != 0)
-            break;
-        const char *dev = gc_trace_meta(r, "device");
-        size_t fl = strlen(foot);
-        snprintf(foot + fl, sizeof(foot) - fl, " %s", traces[t]);
-        while ((rc = gc_trace_next(r, err)) == 1) {
-            double bytes, lat;
-            if ((rc = gc_trace_num(r, idx[2], &bytes, err)) ||
-                (rc = gc_trace_num(r, idx[3], &lat, err)))
-                break;
-            char name[160];
-            snprintf(name, sizeof(name), "%s, %s %s", dev ? dev : base_name(traces[t]),
-                     gc_trace_cell(r, idx[0]), gc_trace_cell(r, idx[1]));
-            int k = 0;
-            while (k < ns && strcmp(sr[k].name, name))
-                k++;
-            if (k == ns) {
-                if (ns == GC_PLOT_SERIES_MAX) {
-                    rc = gc_err_at(err, GC_ELIMIT, traces[t], gc_trace_line(r), 0,
-                                   "more than %d series in one chart", GC_PLOT_SERIES_MAX);
-                    break;
-                }
-                snprintf(sr[ns].name, sizeof(sr[0].name), "%s", name);
-                snprintf(sr[ns].dev, sizeof(sr[0].dev), "%s", dev ? dev : base_name(traces[t]));
-                snprintf(sr[ns].path, sizeof(sr[0].path), "%s", gc_trace_cell(r, idx[0]));
-                snprintf(sr[ns].pattern, sizeof(sr[0].pattern), "%s", gc_trace_cell(r, idx[1]));
-                ns++;
-            }
-            double kib = bytes / 1024.0;
-            if (!(kib > 0)) {
-                rc = gc_err_at(err, GC_EINPUT, traces[t], gc_trace_line(r), 0,
-                               "array_bytes %g: an array size must be positive", bytes);
-                break;
-            }
-            if ((rc = pts_add(&sr[k].p, kib, lat, &total, err)) != 0)
-                break;
-            xmin = kib < xmin ? kib : xmin;
-            xmax = kib > xmax ? kib : xmax;
-        }
-        gc_trace_close(r);
-    }
+    gc_trace_reader_t *r;
+    int idx[4];
+    int rc = open_trace(&r, trace, benches, cols, idx, 4, err);
     if (rc)
-        goto done;
-    /* arch steps span the traces' range, or 1 KiB to 4 x the L2 */
-    double lo = isinf(xmin) ? 1.0 : xmin, hi = xmax;
+        return rc;
+    const char *dev = gc_trace_meta(r, "device");
+    if (!dev)
+        dev = base_name(trace);
+    size_t fl = strlen(L->foot);
+    snprintf(L->foot + fl, sizeof(L->foot) - fl, " %s", trace);
+    while ((rc = gc_trace_next(r, err)) == 1)
+        if ((rc = latency_row(L, r, idx, dev, trace, err)) != 0)
+            break;
+    gc_trace_close(r);
+    return rc;
+}
+
+/* The arch files' steps, spanning the traces' range, or 1 KiB to 4 x the
+ * largest L2; each arch with steps is named in the footnote and counted in
+ * *na. */
+static int latency_archs(latency_t *L, const gc_arch_t *const *archs, int n_arch, int *na,
+                         gc_err_t *err)
+{
+    double lo = isinf(L->xmin) ? 1.0 : L->xmin, hi = L->xmax;
     for (int i = 0; i < n_arch; i++)
         if (archs[i]->memory.l2.size_mib.set && archs[i]->memory.l2.size_mib.v * 4096 > hi)
             hi = archs[i]->memory.l2.size_mib.v * 4096;
-    int na = 0;
+    *na = 0;
     for (int i = 0; i < n_arch; i++) {
-        int r2 = arch_steps(archs[i], lo, hi, &ap[i], &total, err);
-        if (r2 < 0) {
-            rc = r2;
-            goto done;
-        }
-        if (r2 == 0) {
-            na++;
-            size_t fl = strlen(foot);
-            snprintf(foot + fl, sizeof(foot) - fl, " arch %s", archs[i]->name);
+        int rc = arch_steps(archs[i], lo, hi, &L->ap[i], &L->total, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            (*na)++;
+            size_t fl = strlen(L->foot);
+            snprintf(L->foot + fl, sizeof(L->foot) - fl, " arch %s", archs[i]->name);
         }
     }
-    if (ns == 0 && na == 0) {
-        rc = gc_err_set(err, GC_ENODATA,
-                        "nothing to draw: no pchase rows and no arch with L1/L2/DRAM latencies "
-                        "and sizes (give --trace pchase.csv or --arch NAME)");
-        goto done;
-    }
-    for (int k = 0; k < ns; k++)
-        if ((rc = pts_sort(&sr[k].p, err)) != 0)
-            goto done;
-    gc_plot_script_t s;
-    if ((rc = gc_plot_script_open(&s, err)) != 0)
-        goto done;
-    /* one device: its name in the title, not in every legend entry */
-    int one_dev = ns > 0;
-    for (int k = 1; k < ns; k++)
-        one_dev &= !strcmp(sr[k].dev, sr[0].dev);
-    char title[256];
-    snprintf(title, sizeof(title), "Load latency vs array size (P-chase%s%s)",
-             one_dev ? ", " : "", one_dev ? sr[0].dev : "");
-    gc_plot_preamble(s.fp, out, 960, 600, title, "array size (KiB)", "latency (cycles)", foot);
-    fputs("set logscale x 2\nset format x '%g'\nset key top left\n", s.fp);
-    char nm[16];
-    for (int k = 0; k < ns; k++) {
-        snprintf(nm, sizeof(nm), "s%d", k);
-        write_pts(s.fp, nm, &sr[k].p);
-    }
-    for (int i = 0; i < n_arch; i++)
-        if (ap[i].n) {
-            snprintf(nm, sizeof(nm), "a%d", i);
-            write_pts(s.fp, nm, &ap[i]);
-        }
-    fputs("plot ", s.fp);
+    return 0;
+}
+
+/* The plot command: the series (colour by path; seq solid with circles,
+ * rand dotted with squares; the device in the title when one_dev), then
+ * the arch files' steps as thick dashed lines. */
+static void latency_plot(FILE *fp, const latency_t *L, const gc_arch_t *const *archs, int n_arch,
+                         int one_dev)
+{
+    fputs("plot ", fp);
     int first = 1;
-    for (int k = 0; k < ns; k++) {
-        /* colour by path, seq solid with circles, rand dotted with squares */
-        int rnd = !strcmp(sr[k].pattern, "rand");
-        fprintf(s.fp, "%s$s%d using 1:2 with linespoints pt %d ps 0.5 dt %d lc rgb '%s' title ",
-                first ? "" : ", ", k, rnd ? 5 : 7, rnd ? 3 : 1, path_colour(sr[k].path));
+    for (int k = 0; k < L->ns; k++) {
+        const series_t *s = &L->sr[k];
+        int rnd = !strcmp(s->pattern, "rand");
+        fprintf(fp, "%s$s%d using 1:2 with linespoints pt %d ps 0.5 dt %d lc rgb '%s' title ",
+                first ? "" : ", ", k, rnd ? 5 : 7, rnd ? 3 : 1, path_colour(s->path));
         char t[160];
-        snprintf(t, sizeof(t), "%s%s%s %s", one_dev ? "" : sr[k].dev, one_dev ? "" : ", ",
-                 sr[k].path, sr[k].pattern);
-        gc_plot_q(s.fp, t);
+        snprintf(t, sizeof(t), "%s%s%s %s", one_dev ? "" : s->dev, one_dev ? "" : ", ", s->path,
+                 s->pattern);
+        gc_plot_q(fp, t);
         first = 0;
     }
     for (int i = 0; i < n_arch; i++)
-        if (ap[i].n) {
+        if (L->ap[i].n) {
             char t[200];
             snprintf(t, sizeof(t), "%s (arch file: L1, L2, DRAM)", archs[i]->name);
-            fprintf(s.fp, "%s$a%d using 1:2 with lines dt 2 lw 3 lc rgb '%s' title ",
+            fprintf(fp, "%s$a%d using 1:2 with lines dt 2 lw 3 lc rgb '%s' title ",
                     first ? "" : ", ", i, gc_plot_arch_colour(archs[i]->name));
-            gc_plot_q(s.fp, t);
+            gc_plot_q(fp, t);
             first = 0;
         }
-    fputs("\n", s.fp);
-    rc = gc_plot_render(&s, out, force, err);
-    gc_plot_script_drop(&s);
-done:
-    if (sr)
+    fputs("\n", fp);
+}
+
+/* The whole gnuplot script of the chart into fp: preamble (one device's
+ * name in the title, not in every legend entry), data blocks $sK of the
+ * series and $aI of the arch steps, then the plot command. */
+static void latency_script(FILE *fp, const latency_t *L, const gc_arch_t *const *archs, int n_arch,
+                           const char *out)
+{
+    int one_dev = L->ns > 0;
+    for (int k = 1; k < L->ns; k++)
+        one_dev &= !strcmp(L->sr[k].dev, L->sr[0].dev);
+    char title[256];
+    snprintf(title, sizeof(title), "Load latency vs array size (P-chase%s%s)", one_dev ? ", " : "",
+             one_dev ? L->sr[0].dev : "");
+    gc_plot_preamble(fp, out, 960, 600, title, "array size (KiB)", "latency (cycles)", L->foot);
+    fputs("set logscale x 2\nset format x '%g'\nset key top left\n", fp);
+    char nm[16];
+    for (int k = 0; k < L->ns; k++) {
+        snprintf(nm, sizeof(nm), "s%d", k);
+        write_pts(fp, nm, &L->sr[k].p);
+    }
+    for (int i = 0; i < n_arch; i++)
+        if (L->ap[i].n) {
+            snprintf(nm, sizeof(nm), "a%d", i);
+            write_pts(fp, nm, &L->ap[i]);
+        }
+    latency_plot(fp, L, archs, n_arch, one_dev);
+}
+
+/* Free what L holds (its lists and slot arrays; a NULL array is skipped). */
+static void latency_free(latency_t *L, int n_arch)
+{
+    if (L->sr)
         for (int k = 0; k < GC_PLOT_SERIES_MAX; k++)
-            pts_free(&sr[k].p);
-    if (ap)
+            pts_free(&L->sr[k].p);
+    if (L->ap)
         for (int i = 0; i < n_arch; i++)
-            pts_free(&ap[i]);
-    free(sr);
-    free(ap);
+            pts_free(&L->ap[i]);
+    free(L->sr);
+    free(L->ap);
+}
+
+int gc_plot_latency(const gc_arch_t *const *archs, int n_arch, const char *const *traces,
+                    int n_traces, const char *out, int force, gc_err_t *err)
+{
+    latency_t L = {.xmin = INFINITY, .xmax = 0, .foot = "gpucal plot latency:"};
+    L.sr = calloc(GC_PLOT_SERIES_MAX, sizeof(*L.sr));
+    L.ap = calloc(n_arch > 0 ? (size_t)n_arch : 1, sizeof(*L.ap));
+    int rc = 0, na = 0;
+    if (!L.sr || !L.ap)
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+    for (int t = 0; t < n_traces && !rc; t++)
+        rc = latency_trace(&L, traces[t], err);
+    if (!rc)
+        rc = latency_archs(&L, archs, n_arch, &na, err);
+    if (!rc && L.ns == 0 && na == 0)
+        rc = gc_err_set(err, GC_ENODATA,
+                        "nothing to draw: no pchase rows and no arch with L1/L2/DRAM latencies "
+                        "and sizes (give --trace pchase.csv or --arch NAME)");
+    for (int k = 0; k < L.ns && !rc; k++)
+        rc = pts_sort(&L.sr[k].p, err);
+    gc_plot_script_t s;
+    if (!rc && (rc = gc_plot_script_open(&s, err)) == 0) {
+        latency_script(s.fp, &L, archs, n_arch, out);
+        rc = gc_plot_render(&s, out, force, err);
+        gc_plot_script_drop(&s);
+    }
+    latency_free(&L, n_arch);
     return rc;
 }
 
@@ -678,98 +735,138 @@ static int heatmap_one(const form_t *f, const char *dev, const char *trace, cons
     return rc;
 }
 
-int gc_plot_heatmaps(const char *trace, const char *outdir, const char *ext, int force,
-                     int *n_written, int *n_flat, gc_err_t *err)
+/* What a heat-map trace collects: its tensor forms (label and cells) and
+ * where its columns are. */
+typedef struct heat {
+    form_t *fm; /* GC_PLOT_FORMS_MAX slots, nf used */
+    int nf;
+    size_t total;        /* cells in all forms, against GC_PLOT_POINTS_MAX */
+    int idx[7];          /* inst, shape, a_type, c_type, warps, ilp, fma_clk_sm */
+    int ops, dat, scope; /* operands, data, scope: -1 where the trace lacks them */
+} heat_t;
+
+/* The label of the current row's tensor form, "inst shape a.c", then the
+ * operands and the data pattern where the trace has them (not "-"). */
+static void heat_label(const heat_t *H, gc_trace_reader_t *r, char *lab, size_t n)
 {
-    *n_flat = 0;
-    static const char *const benches[] = {"mma", "mma_sp", "wgmma", NULL};
-    static const char *const cols[] = {"inst",  "shape", "a_type",    "c_type",
-                                       "warps", "ilp",   "fma_clk_sm"};
-    *n_written = 0;
-    gc_trace_reader_t *r;
-    int idx[7];
-    int rc = open_trace(&r, trace, benches, cols, idx, 7, err);
-    if (rc)
+    const int *idx = H->idx;
+    const char *o = H->ops >= 0 ? gc_trace_cell(r, H->ops) : "-";
+    const char *d = H->dat >= 0 ? gc_trace_cell(r, H->dat) : "-";
+    snprintf(lab, n, "%s %s %s.%s%s%s%s%s", gc_trace_cell(r, idx[0]), gc_trace_cell(r, idx[1]),
+             gc_trace_cell(r, idx[2]), gc_trace_cell(r, idx[3]), strcmp(o, "-") ? " " : "",
+             strcmp(o, "-") ? o : "", strcmp(d, "-") ? " " : "", strcmp(d, "-") ? d : "");
+}
+
+/* The form labelled lab, added when new; its index in *k. Fails (ELIMIT,
+ * at trace:line) past GC_PLOT_FORMS_MAX forms. */
+static int heat_form(heat_t *H, const char *lab, const char *trace, long line, int *k,
+                     gc_err_t *err)
+{
+    for (*k = 0; *k < H->nf; (*k)++)
+        if (!strcmp(H->fm[*k].label, lab))
+            return 0;
+    if (H->nf == GC_PLOT_FORMS_MAX)
+        return gc_err_at(err, GC_ELIMIT, trace, line, 0, "more than %d tensor forms in one trace",
+                         GC_PLOT_FORMS_MAX);
+    snprintf(H->fm[H->nf++].label, sizeof(H->fm[0].label), "%s", lab);
+    return 0;
+}
+
+/* Add the throughput v to the cell (w warps, il ILP) of form f, adding the
+ * cell when new. Fails past GC_PLOT_POINTS_MAX cells in all (*total counts
+ * them) or out of memory. */
+static int heat_cell(form_t *f, long w, long il, double v, size_t *total, gc_err_t *err)
+{
+    size_t c = 0;
+    while (c < f->n && (f->c[c].warps != w || f->c[c].ilp != il))
+        c++;
+    if (c == f->n) {
+        if (++*total > GC_PLOT_POINTS_MAX)
+            return gc_err_set(err, GC_ELIMIT, "more than %d points in one trace",
+                              GC_PLOT_POINTS_MAX);
+        if (f->n == f->cap) {
+            size_t ncap = f->cap ? f->cap * 2 : 32;
+            cell_t *nc = realloc(f->c, ncap * sizeof(*nc));
+            if (!nc)
+                return gc_err_set(err, GC_ENOMEM, "out of memory");
+            f->c = nc;
+            f->cap = ncap;
+        }
+        f->c[f->n++] = (cell_t){w, il, 0, 0};
+    }
+    f->c[c].sum += v;
+    f->c[c].n++;
+    return 0;
+}
+
+/* One row of the trace into its form's cell; rows whose scope is not sm
+ * are skipped. Fails on a bad number or a limit. */
+static int heat_row(heat_t *H, gc_trace_reader_t *r, const char *trace, gc_err_t *err)
+{
+    if (H->scope >= 0 && strcmp(gc_trace_cell(r, H->scope), "sm"))
+        return 0;
+    long w, il;
+    double v;
+    int rc, k;
+    if ((rc = gc_trace_long(r, H->idx[4], &w, err)) ||
+        (rc = gc_trace_long(r, H->idx[5], &il, err)) || (rc = gc_trace_num(r, H->idx[6], &v, err)))
         return rc;
-    int ops = gc_trace_col(r, "operands"), dat = gc_trace_col(r, "data"),
-        scope = gc_trace_col(r, "scope");
-    char dev[128];
-    snprintf(dev, sizeof(dev), "%s",
-             gc_trace_meta(r, "device") ? gc_trace_meta(r, "device") : base_name(trace));
-    form_t *fm = calloc(GC_PLOT_FORMS_MAX, sizeof(*fm));
-    int nf = 0;
-    size_t total = 0;
-    if (!fm) {
-        gc_trace_close(r);
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    }
-    while ((rc = gc_trace_next(r, err)) == 1) {
-        if (scope >= 0 && strcmp(gc_trace_cell(r, scope), "sm"))
-            continue;
-        long w, il;
-        double v;
-        if ((rc = gc_trace_long(r, idx[4], &w, err)) || (rc = gc_trace_long(r, idx[5], &il, err)) ||
-            (rc = gc_trace_num(r, idx[6], &v, err)))
-            break;
-        char lab[128];
-        const char *o = ops >= 0 ? gc_trace_cell(r, ops) : "-";
-        const char *d = dat >= 0 ? gc_trace_cell(r, dat) : "-";
-        snprintf(lab, sizeof(lab), "%s %s %s.%s%s%s%s%s", gc_trace_cell(r, idx[0]),
-                 gc_trace_cell(r, idx[1]), gc_trace_cell(r, idx[2]), gc_trace_cell(r, idx[3]),
-                 strcmp(o, "-") ? " " : "", strcmp(o, "-") ? o : "", strcmp(d, "-") ? " " : "",
-                 strcmp(d, "-") ? d : "");
-        int k = 0;
-        while (k < nf && strcmp(fm[k].label, lab))
-            k++;
-        if (k == nf) {
-            if (nf == GC_PLOT_FORMS_MAX) {
-                rc = gc_err_at(err, GC_ELIMIT, trace, gc_trace_line(r), 0,
-                               "more than %d tensor forms in one trace", GC_PLOT_FORMS_MAX);
-                break;
-            }
-            snprintf(fm[nf++].label, sizeof(fm[0].label), "%s", lab);
-        }
-        form_t *f = &fm[k];
-        size_t c = 0;
-        while (c < f->n && (f->c[c].warps != w || f->c[c].ilp != il))
-            c++;
-        if (c == f->n) {
-            if (++total > GC_PLOT_POINTS_MAX) {
-                rc = gc_err_set(err, GC_ELIMIT, "more than %d points in one trace",
-                                GC_PLOT_POINTS_MAX);
-                break;
-            }
-            if (f->n == f->cap) {
-                size_t ncap = f->cap ? f->cap * 2 : 32;
-                cell_t *nc = realloc(f->c, ncap * sizeof(*nc));
-                if (!nc) {
-                    rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-                    break;
-                }
-                f->c = nc;
-                f->cap = ncap;
-            }
-            f->c[f->n++] = (cell_t){w, il, 0, 0};
-        }
-        f->c[c].sum += v;
-        f->c[c].n++;
-    }
-    gc_trace_close(r);
-    if (!rc && nf == 0)
-        rc = gc_err_at(err, GC_ENODATA, trace, 0, 0,
-                       "no rows with scope sm: nothing to draw (is the sweep complete?)");
-    if (!rc)
-        rc = gc_mkdir_p(outdir, err);
-    for (int k = 0; k < nf && !rc; k++) {
-        rc = heatmap_one(&fm[k], dev, trace, outdir, ext, force, err);
+    char lab[128];
+    heat_label(H, r, lab, sizeof(lab));
+    if ((rc = heat_form(H, lab, trace, gc_trace_line(r), &k, err)) != 0)
+        return rc;
+    return heat_cell(&H->fm[k], w, il, v, &H->total, err);
+}
+
+/* Every form's map into outdir (made if missing); *n_written counts the
+ * maps written, *n_flat the forms with a one-dimensional sweep. */
+static int heat_draw(const heat_t *H, const char *dev, const char *trace, const char *outdir,
+                     const char *ext, int force, int *n_written, int *n_flat, gc_err_t *err)
+{
+    int rc = gc_mkdir_p(outdir, err);
+    for (int k = 0; k < H->nf && !rc; k++) {
+        rc = heatmap_one(&H->fm[k], dev, trace, outdir, ext, force, err);
         if (rc == 1)
             (*n_flat)++, rc = 0;
         else if (!rc)
             (*n_written)++;
     }
-    for (int k = 0; k < GC_PLOT_FORMS_MAX; k++)
-        free(fm[k].c);
-    free(fm);
+    return rc;
+}
+
+int gc_plot_heatmaps(const char *trace, const char *outdir, const char *ext, int force,
+                     int *n_written, int *n_flat, gc_err_t *err)
+{
+    static const char *const benches[] = {"mma", "mma_sp", "wgmma", NULL};
+    static const char *const cols[] = {"inst",  "shape", "a_type",    "c_type",
+                                       "warps", "ilp",   "fma_clk_sm"};
+    *n_flat = 0;
+    *n_written = 0;
+    heat_t H = {0};
+    gc_trace_reader_t *r;
+    int rc = open_trace(&r, trace, benches, cols, H.idx, 7, err);
+    if (rc)
+        return rc;
+    H.ops = gc_trace_col(r, "operands");
+    H.dat = gc_trace_col(r, "data");
+    H.scope = gc_trace_col(r, "scope");
+    char dev[128];
+    snprintf(dev, sizeof(dev), "%s",
+             gc_trace_meta(r, "device") ? gc_trace_meta(r, "device") : base_name(trace));
+    H.fm = calloc(GC_PLOT_FORMS_MAX, sizeof(*H.fm));
+    if (!H.fm)
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
+    while (!rc && (rc = gc_trace_next(r, err)) == 1)
+        rc = heat_row(&H, r, trace, err);
+    gc_trace_close(r);
+    if (!rc && H.nf == 0)
+        rc = gc_err_at(err, GC_ENODATA, trace, 0, 0,
+                       "no rows with scope sm: nothing to draw (is the sweep complete?)");
+    if (!rc)
+        rc = heat_draw(&H, dev, trace, outdir, ext, force, n_written, n_flat, err);
+    for (int k = 0; H.fm && k < GC_PLOT_FORMS_MAX; k++)
+        free(H.fm[k].c);
+    free(H.fm);
     return rc;
 }
 
@@ -802,6 +899,120 @@ static double hist_centre_max(const gc_arch_t *a)
     return m;
 }
 
+/* A latency histogram: counts per whole cycle 0..HIST_MAX, the range
+ * [lo, hi] that holds counts and the number of accesses n. */
+typedef struct hist {
+    long *cnt;
+    long lo, hi, n;
+} hist_t;
+
+/* Every row's latency_cyc (column col) into h. Fails on a bad number or a
+ * latency outside 0..HIST_MAX cycles. */
+static int hist_read(hist_t *h, gc_trace_reader_t *r, int col, const char *trace, gc_err_t *err)
+{
+    int rc;
+    while ((rc = gc_trace_next(r, err)) == 1) {
+        double v;
+        if ((rc = gc_trace_num(r, col, &v, err)) != 0)
+            return rc;
+        if (v < 0 || v > HIST_MAX)
+            return gc_err_at(err, GC_EINPUT, trace, gc_trace_line(r), 0,
+                             "latency_cyc %g is outside 0..%d cycles", v, HIST_MAX);
+        long b = lround(v);
+        h->cnt[b]++;
+        h->lo = b < h->lo ? b : h->lo;
+        h->hi = b > h->hi ? b : h->hi;
+        h->n++;
+    }
+    return rc;
+}
+
+/* The data block $h: bins of w cycles from lo (rounded down to a multiple
+ * of w) to top, each at its centre; empty bins left out. */
+static void hist_bins(FILE *fp, const hist_t *h, long top, long w)
+{
+    fputs("$h << EOD\n", fp);
+    for (long b = h->lo - h->lo % w; b <= top; b += w) {
+        long c = 0;
+        for (long i = b; i < b + w && i <= HIST_MAX; i++)
+            c += h->cnt[i];
+        if (c)
+            fprintf(fp, "%.17g %ld\n", b + (w - 1) / 2.0, c);
+    }
+    fputs("EOD\n", fp);
+}
+
+/* A dashed vertical line and a label for each of the arch's L2 near/far
+ * hit/miss centres that is set (labels on two alternating heights so
+ * neighbours do not meet); returns how many were drawn. */
+static int hist_centres(FILE *fp, const gc_arch_t *arch)
+{
+    const gc_l2_t *l2 = &arch->memory.l2;
+    const struct {
+        const char *name;
+        const gc_qty_t *q;
+    } c[] = {{"near hit", &l2->near_hit_cyc},
+             {"far hit", &l2->far_hit_cyc},
+             {"near miss", &l2->near_miss_cyc},
+             {"far miss", &l2->far_miss_cyc}};
+    int nc = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!c[i].q->set)
+            continue;
+        char lab[64];
+        snprintf(lab, sizeof(lab), "%s %.1f", c[i].name, c[i].q->v);
+        fprintf(fp,
+                "set arrow %d from %.17g, graph 0 to %.17g, graph 1 nohead front dt 2 lw 2 lc "
+                "rgb '#d62728'\nset label %d ",
+                i + 1, c[i].q->v, c[i].q->v, i + 1);
+        gc_plot_q(fp, lab);
+        fprintf(fp, " at %.17g, graph %.2f left front offset 0.5,0 tc rgb '#222222'\n", c[i].q->v,
+                nc % 2 ? 0.87 : 0.95);
+        nc++;
+    }
+    return nc;
+}
+
+/* The whole gnuplot script of the histogram of h (device dev, from trace)
+ * into fp, with the k-means centres of arch when arch is not NULL. The
+ * axis ends at the 99.9th percentile: a handful of slow outliers would
+ * otherwise squeeze the clusters into the left half. */
+static void hist_script(FILE *fp, const hist_t *h, const gc_arch_t *arch, const char *dev,
+                        const char *trace, const char *out)
+{
+    long top = hist_quantile(h->cnt, h->lo, h->hi, h->n, 0.999), beyond = 0;
+    for (long i = top + 1; i <= h->hi; i++)
+        beyond += h->cnt[i];
+    long w = (top - h->lo) / 200 + 1; /* about 200 bins */
+    char title[256], foot[1024];
+    snprintf(title, sizeof(title),
+             "Fine-grained P-chase latency histogram and k-means centres (%s)", dev);
+    snprintf(foot, sizeof(foot),
+             "gpucal plot hist: %s (%ld accesses, bins of %ld cycles; %ld above %ld cycles, up "
+             "to %ld, not drawn)%s%s",
+             trace, h->n, w, beyond, top, h->hi, arch ? "; centres: arch " : "",
+             arch ? arch->name : "");
+    gc_plot_preamble(fp, out, 960, 560, title, "latency (cycles)", "accesses (count)", foot);
+    double x0 = (double)(h->lo - h->lo % w), x1 = (double)top + w;
+    if (arch)
+        x1 = fmax(x1, hist_centre_max(arch) + 3 * w);
+    fprintf(fp,
+            "set style fill solid 0.6 noborder\nset boxwidth %ld\nset tmargin 6\nset title offset "
+            "0, 1.6\nset key at screen 0.5, screen 0.90 center top horizontal maxrows 1\n"
+            "set yrange [0:*]\nset xrange [%g:%g]\nset offsets 0, 0, graph 0.12, 0\n",
+            w, x0 - w, x1);
+    hist_bins(fp, h, top, w);
+    int nc = arch ? hist_centres(fp, arch) : 0;
+    fputs("plot $h using 1:2 with boxes lc rgb '#1f77b4' title 'accesses per bin'", fp);
+    if (nc) {
+        char t[160];
+        snprintf(t, sizeof(t), "k-means centres of %s (L2 near/far hit/miss)", arch->name);
+        fputs(", NaN with lines dt 2 lw 2 lc rgb '#d62728' title ", fp);
+        gc_plot_q(fp, t);
+    }
+    fputs("\n", fp);
+}
+
 int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int force,
                  gc_err_t *err)
 {
@@ -815,103 +1026,18 @@ int gc_plot_hist(const char *trace, const gc_arch_t *arch, const char *out, int 
     char dev[128];
     snprintf(dev, sizeof(dev), "%s",
              gc_trace_meta(r, "device") ? gc_trace_meta(r, "device") : base_name(trace));
-    long *cnt = calloc(HIST_MAX + 1, sizeof(*cnt));
-    if (!cnt) {
-        gc_trace_close(r);
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    }
-    long lo = HIST_MAX, hi = 0, n = 0;
-    while ((rc = gc_trace_next(r, err)) == 1) {
-        double v;
-        if ((rc = gc_trace_num(r, idx[0], &v, err)) != 0)
-            break;
-        if (v < 0 || v > HIST_MAX) {
-            rc = gc_err_at(err, GC_EINPUT, trace, gc_trace_line(r), 0,
-                           "latency_cyc %g is outside 0..%d cycles", v, HIST_MAX);
-            break;
-        }
-        long b = lround(v);
-        cnt[b]++;
-        lo = b < lo ? b : lo;
-        hi = b > hi ? b : hi;
-        n++;
-    }
+    hist_t h = {.lo = HIST_MAX};
+    h.cnt = calloc(HIST_MAX + 1, sizeof(*h.cnt));
+    rc = h.cnt ? hist_read(&h, r, idx[0], trace, err) : gc_err_set(err, GC_ENOMEM, "out of memory");
     gc_trace_close(r);
-    if (!rc && n == 0)
+    if (!rc && h.n == 0)
         rc = gc_err_at(err, GC_ENODATA, trace, 0, 0, "no rows: nothing to draw");
     gc_plot_script_t s;
-    if (!rc)
-        rc = gc_plot_script_open(&s, err);
-    if (rc) {
-        free(cnt);
-        return rc;
+    if (!rc && (rc = gc_plot_script_open(&s, err)) == 0) {
+        hist_script(s.fp, &h, arch, dev, trace, out);
+        rc = gc_plot_render(&s, out, force, err);
+        gc_plot_script_drop(&s);
     }
-    /* the axis ends at the 99.9th percentile: a handful of slow outliers
-     * would otherwise squeeze the clusters into the left half */
-    long top = hist_quantile(cnt, lo, hi, n, 0.999), beyond = 0;
-    for (long i = top + 1; i <= hi; i++)
-        beyond += cnt[i];
-    long w = (top - lo) / 200 + 1; /* about 200 bins */
-    char title[256], foot[1024];
-    snprintf(title, sizeof(title),
-             "Fine-grained P-chase latency histogram and k-means centres (%s)", dev);
-    snprintf(foot, sizeof(foot),
-             "gpucal plot hist: %s (%ld accesses, bins of %ld cycles; %ld above %ld cycles, up "
-             "to %ld, not drawn)%s%s",
-             trace, n, w, beyond, top, hi, arch ? "; centres: arch " : "", arch ? arch->name : "");
-    gc_plot_preamble(s.fp, out, 960, 560, title, "latency (cycles)", "accesses (count)", foot);
-    double x0 = (double)(lo - lo % w), x1 = (double)top + w;
-    if (arch)
-        x1 = fmax(x1, hist_centre_max(arch) + 3 * w);
-    fprintf(s.fp,
-            "set style fill solid 0.6 noborder\nset boxwidth %ld\nset tmargin 6\nset title offset 0, 1.6\nset key at screen 0.5, screen 0.90 center top horizontal maxrows 1\n"
-            "set yrange [0:*]\nset xrange [%g:%g]\nset offsets 0, 0, graph 0.12, 0\n",
-            w, x0 - w, x1);
-    fputs("$h << EOD\n", s.fp);
-    for (long b = lo - lo % w; b <= top; b += w) {
-        long c = 0;
-        for (long i = b; i < b + w && i <= HIST_MAX; i++)
-            c += cnt[i];
-        if (c)
-            fprintf(s.fp, "%.17g %ld\n", b + (w - 1) / 2.0, c);
-    }
-    fputs("EOD\n", s.fp);
-    int nc = 0;
-    if (arch) {
-        const gc_l2_t *l2 = &arch->memory.l2;
-        const struct {
-            const char *name;
-            const gc_qty_t *q;
-        } c[] = {{"near hit", &l2->near_hit_cyc},
-                 {"far hit", &l2->far_hit_cyc},
-                 {"near miss", &l2->near_miss_cyc},
-                 {"far miss", &l2->far_miss_cyc}};
-        for (int i = 0; i < 4; i++) {
-            if (!c[i].q->set)
-                continue;
-            char lab[64];
-            snprintf(lab, sizeof(lab), "%s %.1f", c[i].name, c[i].q->v);
-            /* level text beside the line, two heights so neighbours do not meet */
-            fprintf(s.fp,
-                    "set arrow %d from %.17g, graph 0 to %.17g, graph 1 nohead front dt 2 lw 2 lc "
-                    "rgb '#d62728'\nset label %d ",
-                    i + 1, c[i].q->v, c[i].q->v, i + 1);
-            gc_plot_q(s.fp, lab);
-            fprintf(s.fp, " at %.17g, graph %.2f left front offset 0.5,0 tc rgb '#222222'\n",
-                    c[i].q->v, nc % 2 ? 0.87 : 0.95);
-            nc++;
-        }
-    }
-    fputs("plot $h using 1:2 with boxes lc rgb '#1f77b4' title 'accesses per bin'", s.fp);
-    if (nc) {
-        char t[160];
-        snprintf(t, sizeof(t), "k-means centres of %s (L2 near/far hit/miss)", arch->name);
-        fputs(", NaN with lines dt 2 lw 2 lc rgb '#d62728' title ", s.fp);
-        gc_plot_q(s.fp, t);
-    }
-    fputs("\n", s.fp);
-    rc = gc_plot_render(&s, out, force, err);
-    gc_plot_script_drop(&s);
-    free(cnt);
+    free(h.cnt);
     return rc;
 }

@@ -57,4 +57,4 @@ $G compare ampere-a100 ada-rtx4090 hopper-h100 hopper-h200 \
 echo "== 4. gpucal plot roofline: the H100's measured ceilings, kernels on it" >&2
 K=model/kernels
 $G plot roofline --arch build/hopper-h100.yaml "$K/h100_stream_triad.yaml" "$K/h100_mma_pipe.yaml" \
-    "$K/softmax_params.yaml" -o build/roofline.svg
+    "$K/softmax_params.yaml" -o build/roofline.svg --force

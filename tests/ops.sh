@@ -19,7 +19,8 @@ transpose --rows 4096 --cols 2048 --dtype f16
 conv2d --n 8 --c 64 --h 56 --w 56 --k 64 --r 3 --s 3 --stride 1 --pad 1 --dtype f16
 conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 --dtype bf16"
 
-echo "$calls" | while read -r call; do
+# (a here-document, not a pipe: a failure inside must reach `fails`)
+while read -r call; do
     for arch in hopper-h100 ampere-a100; do
         # shellcheck disable=SC2086
         run $G predict $call --arch $arch --format json
@@ -43,7 +44,9 @@ echo "$calls" | while read -r call; do
         done
         rm -f "$T"/k*.yaml
     done
-done
+done <<EOF
+$calls
+EOF
 
 # text: one line per kernel and the total
 run $G predict conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 \
@@ -87,6 +90,54 @@ run $G describe layernorm --rows 256 --cols 65536 --dtype f32 --arch hopper-h100
 expect_out 'l1_hit: 0.46875, count: 1' "layernorm: long rows re-read from the L2 beyond the L1"
 run $G describe layernorm --rows 4096 --cols 768 --dtype f16 --arch hopper-h100
 expect_out 'l1_hit: 1, count: 1' "layernorm: short rows re-read from the L1"
+# FlashAttention-2's iteration as its three dependent steps, one phase each
+# with the loop's trips (hdim 64: 128 x 128 blocks, 4 warps, 32 rows a
+# warp): S = QK^T 2 x 16 x 4 = 128 mma (32 accumulators), Q and K by
+# (32 x 64 + 128 x 64) x 2 / 512 = 40 ldmatrix.x4; O += PV 2 x 8 x 8 = 128
+# mma (16 accumulators), V by 32; the softmax 128 scores + 4 rows of MUFU.EX2
+run $G describe attention --batch 1 --heads 1 --seq 1024 --head-dim 64 --dtype f16 --arch hopper-h100
+[ "$(grep -c '^  trips: 8$' "$out")" -eq 3 ] || fail "attention: three phases of 1024 / 128 = 8 trips"
+expect_out 'count: 128, chains: 32\}' "attention: S = QK^T, 128 mma over 32 accumulators"
+expect_out 'count: 128, chains: 16\}' "attention: O += PV, 128 mma over 16 accumulators"
+expect_out 'ldmatrix, num: 4, count: 40\}' "attention: Q and K fragments"
+expect_out 'mufu.ex2, count: 132\}' "attention: one exp2 per score and per row"
+# layernorm, 128 half columns: 32 vectors, so one warp of the four reads
+# (a quarter of a load per warp) while every warp runs the 5-level butterfly
+# (15 shuffles) and the 2 x 2 + 1 barriers
+run $G describe layernorm --rows 131072 --cols 128 --dtype f16 --arch hopper-h100
+expect_out 'ldg, width: 8, count: 0.25\}' "layernorm: one warp in four holds a vector"
+expect_out 'shfl, count: 15\}' "layernorm: every warp runs the butterfly"
+expect_out 'bar, count: 5\}' "layernorm: the reduction's barriers"
+# the block softmax that reads a row three times: 1M halves over 1024
+# threads, 16-byte vectors: 128 trips in each of its three passes, one
+# vector in flight per thread and trip in each
+run $G describe softmax --rows 8 --cols 1048576 --dtype f16 --arch hopper-h100
+[ "$(grep -c '^  trips: 128$' "$out")" -eq 3 ] || fail "softmax: three passes of 128 trips"
+[ "$(grep -c 'ldg, width: 16, count: 1}' "$out")" -eq 3 ] || fail "softmax: a load in each pass"
+# a grid resident all at once runs in lockstep: 4096 rows of 1024 halves
+# are 1024 blocks of 4 warps, under the H100's 132 x 10; its GPU time holds
+# at least the 8 MiB of reads at memory.dram.bw_read_gbs, the 8 MiB of
+# writes at bw_write_gbs and the two ends. With 16 times the rows (16
+# waves) the ends are the two latencies only, the same at 32 times.
+H100=$(dirname "$0")/../arch/hopper-h100.yaml
+bw() { grep -o "$1: {value: [0-9.]*" "$H100" | head -1 | tr -dc '0-9.'; }
+ends() {
+    run $G predict softmax --rows "$1" --cols 1024 --dtype f16 --arch hopper-h100 --format json
+    grep -o '"ends_us": [0-9.]*' "$out" | head -1 | tr -dc '0-9.'
+}
+e16=$(ends 65536)
+e32=$(ends 131072)
+[ -n "$e16" ] && [ "$e16" = "$e32" ] || fail "many waves: ends_us $e16 and $e32 should be the two latencies"
+run $G predict softmax --rows 4096 --cols 1024 --dtype f16 --arch hopper-h100 --format json
+k1=$(grep -o '"kernel_us": [0-9.]*, "launch_us"' "$out" | head -1 | tr -dc '0-9.')
+clk=$(grep -o '"clock_mhz": [0-9.]*' "$out" | head -1 | tr -dc '0-9.')
+# the busiest compute resource of the prediction (tensor, alu, issue, shared), cycles
+comp=$(grep -o '"busy": {[^}]*}' "$out" | head -1 | tr ',{}' '\n\n\n' |
+    awk -F': ' '/tensor|alu|issue|shared/ { if ($2 > m) m = $2 } END { print m + 0 }')
+awk -v k="$k1" -v r="$(bw bw_read_gbs)" -v w="$(bw bw_write_gbs)" -v e="$e16" -v c="$comp" \
+    -v f="$clk" 'BEGIN { b = 8388608 / (r * 1e3) + c / f + 8388608 / (w * 1e3) + e
+        exit !(r > 0 && w > 0 && f > 0 && c > 0 && k >= b - 1e-3) }' ||
+    fail "one-wave softmax: $k1 us, below its reads, math, writes and ends in sequence"
 # the two ends: the memset only drains its stores to the L2 (l2 latency),
 # the reduction also waits for its first loads from DRAM (dram latency)
 run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100 --format json

@@ -453,6 +453,24 @@ static void write_hopper(void)
     gc_trace_rowf(w, "viaddmax_s32,throughput,264,1024,4,1024,64.0,63.8,64.2,ops_clk_sm,1,"
                      "VIADDMNMX*16,1755.0");
     finish(w);
+    /* coissue: tensor 100, partner 60 / 20 / 250; together 160 (nothing
+     * hidden: overlap 0), 110 (half of the 20 hidden: 0.5), 240 (less than
+     * the longer alone: clipped to 1) */
+    w = start("coissue", NULL);
+    static const char *const ccols[] = {"partner", "part", "warps", "tensor_chains",
+                                        "partner_chains", "iters", "reps", "cyc_per_iter",
+                                        "cyc_lo", "cyc_hi", "clock_mhz", "clock_moved"};
+    gc_trace_columns(w, ccols, 12);
+    static const char *const pn[3] = {"ffma", "iadd3", "ex2"};
+    static const double pc[3] = {60, 20, 250}, bc[3] = {160, 110, 240};
+    for (int i = 0; i < 3; i++) {
+        gc_trace_rowf(w, "%s,tensor,16,4,0,1000,9,100.0,100.0,100.0,1755.0,0", pn[i]);
+        gc_trace_rowf(w, "%s,partner,16,0,16,1000,9,%.1f,%.1f,%.1f,1755.0,0", pn[i], pc[i], pc[i],
+                      pc[i]);
+        gc_trace_rowf(w, "%s,both,16,4,16,1000,9,%.1f,%.1f,%.1f,1755.0,0", pn[i], bc[i], bc[i],
+                      bc[i]);
+    }
+    finish(w);
 }
 
 static void write_all(void)
@@ -630,6 +648,10 @@ static void check_rest(const gc_arch_t *a)
         near(&a->dpx[1].latency_cyc, 4.5, 0, "dpx latency");
         near(&a->dpx[1].ops_clk_sm, 64, 0, "dpx throughput");
     }
+    /* coissue: (tensor + partner - both) / the shorter, clipped to [0, 1] */
+    near(&a->sm.overlap_tensor_fma, 0, 0, "overlap fma");
+    near(&a->sm.overlap_tensor_alu, 0.5, 1e-12, "overlap alu");
+    near(&a->sm.overlap_tensor_xu, 1, 0, "overlap xu");
     CHECK_STR(a->provenance.date, "2025-01-09T03:04:05Z");
     CHECK_HAS(a->provenance.command, "gpucal calib ");
     CHECK_HAS(a->provenance.command, " -o synth.yaml --name synth-h100");

@@ -498,11 +498,46 @@ static void refinements(void)
     refinements_pipes();
 }
 
+/* The GPU's own per-kernel cost and the block dispatch rate (toy arch at
+ * 1000 MHz, 10 SMs): the launch's host share is the event-timed launch
+ * less sm.kernel_floor_us; 2000 empty blocks of one warp start at one per
+ * 50 ns on each SM: 200 per SM = 10 us = 10000 cycles, whatever else. */
+static void floor_and_dispatch(void)
+{
+    gc_arch_t *a = toy_with("  launch_overhead_us: 2\n",
+                            "  launch_overhead_us: 2\n  kernel_floor_us: 0.5\n"
+                            "  block_dispatch_ns: 50\n");
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    gc_prediction_t p;
+    gc_err_t e;
+    const char *k = HEAD "launch: {grid: 2000, block: 32, registers: 16}\n"
+                         "loop: {trips: 1, ops: [{op: lds, width: 4, count: 1}]}\n";
+    CHECK(predict(a, k, 0, &p, &e) == 0);
+    CHECK_NEAR(p.clock_mhz, 1000, 0);
+    CHECK_NEAR(gc_predict_host_launch_us(&p), 1.5, 1e-12);
+    CHECK_NEAR(p.cycles, 10000 + 2000, 1e-6); /* dispatch-bound, + the 2 us launch */
+    double sum = 0; /* the wait for blocks goes to the tail; the stack still sums */
+    for (int r = 0; r < GC_R_N; r++)
+        sum += p.breakdown[r];
+    CHECK_NEAR(sum, p.cycles, 1e-6);
+    CHECK(p.bound == GC_R_TAIL);
+    /* without the figures: no floor, no bound (the old behaviour) */
+    gc_arch_t *b = toy();
+    CHECK(b && predict(b, k, 0, &p, &e) == 0);
+    CHECK_NEAR(gc_predict_host_launch_us(&p), 2, 1e-12);
+    CHECK(p.cycles < 10000);
+    gc_arch_destroy(a);
+    gc_arch_destroy(b);
+}
+
 int main(void)
 {
     gc_warn_set_quiet(1);
     synthetic();
     refinements();
+    floor_and_dispatch();
     seed002();
     CHECK_DONE();
 }

@@ -18,7 +18,7 @@ static const char *const patterns[] = {"seq", "rand", NULL};
 static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
 static const char *const loads[] = {"idle", "memory", "tensor", NULL};
 static const char *const metrics[] = {"latency", "throughput", NULL};
-static const char *const launch_kernels[] = {"empty", "empty_stream", NULL};
+static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
 
 /* clang-format off */
 /* TXT: a name from ch (NULL: any); NUM: a number >= lo; POS: a number > 0;
@@ -119,7 +119,7 @@ static const gc_bench_col_t bw_cols[] = {
     NUM("bytes_clk", 0, "bytes/clk", "bytes / cycles"),
     NUM("gbs", 0, "GB/s", "bytes / seconds / 1e9"),
     UNNUM("clock_mhz", "MHz", "SM clock during the timed region"),
-    OPTTXT("op", "read, write, copy, read_l2pf, copy_cs, copy_blk, read_blk, r5w1"),
+    OPTTXT("op", "read, write, copy, read_l2pf, copy_cs, copy_blk, read_blk, r5w1, read_lines"),
     OPTNUM("gbs_lo", 0, "GB/s", "95 % interval of gbs, low end"),
     OPTNUM("gbs_hi", 0, "GB/s", "95 % interval of gbs, high end"),
     UNTXT("variant", "fixed: one kernel shape; else the winning variant of the access sweep "
@@ -178,14 +178,29 @@ static const gc_bench_col_t clock_cols[] = {
     UNNUM("seconds", "s", "how long the load ran"),
 };
 static const gc_bench_col_t launch_cols[] = {
-    TXT("kernel", launch_kernels, "empty, or empty_stream (on a created stream)"),
+    TXT("kernel", launch_kernels, "empty, empty_stream (back to back), or empty_graph (a CUDA graph of `batch` kernels)"),
     WHOLE("blocks", 1, "blocks", "blocks launched"),
     WHOLE("threads", 1, "threads", "threads per block"),
     UNWHOLE("batch", "launches", "launches between one event pair"),
-    UNWHOLE("launches", "launches", "launches timed"),
-    POS("us", "us", "median time per launch"),
+    UNWHOLE("launches", "launches", "timings (event pairs) the median is taken over"),
+    POS("us", "us", "median time per launch (per kernel for a batch or graph)"),
     NUM("us_lo", 0, "us", "95 % interval of us, low end"),
     NUM("us_hi", 0, "us", "95 % interval of us, high end"),
+};
+static const char *const coissue_partners[] = {"ffma", "iadd3", "ex2", NULL};
+static const char *const coissue_parts[] = {"tensor", "partner", "both", NULL};
+static const gc_bench_col_t coissue_cols[] = {
+    TXT("partner", coissue_partners, "the op beside the tensor: ffma (FMA pipe), iadd3 (ALU), ex2 (MUFU)"),
+    TXT("part", coissue_parts, "tensor alone, partner alone, or both in the same warps"),
+    WHOLE("warps", 1, "warps/SM", "warps of the one block (4 per sub-core)"),
+    WHOLE("tensor_chains", 0, "instructions", "independent mma.sync chains per warp and iteration"),
+    WHOLE("partner_chains", 0, "instructions", "independent partner chains per warp and iteration"),
+    UNWHOLE("iters", "iterations", "loop iterations per timed launch"),
+    UNWHOLE("reps", "launches", "repeats the median is taken over"),
+    POS("cyc_per_iter", "cycles", "median over repeats of the block's cycles / iters"),
+    NUM("cyc_lo", 0, "cycles", "95 % interval of cyc_per_iter, low end"),
+    NUM("cyc_hi", 0, "cycles", "95 % interval of cyc_per_iter, high end"),
+    SWEEP_CLOCK,
 };
 /* numeric: calib/numerics.c reads the probe rows by name (cells of mixed kind) */
 static const gc_bench_col_t numeric_cols[] = {
@@ -224,6 +239,8 @@ static const gc_bench_spec_t specs[] = {
     {"dsm", "distributed shared memory latency and throughput by cluster (sm_90)", dsm_cols,
      NC(dsm_cols)},
     {"dpx", "DPX function latency and throughput", dpx_cols, NC(dpx_cols)},
+    {"coissue", "tensor (mma.sync) beside the FMA, ALU and MUFU pipes: overlap on a sub-core", coissue_cols,
+     NC(coissue_cols)},
     {"pchase", "classic pointer chase: load latency by path, size and stride", pchase_cols,
      NC(pchase_cols)},
     {"pchase_fine", "fine-grained pointer chase: every access's latency", fine_cols,

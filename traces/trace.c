@@ -2,6 +2,7 @@
  * Depends on libc only: it is compiled into the measurement binary too. */
 #define _POSIX_C_SOURCE 200809L
 #include "trace.h"
+#include "../util/fsio.h"
 #include "../util/iotrack.h"
 
 #include <ctype.h>
@@ -38,20 +39,14 @@ struct gc_trace_reader {
     int after_end;        /* a data row came after the "end" trailer */
 };
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
 
 /* Read one line into r->buf without its newline. Returns 1, 0 at EOF, <0.
  * The bytes are checked as they come, so a binary file (NULs, /dev/zero)
  * is refused at its first control byte, with its line and column, and an
  * endless input stops at GC_TRACE_LINE_MAX (one line) or GC_TRACE_BYTES_MAX
- * (the whole file). A CR is allowed only just before the newline. */
+ * (the whole file). A CR is allowed only just before the newline; tab is
+ * the one other C0 byte allowed (blank space in metadata), and DEL (0x7f)
+ * is refused like the C0 bytes. Bytes from 0x80 (UTF-8 text) pass. */
 static int read_line(gc_trace_reader_t *r, gc_err_t *err)
 {
     size_t n = 0;
@@ -60,7 +55,7 @@ static int read_line(gc_trace_reader_t *r, gc_err_t *err)
         if (c == '\n')
             break;
         unsigned char u = (unsigned char)c;
-        if (u < 0x20 && u != '\t' && u != '\r')
+        if ((u < 0x20 && u != '\t' && u != '\r') || u == 0x7f)
             return gc_err_at(err, GC_EINPUT, r->path, r->line + 1, (long)n + 1,
                              "control byte 0x%02x: not a text trace (is this a binary file?)",
                              u);
@@ -279,105 +274,113 @@ void gc_trace_close(gc_trace_reader_t *r)
     free(r);
 }
 
-int gc_trace_open(gc_trace_reader_t **out, const char *path, gc_err_t *err)
+/* A reader of path with its buffers, the file open (not a folder), nothing
+ * read yet. */
+static int reader_new(gc_trace_reader_t **out, const char *path, gc_err_t *err)
 {
-    *out = NULL;
     gc_trace_reader_t *r = calloc(1, sizeof(*r));
+    *out = r;
     if (!r)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     r->end_rows = -1;
-    r->path = dupstr(path);
+    r->path = gc_strdup(path);
     r->buf = malloc(GC_TRACE_LINE_MAX);
-    if (!r->path || !r->buf) {
-        gc_trace_close(r);
+    if (!r->path || !r->buf)
         return gc_err_set(err, GC_ENOMEM, "out of memory");
-    }
     r->fp = fopen(path, "rb");
     gc_io_note_input(path); /* no command may write over it (util/iotrack.h) */
-    if (!r->fp) {
-        int rc = gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (check the path)", path,
-                            strerror(errno));
-        gc_trace_close(r);
-        return rc;
-    }
+    if (!r->fp)
+        return gc_err_set(err, GC_EINPUT, "%s: cannot open: %s (check the path)", path,
+                          strerror(errno));
     struct stat st;
-    if (fstat(fileno(r->fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        int rc = gc_err_set(err, GC_EINPUT, "%s: is a directory, expected a trace file", path);
-        gc_trace_close(r);
-        return rc;
-    }
-    int rc;
+    if (fstat(fileno(r->fp), &st) == 0 && S_ISDIR(st.st_mode))
+        return gc_err_set(err, GC_EINPUT, "%s: is a directory, expected a trace file", path);
+    return 0;
+}
+
+/* The metadata lines (and blank lines) up to the column header, which is
+ * left in r->buf; at most GC_TRACE_HEAD_LINES_MAX lines, so an endless
+ * input of comments stops. */
+static int read_head(gc_trace_reader_t *r, gc_err_t *err)
+{
     for (;;) {
-        rc = read_line(r, err);
+        int rc = read_line(r, err);
         if (rc < 0)
-            goto fail;
-        if (rc == 0) {
-            rc = gc_err_at(err, GC_EINPUT, path, r->line + 1, 0,
-                           "no column header: the file ends before the first CSV line "
-                           "(truncated or empty trace)");
-            goto fail;
-        }
-        if (r->line > GC_TRACE_HEAD_LINES_MAX) {
-            rc = gc_err_at(err, GC_ELIMIT, path, r->line, 0,
-                           "no column header in the first %d lines (a trace has at most %d "
-                           "metadata lines before its header)",
-                           GC_TRACE_HEAD_LINES_MAX, GC_TRACE_META_MAX);
-            goto fail;
-        }
+            return rc;
+        if (rc == 0)
+            return gc_err_at(err, GC_EINPUT, r->path, r->line + 1, 0,
+                             "no column header: the file ends before the first CSV line "
+                             "(truncated or empty trace)");
+        if (r->line > GC_TRACE_HEAD_LINES_MAX)
+            return gc_err_at(err, GC_ELIMIT, r->path, r->line, 0,
+                             "no column header in the first %d lines (a trace has at most %d "
+                             "metadata lines before its header)",
+                             GC_TRACE_HEAD_LINES_MAX, GC_TRACE_META_MAX);
         if (r->buf[0] == '\0')
             continue;
         if (r->buf[0] != '#')
-            break;
+            return 0;
         if ((rc = add_meta(r, err)) < 0)
-            goto fail;
+            return rc;
     }
-    /* version check: must be the first key and a known major */
+}
+
+/* The version: the first key, and a major this reader knows. */
+static int check_version(gc_trace_reader_t *r, gc_err_t *err)
+{
     const char *v = gc_trace_meta(r, "gpucal-trace");
-    if (!v || r->nmeta == 0 || strcmp(r->meta[0].key, "gpucal-trace") != 0) {
-        rc = gc_err_at(err, GC_EINPUT, path, 1, 1,
-                       "not a gpucal trace: the first line must be '# gpucal-trace: %d'",
-                       GC_TRACE_VERSION);
-        goto fail;
-    }
+    if (!v || r->nmeta == 0 || strcmp(r->meta[0].key, "gpucal-trace") != 0)
+        return gc_err_at(err, GC_EINPUT, r->path, 1, 1,
+                         "not a gpucal trace: the first line must be '# gpucal-trace: %d'",
+                         GC_TRACE_VERSION);
     char *e;
     long major = strtol(v, &e, 10);
-    if (e == v || (*e && *e != '.') || major != GC_TRACE_VERSION) {
-        rc = gc_err_at(err, GC_EINPUT, path, r->meta[0].line, 3,
-                       "trace format version '%s' is not supported (this gpucal reads "
-                       "version %d; re-measure or upgrade gpucal)",
-                       v, GC_TRACE_VERSION);
-        goto fail;
-    }
+    if (e == v || (*e && *e != '.') || major != GC_TRACE_VERSION)
+        return gc_err_at(err, GC_EINPUT, r->path, r->meta[0].line, 3,
+                         "trace format version '%s' is not supported (this gpucal reads "
+                         "version %d; re-measure or upgrade gpucal)",
+                         v, GC_TRACE_VERSION);
+    return 0;
+}
+
+/* The column header in r->buf: names of [a-z0-9_-]+, none twice. */
+static int read_columns(gc_trace_reader_t *r, gc_err_t *err)
+{
     r->header_line = r->line;
-    r->colbuf = dupstr(r->buf);
-    if (!r->colbuf) {
-        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
-        goto fail;
-    }
-    rc = split(r, r->colbuf, r->cols, err);
+    r->colbuf = gc_strdup(r->buf);
+    if (!r->colbuf)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = split(r, r->colbuf, r->cols, err);
     if (rc < 0)
-        goto fail;
+        return rc;
     r->ncols = rc;
     for (int i = 0; i < r->ncols; i++) {
-        if (!valid_key(r->cols[i], strlen(r->cols[i]))) {
-            rc = gc_err_at(err, GC_EINPUT, path, r->line, 0,
-                           "column %d name '%s' is not [a-z0-9_-]+ (is a data row missing "
-                           "its header line?)",
-                           i + 1, r->cols[i]);
-            goto fail;
-        }
+        if (!valid_key(r->cols[i], strlen(r->cols[i])))
+            return gc_err_at(err, GC_EINPUT, r->path, r->line, 0,
+                             "column %d name '%s' is not [a-z0-9_-]+ (is a data row missing "
+                             "its header line?)",
+                             i + 1, r->cols[i]);
         for (int j = 0; j < i; j++)
-            if (strcmp(r->cols[i], r->cols[j]) == 0) {
-                rc = gc_err_at(err, GC_EINPUT, path, r->line, 0,
-                               "column '%s' appears twice in the header", r->cols[i]);
-                goto fail;
-            }
+            if (strcmp(r->cols[i], r->cols[j]) == 0)
+                return gc_err_at(err, GC_EINPUT, r->path, r->line, 0,
+                                 "column '%s' appears twice in the header", r->cols[i]);
+    }
+    return 0;
+}
+
+int gc_trace_open(gc_trace_reader_t **out, const char *path, gc_err_t *err)
+{
+    gc_trace_reader_t *r;
+    *out = NULL;
+    int rc = reader_new(&r, path, err);
+    if (!rc && !(rc = read_head(r, err)) && !(rc = check_version(r, err)))
+        rc = read_columns(r, err);
+    if (rc) {
+        gc_trace_close(r);
+        return rc;
     }
     *out = r;
     return 0;
-fail:
-    gc_trace_close(r);
-    return rc;
 }
 
 const char *gc_trace_meta(const gc_trace_reader_t *r, const char *key)
@@ -613,7 +616,7 @@ static gc_trace_writer_t *writer_new(const char *path)
     if (!w)
         return NULL;
     size_t n = strlen(path);
-    w->path = dupstr(path);
+    w->path = gc_strdup(path);
     w->part = malloc(n + 6);
     if (!w->path || !w->part) {
         gc_trace_abandon(w);
@@ -830,7 +833,7 @@ int gc_trace_reopen(gc_trace_writer_t **out, const char *path, const gc_trace_re
     w->meta = calloc(r->nmeta ? r->nmeta : 1, sizeof(char *));
     int oom = !w->cols || !w->meta;
     for (int i = 0; !oom && i < r->ncols; i++)
-        oom = !(w->cols[i] = dupstr(r->cols[i]));
+        oom = !(w->cols[i] = gc_strdup(r->cols[i]));
     for (size_t i = 0; !oom && i < r->nmeta; i++) {
         size_t kn = strlen(r->meta[i].key), vn = strlen(r->meta[i].val);
         char *m = malloc(kn + vn + 2);

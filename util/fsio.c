@@ -113,7 +113,7 @@ int gc_mkdir_p(const char *path, gc_err_t *err)
     return 0;
 }
 
-static char *dupstr(const char *s)
+char *gc_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *p = malloc(n);
@@ -177,7 +177,7 @@ int gc_afile_open(gc_afile_t *af, const char *path, int flags, gc_err_t *err)
                           "replace it, or choose another output)",
                           path);
     size_t n = strlen(path);
-    af->path = dupstr(path);
+    af->path = gc_strdup(path);
     af->tmp = malloc(n + 16);
     if (!af->path || !af->tmp) {
         gc_afile_abort(af);

@@ -25,6 +25,9 @@ int gc_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, gc
 /* 1 if path exists (any type), 0 if not. */
 int gc_path_exists(const char *path);
 
+/* A malloc'd copy of s (strdup, which C11 lacks), or NULL when out of memory. */
+char *gc_strdup(const char *s);
+
 /* Create directory path and its missing parents (mode 0777 & umask).
  * An existing directory is fine; a path through a file, or one that cannot
  * be created for want of permission, is bad input (GC_EINPUT). Folders it

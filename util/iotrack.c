@@ -47,14 +47,6 @@ int gc_io_tracking(void)
     return T.on;
 }
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
 
 /* Grow array *a of *cap elements of size sz to hold n + 1; -1 when out of memory. */
 static int grow(void **a, size_t *cap, size_t n, size_t sz)
@@ -78,7 +70,7 @@ void gc_io_note_input(const char *path)
     for (size_t i = 0; i < T.nin; i++)
         if (T.in[i].dev == st.st_dev && T.in[i].ino == st.st_ino)
             return;
-    char *p = dupstr(path);
+    char *p = gc_strdup(path);
     if (!p || grow((void **)&T.in, &T.capin, T.nin, sizeof(*T.in)) != 0) {
         free(p); /* out of memory: this input goes unchecked */
         return;
@@ -149,7 +141,7 @@ int gc_io_open_output(const char *path, gc_err_t *err)
 {
     if (!T.on)
         return 0;
-    char *p = dupstr(path);
+    char *p = gc_strdup(path);
     if (!p || grow((void **)&T.out, &T.capout, T.nout, sizeof(*T.out)) != 0) {
         free(p);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
@@ -189,7 +181,7 @@ void gc_io_forget_output(const char *path)
 
 void gc_io_note_dir(const char *path)
 {
-    char *p = T.on ? dupstr(path) : NULL;
+    char *p = T.on ? gc_strdup(path) : NULL;
     if (!p)
         return;
     if (grow((void **)&T.dirs, &T.capdirs, T.ndirs, sizeof(*T.dirs)) != 0) {

@@ -998,6 +998,37 @@ static int mem_clocks(ctx_t *c, const gc_accelsim_opts_t *o, mem_t *m)
     return 0;
 }
 
+/* The simulator's caches are sector caches of 128-byte lines and 32-byte
+ * sectors: a cache level (key, e.g. "memory.l1") whose measured line or
+ * sector differs cannot be exported. 0, or the error (GC_EINPUT). */
+static int sector_cache(ctx_t *c, const char *key, const gc_qty_t *line, const gc_qty_t *sector)
+{
+    char b1[32];
+    if (line->set && line->v != 128)
+        return inconsistent(c,
+                            "%s.line_bytes is %s: the simulator's sector cache needs "
+                            "128-byte lines",
+                            key, num(b1, line->v));
+    if (sector->set && sector->v != 32)
+        return inconsistent(c, "%s.sector_bytes is %s: the simulator's sectors are 32 bytes", key,
+                            num(b1, sector->v));
+    return 0;
+}
+
+/* A quantity the arch lacks, filled with the constant val: its value, its
+ * note (printf format) and the arch key recorded among the fallbacks. */
+static void use_const(ctx_t *c, int id, const char *val, const char *key, const char *fmt, ...)
+    GC_PRINTF(5, 6);
+static void use_const(ctx_t *c, int id, const char *val, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->note[id], sizeof(c->note[id]), fmt, ap);
+    va_end(ap);
+    setv(c, id, "%s", val);
+    fallback(c, key);
+}
+
 /* Launch overhead in core cycles. */
 static void mem_launch(ctx_t *c, const mem_t *m)
 {
@@ -1013,11 +1044,8 @@ static void mem_launch(ctx_t *c, const mem_t *m)
              "event-timed from the host, so it includes the host's submission (an upper bound)",
              num(b1, a->sm.launch_overhead_us.v), cs);
     } else {
-        setv(c, D_LAUNCH, "5000");
-        setn(c, D_LAUNCH,
-             "constant 5000: the arch has no sm.launch_overhead_us (reference "
-             "value)");
-        fallback(c, "sm.launch_overhead_us");
+        use_const(c, D_LAUNCH, "5000", "sm.launch_overhead_us",
+                  "constant 5000: the arch has no sm.launch_overhead_us (reference value)");
     }
 }
 
@@ -1039,16 +1067,8 @@ static int mem_l1(ctx_t *c, int cc, mem_t *m)
         return inconsistent(c, "sm.shared_max_kib %ld exceeds sm.l1_shared_kib %ld", shmax,
                             unified);
     const gc_l1_t *l1 = &a->memory.l1;
-    if (l1->line_bytes.set && l1->line_bytes.v != 128)
-        return inconsistent(c,
-                            "memory.l1.line_bytes is %s: the simulator's sector cache needs "
-                            "128-byte lines",
-                            num(b1, l1->line_bytes.v));
-    if (l1->sector_bytes.set && l1->sector_bytes.v != 32)
-        return inconsistent(c,
-                            "memory.l1.sector_bytes is %s: the simulator's sectors are 32 "
-                            "bytes",
-                            num(b1, l1->sector_bytes.v));
+    if (sector_cache(c, "memory.l1", &l1->line_bytes, &l1->sector_bytes))
+        return c->err->code;
     if (l1->size_kib.set && l1->size_kib.v > unified)
         return inconsistent(c, "memory.l1.size_kib %s exceeds sm.l1_shared_kib %ld",
                             num(b1, l1->size_kib.v), unified);
@@ -1096,11 +1116,9 @@ static int mem_carveouts(ctx_t *c, int cc, const mem_t *m)
         setn(c, D_SHMEM_BLOCK, "sm.shared_block_max_kib %s x 1024",
              num(b1, a->sm.shared_block_max_kib.v));
     } else {
-        setv(c, D_SHMEM_BLOCK, "49152");
-        setn(c, D_SHMEM_BLOCK,
-             "constant 49152: the arch has no sm.shared_block_max_kib (CUDA's "
-             "static 48 KiB)");
-        fallback(c, "sm.shared_block_max_kib");
+        use_const(c, D_SHMEM_BLOCK, "49152", "sm.shared_block_max_kib",
+                  "constant 49152: the arch has no sm.shared_block_max_kib (CUDA's static 48 "
+                  "KiB)");
     }
     return 0;
 }
@@ -1140,10 +1158,9 @@ static int mem_latencies(ctx_t *c, mem_t *m)
         setv(c, D_BANKS, "%ld", (long)sh->banks.v);
         setn(c, D_BANKS, "memory.shared.banks %s", num(b1, sh->banks.v));
     } else {
-        setv(c, D_BANKS, "32");
-        setn(c, D_BANKS, "32 (%s: 32 banks for every cc; the arch has no memory.shared.banks)",
-             CUDA_GUIDE);
-        fallback(c, "memory.shared.banks");
+        use_const(c, D_BANKS, "32", "memory.shared.banks",
+                  "32 (%s: 32 banks for every cc; the arch has no memory.shared.banks)",
+                  CUDA_GUIDE);
     }
     return 0;
 }
@@ -1156,16 +1173,8 @@ static int mem_l2(ctx_t *c, const mem_t *m)
     const gc_l2_t *l2 = &c->a->memory.l2;
     if (!l2->size_mib.set)
         return missing(c, "memory.l2.size_mib", "-gpgpu_cache:dl2", NULL);
-    if (l2->line_bytes.set && l2->line_bytes.v != 128)
-        return inconsistent(c,
-                            "memory.l2.line_bytes is %s: the simulator's sector cache needs "
-                            "128-byte lines",
-                            num(b1, l2->line_bytes.v));
-    if (l2->sector_bytes.set && l2->sector_bytes.v != 32)
-        return inconsistent(c,
-                            "memory.l2.sector_bytes is %s: the simulator's sectors are 32 "
-                            "bytes",
-                            num(b1, l2->sector_bytes.v));
+    if (sector_cache(c, "memory.l2", &l2->line_bytes, &l2->sector_bytes))
+        return c->err->code;
     double bytes = l2->size_mib.v * 1048576.0;
     long slices = nmem * N_SUB, nset = 0, assoc = 0;
     double per = bytes / (double)slices;

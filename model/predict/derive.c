@@ -391,8 +391,23 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
     }
     /* one SM's link to the L2: 64 bytes per clock */
     m->l2_sm_bw_clk = 64;
+    /* one request per line: the line requests the L2 serves per clock */
+    m->l2_lines_clk = mem->l2.lines_bw_bytes_clk.set ? mem->l2.lines_bw_bytes_clk.v / 16 : 0;
     m->bar_cyc = 20;
     m->launch_us = pick(&s->launch_overhead_us, 3.0, dl, "sm.launch_overhead_us",
                         "3 us: a launch as event timing sees it");
+    /* the event-timed launch holds the GPU's own per-kernel cost: never more */
+    m->floor_us = fmin(m->launch_us,
+                       pick(&s->kernel_floor_us, 0, dl, "sm.kernel_floor_us",
+                            "0: not measured (a kernel's GPU time then has no fixed part)"));
+    m->dispatch_ns = pick(&s->block_dispatch_ns, 0, dl, "sm.block_dispatch_ns",
+                          "0: not measured (no bound on how fast blocks start)");
+    const gc_qty_t *ov[3] = {&s->overlap_tensor_fma, &s->overlap_tensor_alu,
+                             &s->overlap_tensor_xu};
+    const char *const ovk[3] = {"sm.overlap_tensor_fma", "sm.overlap_tensor_alu",
+                                "sm.overlap_tensor_xu"};
+    for (int k = 0; k < 3; k++)
+        m->overlap_tensor[k] = pick(ov[k], 1, dl, ovk[k],
+                                    "1: not measured (mma.sync and CUDA-core work overlap fully)");
     return 0;
 }

@@ -104,11 +104,15 @@ typedef struct gc_machine {
     double l2_bytes;                 /* L2 capacity, bytes */
     double l2_bw_clk;                /* whole-chip L2 bytes per SM clock */
     double l2_sm_bw_clk;             /* most one SM draws from the L2, bytes per clock */
+    double l2_lines_clk;             /* whole-chip lines the L2 serves per clock (0: no limit) */
     double dram_bw_gbs;              /* sustained DRAM bandwidth, GB/s */
     double dram_rd_gbs, dram_wr_gbs; /* reads only / writes only, GB/s */
     double dram_cp_gbs; /* a copy: as many bytes read as written, GB/s (both counted) */
     double bar_cyc;     /* one __syncthreads when the warps arrive together */
     double launch_us;   /* launch overhead as event timing sees it */
+    double floor_us;    /* the GPU's own cost of a kernel, part of launch_us (0: unknown) */
+    double dispatch_ns; /* the GPU starts at most one block per this many ns on an SM */
+    double overlap_tensor[3]; /* mma.sync beside the FMA, ALU, MUFU pipes: share hidden */
     double clock_max_mhz, clock_tensor_mhz, clock_memory_mhz;
     int has_clock_tensor, has_clock_memory; /* the file states them */
     gc_derived_list_t derived; /* the SM and memory figures derived, in rule order */

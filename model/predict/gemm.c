@@ -145,51 +145,216 @@ static gc_kop_t *op(gc_kernel_t *k, gc_kphase_t *ph, gc_opclass_t c, double coun
     return o;
 }
 
-/* the description of candidate `cand` of the path for M x N x K */
-int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t dt, int cand,
-                   gc_kernel_t **out, gc_gemm_result_t *info, gc_err_t *err)
+/* One candidate being described: the kernel, its tile, and the per-warp
+ * quantities every path's ops are written from. ok drops to 0 when an op
+ * could not be added (out of memory). */
+typedef struct gdesc {
+    gc_kernel_t *k;
+    cand_t c;
+    gc_gemm_dtype_t dt;
+    double eb, ob;  /* bytes per element of A and B, of C */
+    double W;       /* warps per block */
+    double pro;     /* k steps the prologue loads (stages - 1, at most trips) */
+    double lfrac;   /* fraction of the loop's iterations that load */
+    double tile_in; /* bytes of A and B per iteration */
+    int ik;         /* k of one tensor instruction */
+    int ok;
+} gdesc_t;
+
+/* A 16-byte cp.async (L2 only, .cg) of `count` copies per warp in phase ph. */
+static void cp_async16(gdesc_t *g, gc_kphase_t *ph, double count)
 {
-    *out = NULL;
-    path_t path = path_of(a, dt);
-    int nc;
-    const cand_t *cs = cands(path, &nc);
-    if (cand < 0 || cand >= nc)
-        return gc_err_set(err, GC_EUSAGE, "no gemm candidate %d", cand);
-    cand_t cc = cs[cand];
-    const cand_t *c = &cc;
-    /* the k step covers 128 bytes of a row (wgmma) or 64 (mma): f16 64 / 32,
-     * tf32 32 / 16, 8-bit 128 / 64 */
-    if (path == P_WGMMA)
-        cc.bk = (int)(128 / in_bytes(dt));
-    else if (path == P_MMA || path == P_TURING)
-        cc.bk = (int)(64 / in_bytes(dt));
-    char name[96];
-    snprintf(name, sizeof(name), "gemm_%ldx%ldx%ld_%s", m, n, kk, dt_names[dt]);
-    gc_kernel_t *k = gc_kernel_create(name);
-    if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    k->source = "gpucal gemm template (model/predict/gemm.c)";
-    double eb = in_bytes(dt), ob = out_bytes(dt);
-    double tm = ceil((double)m / c->bm), tn = ceil((double)n / c->bn);
-    k->grid[0] = (long)tn;
-    k->grid[1] = (long)tm;
-    if (tm > 65535) { /* grid y limit: fold into x */
-        k->grid[0] = (long)(tn * tm);
-        k->grid[1] = 1;
+    gc_kop_t *o = op(g->k, ph, GC_OP_CP_ASYNC, count, &g->ok);
+    if (o) {
+        o->width = 16;
+        o->l1 = 0;
     }
-    k->block[0] = 32L * c->warps;
-    double W = c->warps;
-    double trips = ceil((double)kk / c->bk);
-    k->loop.trips = trips;
-    k->loop.stages = c->stages;
-    /* the prologue fills stages - 1 slots of the ring; the loop loads the other
-     * k steps (the last stages - 1 iterations load nothing): A and B cross the
-     * L2 once per k step, trips times in all */
-    double pro = fmin(c->stages - 1.0, trips), lfrac = (trips - pro) / trips;
-    double tile_in = (double)(c->bm + c->bn) * c->bk * eb; /* bytes of A and B per iteration */
-    int ok = 1;
-    gc_kop_t *o;
-    int ik = inst_k(dt);
+}
+
+/* The epilogue's stores of the C tile, 16 bytes per lane: accumulators to
+ * shared, then shared to global (512 bytes per warp instruction each). */
+static void c_stores(gdesc_t *g)
+{
+    double cbytes = (double)g->c.bm * g->c.bn * g->ob;
+    gc_kop_t *o = op(g->k, &g->k->epilogue, GC_OP_STS, cbytes / (g->W * 512), &g->ok);
+    if (o)
+        o->width = 16;
+    o = op(g->k, &g->k->epilogue, GC_OP_STG, cbytes / (g->W * 512), &g->ok);
+    if (o)
+        o->width = 16;
+}
+
+/* Hopper's warp-specialised kernel: c.wm consumer warpgroups each covering
+ * bm / wm rows as m64 slabs of wgmma, one producer thread issuing a TMA
+ * load of A and of B per stage, and the epilogue through stmatrix. */
+static void ops_wgmma(gdesc_t *g, gc_gemm_result_t *info)
+{
+    const cand_t *c = &g->c;
+    gc_kernel_t *k = g->k;
+    int slabs = c->bm / 64 / c->wm; /* m64 wgmma per consumer warpgroup per k16 */
+    char shape[32];
+    snprintf(shape, sizeof(shape), "m64n%dk%d", c->bn, g->ik);
+    double per_cons_warp = (double)slabs * (c->bk / g->ik);
+    /* averaged over all warps: consumers are 4*wm of the warps */
+    double frac = 4.0 * c->wm / g->W;
+    gc_kop_t *o = op(k, &k->loop, GC_OP_WGMMA, per_cons_warp * frac, &g->ok);
+    if (o) {
+        o->inst = "wgmma";
+        o->shape = gc_kernel_str(k, shape);
+        o->a = atype(g->dt);
+        o->c = ctype(g->dt);
+        o->operands = "ss";
+        o->chains = fmax(1, slabs * frac);
+    }
+    /* producer: one TMA load of A and one of B per stage, issued by one
+     * thread. Clusters of 2 blocks along M multicast their common B tile:
+     * each block fetches half of it from the L2 (CUTLASS's sm90 default
+     * cluster shape 2x1x1). */
+    double a_bytes = (double)c->bm * c->bk * g->eb, b_bytes = (double)c->bn * c->bk * g->eb;
+    o = op(k, &k->loop, GC_OP_TMA, g->lfrac / g->W, &g->ok);
+    if (o)
+        o->bytes = a_bytes;
+    o = op(k, &k->loop, GC_OP_TMA, g->lfrac / g->W, &g->ok);
+    if (o)
+        o->bytes = b_bytes / 2;
+    /* mbarrier waits and arrivals, fences, loop control */
+    o = op(k, &k->loop, GC_OP_ALU, 12, &g->ok);
+    if (o)
+        o->name = "iadd3";
+    /* prologue: fill the ring */
+    o = op(k, &k->prologue, GC_OP_TMA, g->pro / g->W, &g->ok);
+    if (o)
+        o->bytes = a_bytes + b_bytes / 2;
+    /* epilogue: accumulators -> shared (stmatrix) -> global */
+    c_stores(g);
+    op(k, &k->epilogue, GC_OP_BAR, 1, &g->ok);
+    k->regs = 168; /* consumers hold 64 x bn / 128 f32 accumulators per thread */
+    k->shared_bytes = c->stages * g->tile_in + 1024;
+    snprintf(info->inst, sizeof(info->inst), "wgmma %s %s.%s ss", shape, atype(g->dt),
+             ctype(g->dt));
+    info->path = "wgmma+tma";
+}
+
+/* Ampere / Ada (cp.async multistage) and Turing (register double
+ * buffering): mma.sync over the warp tile, fragments by ldmatrix.x4. */
+static void ops_mma(gdesc_t *g, int turing, gc_gemm_result_t *info)
+{
+    const cand_t *c = &g->c;
+    gc_kernel_t *k = g->k;
+    int tk = turing ? (g->dt == GC_GEMM_I8 ? 16 : 8) : g->ik;
+    char shape[32];
+    snprintf(shape, sizeof(shape), "m16n8k%d", tk);
+    double mmas = (double)(c->wm / 16) * (c->wn / 8) * (c->bk / tk);
+    gc_kop_t *o = op(k, &k->loop, GC_OP_MMA, mmas, &g->ok);
+    if (o) {
+        o->inst = "mma";
+        o->shape = gc_kernel_str(k, shape);
+        o->a = atype(g->dt);
+        o->c = ctype(g->dt);
+        o->chains = (double)(c->wm / 16) * (c->wn / 8);
+    }
+    /* fragments: the warp tile's A and B rows for the k step, 512 bytes per
+     * ldmatrix.x4, from a swizzled (conflict-free) layout */
+    double frag = (double)(c->wm + c->wn) * c->bk * g->eb;
+    o = op(k, &k->loop, GC_OP_LDMATRIX, frag / 512, &g->ok);
+    if (o)
+        o->num = 4;
+    /* global -> shared: 16 bytes per thread per copy, whole rows */
+    double copies = g->tile_in / 16 / (32 * g->W);
+    if (!turing) {
+        cp_async16(g, &k->loop, copies * g->lfrac);
+        cp_async16(g, &k->prologue, copies * g->pro);
+    } else { /* registers hold the next tile: loads in flight over one stage */
+        cp_async16(g, &k->loop, copies);
+    }
+    op(k, &k->loop, GC_OP_BAR, 1, &g->ok);
+    o = op(k, &k->loop, GC_OP_ALU, 16 + copies * 4, &g->ok);
+    if (o)
+        o->name = "imad";
+    c_stores(g);
+    op(k, &k->epilogue, GC_OP_BAR, 2, &g->ok);
+    double acc = (double)c->wm * c->wn / 32;
+    k->regs = fmin(255, acc + 64 + (c->wm + c->wn) / 4);
+    k->shared_bytes = c->stages * g->tile_in;
+    snprintf(info->inst, sizeof(info->inst), "mma %s %s.%s", shape, atype(g->dt), ctype(g->dt));
+    info->path = turing ? "mma+ldg" : "mma+cp.async";
+}
+
+/* CUDA cores, f32: 8x8 outputs per thread, 64 FFMA per k, fragments by
+ * LDS.128, A stored transposed through registers. */
+static void ops_ffma(gdesc_t *g, gc_gemm_result_t *info)
+{
+    gc_kernel_t *k = g->k;
+    double ks = g->c.bk;
+    gc_kop_t *o = op(k, &k->loop, GC_OP_ALU, 64 * ks, &g->ok);
+    if (o) {
+        o->name = "ffma";
+        o->chains = 64;
+    }
+    o = op(k, &k->loop, GC_OP_LDS, 4 * ks, &g->ok);
+    if (o) { /* lanes in a row of the warp's 4x8 layout share an address */
+        o->width = 16;
+        o->broadcast = 1;
+    }
+    double copies = g->tile_in / 16 / (32 * g->W);
+    cp_async16(g, &k->loop, copies);                    /* register-staged prefetch */
+    o = op(k, &k->loop, GC_OP_STS, copies * 4, &g->ok); /* A is stored transposed */
+    if (o)
+        o->width = 4;
+    op(k, &k->loop, GC_OP_BAR, 1, &g->ok);
+    o = op(k, &k->loop, GC_OP_ALU, 20, &g->ok);
+    if (o)
+        o->name = "imad";
+    o = op(k, &k->epilogue, GC_OP_STG, 16, &g->ok);
+    if (o) {
+        o->width = 16;
+        o->sectors = 32;
+    }
+    k->regs = 128;
+    k->shared_bytes = g->c.stages * g->tile_in;
+    snprintf(info->inst, sizeof(info->inst), "ffma");
+    info->path = "ffma";
+}
+
+/* DRAM traffic of the kernel. A library rasterises the tiles so that the
+ * blocks running at once cover a near-square patch of C: they walk K
+ * together and share their A row and B column panels through the L2. DRAM
+ * then reads A and B once when they fit the L2, else once per wave: the
+ * patch's rows and columns, K deep. C is written once. tm x tn: the tile
+ * grid; trips: k steps. */
+static void footprint(const gc_arch_t *a, const gdesc_t *g, long m, long n, long kk, double tm,
+                      double tn, double trips)
+{
+    const cand_t *c = &g->c;
+    gc_kernel_t *k = g->k;
+    double L2 = a->memory.l2.size_mib.set ? a->memory.l2.size_mib.v * 1048576.0 : 0;
+    double ab = ((double)m * kk + (double)kk * n) * g->eb;
+    double sms = a->sm.count.set ? a->sm.count.v : 1;
+    double tiles = tm * tn, conc = fmin(tiles, sms);
+    double rows = fmin(tm, fmax(1, sqrt(conc * c->bn / c->bm))), cols = fmin(tn, ceil(conc / rows));
+    double per_wave = (rows * c->bm + cols * c->bn) * kk * g->eb;
+    double waves = ceil(tiles / conc);
+    k->read_bytes = ab <= L2 ? ab : fmax(ab, fmin(waves * per_wave, tiles * g->tile_in * trips));
+    k->reuse_bytes = 1; /* every re-read is counted in read_bytes */
+    k->write_bytes = (double)m * n * g->ob;
+}
+
+/* The candidate's tile for dtype dt on its path: the k step covers 128
+ * bytes of a row (wgmma) or 64 (mma): f16 64 / 32, tf32 32 / 16, 8-bit
+ * 128 / 64; the FFMA tile keeps its own. */
+static cand_t tile_of(path_t path, cand_t c, gc_gemm_dtype_t dt)
+{
+    if (path == P_WGMMA)
+        c.bk = (int)(128 / in_bytes(dt));
+    else if (path == P_MMA || path == P_TURING)
+        c.bk = (int)(64 / in_bytes(dt));
+    return c;
+}
+
+/* info's problem and tile fields for candidate c (the rest zeroed). */
+static void info_of(gc_gemm_result_t *info, long m, long n, long kk, gc_gemm_dtype_t dt,
+                    const cand_t *c)
+{
     memset(info, 0, sizeof(*info));
     info->m = m;
     info->n = n;
@@ -200,175 +365,59 @@ int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t 
     info->tile_k = c->bk;
     info->stages = c->stages;
     info->warps = c->warps;
-    switch (path) {
-    case P_WGMMA: {
-        /* consumers: c->wm warpgroups; each covers bm / wm rows as m64 slabs */
-        int slabs = c->bm / 64 / c->wm; /* m64 wgmma per consumer warpgroup per k16 */
-        int wn = c->bn;
-        char shape[32];
-        snprintf(shape, sizeof(shape), "m64n%dk%d", wn, ik);
-        double per_cons_warp = (double)slabs * (c->bk / ik);
-        /* averaged over all warps: consumers are 4*wm of the warps */
-        double frac = 4.0 * c->wm / W;
-        o = op(k, &k->loop, GC_OP_WGMMA, per_cons_warp * frac, &ok);
-        if (o) {
-            o->inst = "wgmma";
-            o->shape = gc_kernel_str(k, shape);
-            o->a = atype(dt);
-            o->c = ctype(dt);
-            o->operands = "ss";
-            o->chains = fmax(1, slabs * frac);
-        }
-        /* producer: one TMA load of A and one of B per stage, issued by one
-         * thread. Clusters of 2 blocks along M multicast their common B tile:
-         * each block fetches half of it from the L2 (CUTLASS's sm90 default
-         * cluster shape 2x1x1). */
-        double a_bytes = (double)c->bm * c->bk * eb, b_bytes = (double)c->bn * c->bk * eb;
-        o = op(k, &k->loop, GC_OP_TMA, lfrac / W, &ok);
-        if (o)
-            o->bytes = a_bytes;
-        o = op(k, &k->loop, GC_OP_TMA, lfrac / W, &ok);
-        if (o)
-            o->bytes = b_bytes / 2;
-        /* mbarrier waits and arrivals, fences, loop control */
-        o = op(k, &k->loop, GC_OP_ALU, 12, &ok);
-        if (o)
-            o->name = "iadd3";
-        /* prologue: fill the ring */
-        o = op(k, &k->prologue, GC_OP_TMA, pro / W, &ok);
-        if (o)
-            o->bytes = a_bytes + b_bytes / 2;
-        /* epilogue: accumulators -> shared (stmatrix) -> global */
-        double cbytes = (double)c->bm * c->bn * ob;
-        o = op(k, &k->epilogue, GC_OP_STS, cbytes / (W * 512), &ok);
-        if (o)
-            o->width = 16;
-        o = op(k, &k->epilogue, GC_OP_STG, cbytes / (W * 512), &ok);
-        if (o)
-            o->width = 16;
-        o = op(k, &k->epilogue, GC_OP_BAR, 1, &ok);
-        k->regs = 168; /* consumers hold 64 x bn / 128 f32 accumulators per thread */
-        k->shared_bytes = c->stages * tile_in + 1024;
-        snprintf(info->inst, sizeof(info->inst), "wgmma %s %s.%s ss", shape, atype(dt), ctype(dt));
-        info->path = "wgmma+tma";
-        break;
+}
+
+/* the description of candidate `cand` of the path for M x N x K */
+int gc_gemm_kernel(const gc_arch_t *a, long m, long n, long kk, gc_gemm_dtype_t dt, int cand,
+                   gc_kernel_t **out, gc_gemm_result_t *info, gc_err_t *err)
+{
+    *out = NULL;
+    path_t path = path_of(a, dt);
+    int nc;
+    const cand_t *cs = cands(path, &nc);
+    if (cand < 0 || cand >= nc)
+        return gc_err_set(err, GC_EUSAGE, "no gemm candidate %d", cand);
+    gdesc_t g = {.c = tile_of(path, cs[cand], dt), .dt = dt, .ok = 1};
+    const cand_t *c = &g.c;
+    char name[96];
+    snprintf(name, sizeof(name), "gemm_%ldx%ldx%ld_%s", m, n, kk, dt_names[dt]);
+    gc_kernel_t *k = g.k = gc_kernel_create(name);
+    if (!k)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    k->source = "gpucal gemm template (model/predict/gemm.c)";
+    g.eb = in_bytes(dt);
+    g.ob = out_bytes(dt);
+    double tm = ceil((double)m / c->bm), tn = ceil((double)n / c->bn);
+    k->grid[0] = (long)tn;
+    k->grid[1] = (long)tm;
+    if (tm > 65535) { /* grid y limit: fold into x */
+        k->grid[0] = (long)(tn * tm);
+        k->grid[1] = 1;
     }
-    case P_MMA:
-    case P_TURING: {
-        int tk = path == P_TURING ? (dt == GC_GEMM_I8 ? 16 : 8) : ik;
-        char shape[32];
-        snprintf(shape, sizeof(shape), "m16n8k%d", tk);
-        double mmas = (double)(c->wm / 16) * (c->wn / 8) * (c->bk / tk);
-        o = op(k, &k->loop, GC_OP_MMA, mmas, &ok);
-        if (o) {
-            o->inst = "mma";
-            o->shape = gc_kernel_str(k, shape);
-            o->a = atype(dt);
-            o->c = ctype(dt);
-            o->chains = (double)(c->wm / 16) * (c->wn / 8);
-        }
-        /* fragments: the warp tile's A and B rows for the k step, 512 bytes per
-         * ldmatrix.x4, from a swizzled (conflict-free) layout */
-        double frag = (double)(c->wm + c->wn) * c->bk * eb;
-        o = op(k, &k->loop, GC_OP_LDMATRIX, frag / 512, &ok);
-        if (o)
-            o->num = 4;
-        /* global -> shared: 16 bytes per thread per copy, whole rows */
-        double copies = tile_in / 16 / (32 * W);
-        if (path == P_MMA) {
-            o = op(k, &k->loop, GC_OP_CP_ASYNC, copies * lfrac, &ok);
-            if (o) {
-                o->width = 16;
-                o->l1 = 0;
-            }
-            o = op(k, &k->prologue, GC_OP_CP_ASYNC, copies * pro, &ok);
-            if (o) {
-                o->width = 16;
-                o->l1 = 0;
-            }
-        } else { /* registers hold the next tile: loads in flight over one stage */
-            o = op(k, &k->loop, GC_OP_CP_ASYNC, copies, &ok);
-            if (o) {
-                o->width = 16;
-                o->l1 = 0;
-            }
-        }
-        o = op(k, &k->loop, GC_OP_BAR, 1, &ok);
-        o = op(k, &k->loop, GC_OP_ALU, 16 + copies * 4, &ok);
-        if (o)
-            o->name = "imad";
-        double cbytes = (double)c->bm * c->bn * ob;
-        o = op(k, &k->epilogue, GC_OP_STS, cbytes / (W * 512), &ok);
-        if (o)
-            o->width = 16;
-        o = op(k, &k->epilogue, GC_OP_STG, cbytes / (W * 512), &ok);
-        if (o)
-            o->width = 16;
-        o = op(k, &k->epilogue, GC_OP_BAR, 2, &ok);
-        double acc = (double)c->wm * c->wn / 32;
-        k->regs = fmin(255, acc + 64 + (c->wm + c->wn) / 4);
-        k->shared_bytes = c->stages * tile_in;
-        snprintf(info->inst, sizeof(info->inst), "mma %s %s.%s", shape, atype(dt), ctype(dt));
-        info->path = path == P_MMA ? "mma+cp.async" : "mma+ldg";
-        break;
-    }
-    case P_FFMA: {
-        /* 8x8 outputs per thread: 64 FFMA per k, fragments by LDS.128 */
-        double ks = c->bk;
-        o = op(k, &k->loop, GC_OP_ALU, 64 * ks, &ok);
-        if (o) {
-            o->name = "ffma";
-            o->chains = 64;
-        }
-        o = op(k, &k->loop, GC_OP_LDS, 4 * ks, &ok);
-        if (o) { /* lanes in a row of the warp's 4x8 layout share an address */
-            o->width = 16;
-            o->broadcast = 1;
-        }
-        double copies = tile_in / 16 / (32 * W);
-        o = op(k, &k->loop, GC_OP_CP_ASYNC, copies, &ok); /* register-staged prefetch */
-        if (o) {
-            o->width = 16;
-            o->l1 = 0;
-        }
-        o = op(k, &k->loop, GC_OP_STS, copies * 4, &ok); /* A is stored transposed */
-        if (o)
-            o->width = 4;
-        o = op(k, &k->loop, GC_OP_BAR, 1, &ok);
-        o = op(k, &k->loop, GC_OP_ALU, 20, &ok);
-        if (o)
-            o->name = "imad";
-        o = op(k, &k->epilogue, GC_OP_STG, 16, &ok);
-        if (o) {
-            o->width = 16;
-            o->sectors = 32;
-        }
-        k->regs = 128;
-        k->shared_bytes = c->stages * tile_in;
-        snprintf(info->inst, sizeof(info->inst), "ffma");
-        info->path = "ffma";
-        break;
-    }
-    }
-    if (!ok) {
+    k->block[0] = 32L * c->warps;
+    g.W = c->warps;
+    double trips = ceil((double)kk / c->bk);
+    k->loop.trips = trips;
+    k->loop.stages = c->stages;
+    /* the prologue fills stages - 1 slots of the ring; the loop loads the other
+     * k steps (the last stages - 1 iterations load nothing): A and B cross the
+     * L2 once per k step, trips times in all */
+    g.pro = fmin(c->stages - 1.0, trips);
+    g.lfrac = (trips - g.pro) / trips;
+    g.tile_in = (double)(c->bm + c->bn) * c->bk * g.eb;
+    g.ik = inst_k(dt);
+    info_of(info, m, n, kk, dt, c);
+    if (path == P_WGMMA)
+        ops_wgmma(&g, info);
+    else if (path == P_FFMA)
+        ops_ffma(&g, info);
+    else
+        ops_mma(&g, path == P_TURING, info);
+    if (!g.ok) {
         gc_kernel_destroy(k);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
-    /* footprint. A library rasterises the tiles so that the blocks running at
-     * once cover a near-square patch of C: they walk K together and share
-     * their A row and B column panels through the L2. DRAM then reads A and B
-     * once when they fit the L2, else once per wave: the patch's rows and
-     * columns, K deep. C is written once. */
-    double L2 = a->memory.l2.size_mib.set ? a->memory.l2.size_mib.v * 1048576.0 : 0;
-    double ab = ((double)m * kk + (double)kk * n) * eb;
-    double sms = a->sm.count.set ? a->sm.count.v : 1;
-    double tiles = tm * tn, conc = fmin(tiles, sms);
-    double rows = fmin(tm, fmax(1, sqrt(conc * c->bn / c->bm))), cols = fmin(tn, ceil(conc / rows));
-    double per_wave = (rows * c->bm + cols * c->bn) * kk * eb;
-    double waves = ceil(tiles / conc);
-    k->read_bytes = ab <= L2 ? ab : fmax(ab, fmin(waves * per_wave, tiles * tile_in * trips));
-    k->reuse_bytes = 1; /* every re-read is counted in read_bytes */
-    k->write_bytes = (double)m * n * ob;
+    footprint(a, &g, m, n, kk, tm, tn, trips);
     info->candidates = nc;
     *out = k;
     return 0;

@@ -239,7 +239,7 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
     if (!rc && q.clock_mhz > 0 && !(o && o->clock_mhz > 0))
         p.clock_source = sustained_src;
     if (!rc) {
-        *us = (p.cycles - p.breakdown[GC_R_LAUNCH] + ends_cyc(a, s->fam)) / p.clock_mhz;
+        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s->fam) / p.clock_mhz;
         if (kp) {
             memset(kp, 0, sizeof(*kp));
             kp->fam = s->fam;
@@ -549,7 +549,7 @@ static int assemble(const gc_arch_t *a, const search_t *st, const gc_predict_opt
     r->split = s->split;
     for (int i = 0; i < r->n_kernels; i++)
         r->time_us += r->kern[i].kernel_us;
-    r->launch_us = km->pred.breakdown[GC_R_LAUNCH] / km->pred.clock_mhz;
+    r->launch_us = gc_predict_host_launch_us(&km->pred);
     r->clock_mhz = km->pred.clock_mhz;
     r->clock_source = km->pred.clock_source;
     return 0;

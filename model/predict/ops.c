@@ -2,23 +2,28 @@
  * helpers (see ops.h, ops_build.h). */
 #include "ops.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "machine.h"
 #include "ops_build.h"
 
 /* where helpers write after running out of memory; per thread: builders
  * run concurrently (the library promises concurrent predictions) */
 static _Thread_local gc_kop_t sink;
 
-int kb_start(kb_t *b, const char *name, const char *source)
+gc_kernel_t *kb_start(kb_t *b, const char *name, const char *source, gc_err_t *err)
 {
     b->k = gc_kernel_create(name);
     b->ok = b->k != NULL;
-    if (b->ok)
-        b->k->source = gc_kernel_str(b->k, source);
-    return b->ok ? 0 : -1;
+    if (!b->ok) {
+        gc_err_set(err, GC_ENOMEM, "out of memory");
+        return NULL;
+    }
+    b->k->source = gc_kernel_str(b->k, source);
+    return b->k;
 }
 
 gc_kop_t *kb_op(kb_t *b, gc_kphase_t *ph, gc_opclass_t cls, double count)
@@ -102,11 +107,41 @@ static double qpos(const gc_qty_t *q)
     return q->set && q->v > 0 ? q->v : 0;
 }
 
-double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k)
+/* The steps of a kernel whose whole grid is resident at once (one wave or
+ * less) run in lockstep: every warp starts together and runs the same
+ * code, so the grid reads its input, then computes, then writes, and none
+ * of these overlaps another (no other block is resident to fill the gaps).
+ * The predictor's round is a steady state that overlaps them across warps;
+ * this is what lockstep adds: the DRAM reads at the read bandwidth, the
+ * busiest compute resource (tensor, alu, issue, shared) and the DRAM writes
+ * at the write bandwidth, in sequence, less the predicted time (launch
+ * excluded), when positive. Only for kernels without pipeline stages (a
+ * cp.async / TMA pipeline overlaps loads with math by design, lockstep or
+ * not). Bandwidths from the arch's machine (memory.dram.bw_read_gbs,
+ * bw_write_gbs, or what derive.c supplies); 0 without them. */
+static double lockstep_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_prediction_t *p)
+{
+    const gc_machine_t *m = gc_machine_of(a);
+    if (!p || !m || !(p->waves > 0) || p->waves > 1 || k->prologue.stages > 1 ||
+        k->loop.stages > 1 || k->epilogue.stages > 1 || !(p->clock_mhz > 0) ||
+        !(m->dram_rd_gbs > 0) || !(m->dram_wr_gbs > 0))
+        return 0;
+    double rd = fmin(k->read_bytes > 0 ? k->read_bytes : p->dram_bytes, p->dram_bytes);
+    double wr = fmax(0, p->dram_bytes - rd);
+    double per_gbs = p->clock_mhz / 1e3; /* cycles per byte at 1 GB/s */
+    double comp = 0;
+    const int res[] = {GC_R_TENSOR, GC_R_ALU, GC_R_ISSUE, GC_R_SHARED};
+    for (int i = 0; i < 4; i++)
+        comp = fmax(comp, p->busy[res[i]]);
+    double lock = rd * per_gbs / m->dram_rd_gbs + comp + wr * per_gbs / m->dram_wr_gbs;
+    return fmax(0, lock - (p->cycles - p->breakdown[GC_R_LAUNCH]));
+}
+
+double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_prediction_t *p)
 {
     double first = k->read_bytes > 0 ? qpos(&a->memory.dram.latency_cyc) : 0;
     double last = k->write_bytes > 0 ? qpos(&a->memory.l2.latency_cyc) : 0;
-    return first + last;
+    return first + last + lockstep_cyc(a, k, p);
 }
 
 typedef int (*build_fn)(const gc_arch_t *, const gc_ops_args_t *, gc_ops_plan_t *, gc_err_t *);

@@ -19,6 +19,7 @@
 #include "../../util/err.h"
 #include "../../arch/arch.h"
 #include "kernel.h"
+#include "predict.h"
 
 #define GC_OPS_KERNELS_MAX 4
 
@@ -56,8 +57,12 @@ void gc_ops_plan_free(gc_ops_plan_t *plan);
  * do not hold: its first loads come from DRAM (memory.dram.latency_cyc,
  * when it reads) and its last stores must reach the L2 before it ends
  * (memory.l2.latency_cyc, when it writes). The gemm template adds the same
- * (model/predict/gemm_select.c, ends_cyc). 0 for what the arch lacks. */
-double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k);
+ * (model/predict/gemm_select.c, ends_cyc). 0 for what the arch lacks. With
+ * p, k's prediction on a (NULL: none), also what lockstep adds when the
+ * whole grid is resident at once and k has no pipeline stages: its DRAM
+ * reads, its busiest compute resource and its DRAM writes in sequence,
+ * beyond the predicted time (ops.c, lockstep_cyc). */
+double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_prediction_t *p);
 
 /* The usage lines of the operators (for --help). */
 const char *gc_ops_usage(void);

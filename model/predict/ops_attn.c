@@ -57,38 +57,84 @@ static double fa_trips(double S, const fa_cfg_t *c, int causal)
 }
 
 /* One K/V block of the main loop per warp (flash_fwd_kernel.h,
- * compute_attn_1rowblock): S = Q K^T and O += P V as mma m16n8k16 with
- * f32 accumulators over the warp's bm / warps rows; Q, K from shared memory
- * by ldmatrix.x4 each k step (Is_Q_in_regs false), V by ldmatrix.x4.trans;
- * the next K and V blocks by cp.async (16 bytes, .cg) while this one is
- * computed; the online softmax: row max (FMNMX, 2 quad shuffles per row),
- * exp2 (one FFMA and MUFU.EX2 per element), row sum, rescale of O, P packed
- * to 16 bits; two __syncthreads. */
-static void fa_loop(kb_t *b, gc_kphase_t *L, const fa_cfg_t *c, const char *dt)
+ * compute_attn_1rowblock), as the three steps each iteration runs one after
+ * another, one phase of the description each, all with the loop's trips
+ * (the predictor adds the phases' demands and latencies: predict.c,
+ * round_cycles):
+ *
+ *   prologue  S = Q K^T: cp_async_wait<0>() and __syncthreads() for this K
+ *             block, then flash::gemm: mma m16n8k16 with f32 accumulators
+ *             over the warp's bm / warps rows, Q and K from shared memory by
+ *             ldmatrix.x4 each k step (Is_Q_in_regs false); the V block's
+ *             cp.async (16 bytes, .cg) is issued first;
+ *   epilogue  softmax_rescale_o on S (softmax.h): row max (FMNMX, an
+ *             Allreduce over the 4 threads of a row: 2 shuffles), exp2 (one
+ *             FFMA and MUFU.EX2 per element), row sum, rescale of O; P packed
+ *             to 16 bits. It needs all of S, so it starts when the warp's
+ *             S = Q K^T is done, and O += P V needs all of P;
+ *   loop      O += P V (flash::gemm_rs: P from registers, V by
+ *             ldmatrix.x4.trans) after cp_async_wait<0>() and
+ *             __syncthreads() for V; the next K block's cp.async is issued
+ *             first.
+ *
+ * Within a warp nothing overlaps these steps; across the warps of an SM the
+ * predictor's round still overlaps what different warps do. O += P V is the
+ * description's loop so that the kernel runs at the tensor forms' clock
+ * (predict.c, pick_clock). */
+static void fa_steps(kb_t *b, gc_kernel_t *k, const fa_cfg_t *c, const char *dt)
 {
     double mw = (double)c->bm / c->warps, D = c->d, BN = c->bn;
-    double e = mw * BN / 32;      /* S elements per thread */
-    double rows = mw / 8;         /* rows per thread (2 per m16 tile) */
-    double mma = (mw / 16) * (BN / 8) * (D / 16) + (mw / 16) * (D / 8) * (BN / 16);
-    gc_kop_t *m = kb_op(b, L, GC_OP_MMA, mma);
+    double e = mw * BN / 32; /* S elements per thread */
+    double rows = mw / 8;    /* rows per thread (2 per m16 tile) */
+    gc_kphase_t *S = &k->prologue, *X = &k->epilogue, *O = &k->loop;
+    gc_kop_t *m = kb_op(b, S, GC_OP_MMA, (mw / 16) * (BN / 8) * (D / 16));
     m->inst = "mma";
     m->shape = "m16n8k16";
     m->a = dt;
     m->c = "f32";
     m->chains = (mw / 16) * (BN / 8); /* independent accumulators of S */
-    double ldm = (mw * D * 2 + 2 * BN * D * 2) / 512;
-    gc_kop_t *l = kb_op(b, L, GC_OP_LDMATRIX, ldm);
+    gc_kop_t *l = kb_op(b, S, GC_OP_LDMATRIX, (mw * D * 2 + BN * D * 2) / 512);
     l->num = 4;
-    gc_kop_t *cp = kb_op(b, L, GC_OP_CP_ASYNC, 2 * BN * D * 2 / 512 / c->warps);
+    gc_kop_t *cp = kb_op(b, S, GC_OP_CP_ASYNC, BN * D * 2 / 512 / c->warps);
     cp->width = 16;
     cp->l1 = 0;
-    kb_alu(b, L, "fmnmx", e + 2 * rows, 0);
-    kb_alu(b, L, "ffma", e + e + mw * D / 32 + 4 * rows, 0); /* exp2 arg, sum, O rescale */
-    kb_alu(b, L, "mufu", e + rows, 0);
-    kb_alu(b, L, "f2f", e / 2, 0);
-    kb_op(b, L, GC_OP_SHFL, 4 * rows);
-    kb_op(b, L, GC_OP_BAR, 2);
-    kb_alu(b, L, "imad", 12, 0);
+    kb_op(b, S, GC_OP_BAR, 1);
+    kb_alu(b, S, "imad", 6, 0);
+    kb_alu(b, X, "fmnmx", e + 2 * rows, 0);
+    kb_alu(b, X, "ffma", e + e + mw * D / 32 + 4 * rows, 0); /* exp2 arg, sum, O rescale */
+    kb_alu(b, X, "mufu.ex2", e + rows, 0);
+    kb_alu(b, X, "f2f", e / 2, 0);
+    kb_op(b, X, GC_OP_SHFL, 4 * rows);
+    gc_kop_t *m2 = kb_op(b, O, GC_OP_MMA, (mw / 16) * (D / 8) * (BN / 16));
+    m2->inst = "mma";
+    m2->shape = "m16n8k16";
+    m2->a = dt;
+    m2->c = "f32";
+    m2->chains = (mw / 16) * (D / 8); /* independent accumulators of O */
+    gc_kop_t *lv = kb_op(b, O, GC_OP_LDMATRIX, BN * D * 2 / 512);
+    lv->num = 4;
+    gc_kop_t *cv = kb_op(b, O, GC_OP_CP_ASYNC, BN * D * 2 / 512 / c->warps);
+    cv->width = 16;
+    cv->l1 = 0;
+    kb_op(b, O, GC_OP_BAR, 1);
+    kb_alu(b, O, "imad", 6, 0);
+}
+
+/* The causal mask (flash_fwd_kernel.h: n_masking_steps = ceil(bM / bN)
+ * iterations of a row block, the ones that reach the diagonal, run
+ * Mask::apply_mask with causal limits; mask.h): per score a column-index
+ * compare and a select of -inf (ISETP, FSEL), and per column of the
+ * thread's fragment its index and limit (two integer ops). Averaged over
+ * the row block's trips, as the trips are. */
+static void fa_mask(kb_t *b, gc_kphase_t *X, const fa_cfg_t *c, double trips, int causal)
+{
+    if (!causal || !(trips > 0))
+        return;
+    double mw = (double)c->bm / c->warps, BN = c->bn;
+    double e = mw * BN / 32; /* S elements per thread */
+    double steps = fmin(trips, ceil((double)c->bm / c->bn));
+    kb_alu(b, X, "isetp", (e + BN / 8 * 2) * steps / trips, 0);
+    kb_alu(b, X, "sel", e * steps / trips, 0);
 }
 
 int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
@@ -111,11 +157,12 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     snprintf(name, sizeof(name), "flash_fwd_kernel<hdim%d,%d,%d,%d>%s", c.d, c.bm, c.bn,
              c.warps, g->causal ? " causal" : "");
     kb_t b;
-    kb_start(&b, name, "pytorch aten/src/ATen/native/transformers/cuda/flash_attn/"
-                       "flash_fwd_launch_template.h, flash_fwd_kernel.h, kernel_traits.h");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, name,
+                              "pytorch aten/src/ATen/native/transformers/cuda/flash_attn/"
+                              "flash_fwd_launch_template.h, flash_fwd_kernel.h, kernel_traits.h",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     /* run_flash_fwd: grid (ceil(S / bm), B, H), kNThreads = 32 * warps,
      * shared Q + K + V blocks (kernel_traits.h, Share_Q_K_smem false) */
     k->grid[0] = (long)ceil(S / c.bm);
@@ -125,20 +172,19 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     k->regs = 255;
     double D = c.d;
     k->shared_bytes = (c.bm + 2.0 * c.bn) * D * 2;
-    k->loop.trips = fa_trips(S, &c, g->causal);
-    k->loop.stages = 2;
-    fa_loop(&b, &k->loop, &c, g->dtype);
-    /* Q block in, O block out through shared memory, the row's log-sum-exp */
-    gc_kop_t *q = kb_op(&b, &k->prologue, GC_OP_CP_ASYNC, c.bm * D * 2 / 512 / c.warps);
+    double trips = fa_trips(S, &c, g->causal);
+    k->prologue.trips = k->loop.trips = k->epilogue.trips = trips;
+    k->prologue.stages = k->loop.stages = 2; /* V, the next K: in flight over a step */
+    fa_steps(&b, k, &c, g->dtype);
+    fa_mask(&b, &k->epilogue, &c, trips, g->causal);
+    /* once per block, spread over its trips: the Q block in (cp.async), the
+     * O block out (scaled by 1 / row sum, through shared memory: its STS and
+     * LDS are a few per thread and left out) */
+    gc_kop_t *q = kb_op(&b, &k->prologue, GC_OP_CP_ASYNC, c.bm * D * 2 / 512 / c.warps / trips);
     q->width = 16;
     q->l1 = 0;
-    kb_op(&b, &k->prologue, GC_OP_BAR, 1);
-    double ow = c.bm * D * 2 / 512 / c.warps;
-    kb_alu(&b, &k->epilogue, "fmul", c.bm * D / 32 / c.warps, 0);
-    gc_kop_t *s = kb_op(&b, &k->epilogue, GC_OP_STS, ow);
-    s->width = 16;
-    gc_kop_t *l = kb_op(&b, &k->epilogue, GC_OP_LDS, ow);
-    l->width = 16;
+    double ow = c.bm * D * 2 / 512 / c.warps / trips;
+    kb_alu(&b, &k->epilogue, "fmul", c.bm * D / 32 / c.warps / trips, 0);
     kb_stg(&b, &k->epilogue, 16, ow);
     double qkv = B * H * S * g->head_dim * 2;
     k->read_bytes = 3 * qkv;
@@ -158,11 +204,12 @@ static int conv_pad(const gc_ops_args_t *g, double cpad, gc_ops_plan_t *p, gc_er
 {
     double pix = (double)g->n * g->h * g->w;
     kb_t b;
-    kb_start(&b, "cudnn nhwc channel pad", "cuDNN: NHWC tensor-core kernels need C % 8 == 0 "
-                                           "(cuDNN developer guide, Tensor Core requirements)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, "cudnn nhwc channel pad",
+                              "cuDNN: NHWC tensor-core kernels need C % 8 == 0 "
+                              "(cuDNN developer guide, Tensor Core requirements)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     double threads = pix * cpad / 8;
     k->grid[0] = (long)ceil(threads / 128);
     k->block[0] = 128;

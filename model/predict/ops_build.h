@@ -14,8 +14,9 @@ typedef struct kb {
     int ok;
 } kb_t;
 
-/* Start a description named name with its source citation. */
-int kb_start(kb_t *b, const char *name, const char *source);
+/* Start a description named name with its source citation: its kernel,
+ * or NULL when memory runs out (err set to GC_ENOMEM). */
+gc_kernel_t *kb_start(kb_t *b, const char *name, const char *source, gc_err_t *err);
 
 /* Append ops to phase ph (count instructions per warp and iteration; a
  * count <= 0 appends nothing). chains 0: all independent. */

@@ -55,11 +55,12 @@ int ops_elementwise(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p
     char name[64];
     snprintf(name, sizeof(name), "vectorized_elementwise_kernel<%d> %s", (int)vec, e->name);
     kb_t b;
-    kb_start(&b, name, "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh "
-                       "(launch_vectorized_kernel, vectorized_elementwise_kernel)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, name,
+                              "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh "
+                              "(launch_vectorized_kernel, vectorized_elementwise_kernel)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->grid[0] = (long)ceil(n / (128 * ept));
     k->block[0] = 128;
     k->regs = 32;
@@ -91,12 +92,13 @@ int ops_transpose(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     double R = (double)g->rows, C = (double)g->cols, n = R * C;
     double unroll = sz >= 4 ? 2 : 4, nv = 128 * unroll;
     kb_t b;
-    kb_start(&b, "elementwise_kernel<128> copy (transpose)",
-             "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh (launch_legacy_kernel), "
-             "aten/src/ATen/native/cuda/Copy.cu");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k =
+        kb_start(&b, "elementwise_kernel<128> copy (transpose)",
+                 "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh (launch_legacy_kernel), "
+                 "aten/src/ATen/native/cuda/Copy.cu",
+                 err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->grid[0] = (long)ceil(n / nv);
     k->block[0] = 128;
     k->regs = 24;
@@ -160,11 +162,12 @@ static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
     char name[80];
     snprintf(name, sizeof(name), "softmax_warp_forward<%d,%d,%d>", (int)wb, (int)wi, (int)ws);
     kb_t b;
-    kb_start(&b, name, "pytorch aten/src/ATen/native/cuda/PersistentSoftmax.cuh "
-                       "(dispatch_softmax_forward), aten/src/ATen/native/cuda/SoftMax.cu");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, name,
+                              "pytorch aten/src/ATen/native/cuda/PersistentSoftmax.cuh "
+                              "(dispatch_softmax_forward), aten/src/ATen/native/cuda/SoftMax.cu",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->block[0] = (long)ws;
     k->block[1] = (long)(128 / ws);
     k->grid[0] = (long)ceil(R / (wb * 128 / ws));
@@ -188,22 +191,38 @@ static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
     return ops_push(p, &b, "softmax", err);
 }
 
-/* A block-wide reduction of one value (blockReduce in SoftMax.cu /
- * block_reduce.cuh): a warp butterfly, one shared store per warp, a
- * barrier, the first warp's butterfly over the partials, a barrier and a
- * shared (broadcast) load. */
-static void block_reduce(kb_t *b, gc_kphase_t *ph)
+/* A block-wide reduction of one value (cuda_utils::BlockReduce in
+ * block_reduce.cuh, as blockReduceWarp in SoftMax.cu calls it): a warp
+ * butterfly (5 shuffles and 5 dependent combines), a barrier, one shared
+ * store per warp, a barrier, the first warp's butterfly over the partials,
+ * thread 0's store of the result, a barrier and a shared (broadcast) load.
+ * scale: the share of it each trip of the phase carries (1 / trips when
+ * the phase loops). */
+static void block_reduce_n(kb_t *b, gc_kphase_t *ph, double scale)
 {
-    kb_op(b, ph, GC_OP_SHFL, 10);
-    kb_alu(b, ph, "fadd", 10, 1);
-    gc_kop_t *s = kb_op(b, ph, GC_OP_STS, 1);
+    kb_op(b, ph, GC_OP_SHFL, 10 * scale);
+    kb_alu(b, ph, "fadd", 10 * scale, 1);
+    gc_kop_t *s = kb_op(b, ph, GC_OP_STS, scale);
     s->width = 4;
     s->active = 1;
-    gc_kop_t *l = kb_op(b, ph, GC_OP_LDS, 2);
+    gc_kop_t *l = kb_op(b, ph, GC_OP_LDS, 2 * scale);
     l->width = 4;
     l->broadcast = 1;
-    kb_op(b, ph, GC_OP_BAR, 2);
+    kb_op(b, ph, GC_OP_BAR, 3 * scale);
 }
+
+static void block_reduce(kb_t *b, gc_kphase_t *ph)
+{
+    block_reduce_n(b, ph, 1);
+}
+
+/* expf without --use_fast_math (PyTorch builds ATen without it): range
+ * reduction in FMAs, MUFU.EX2, a scale: 6 FMA-pipe ops and one MUFU. The
+ * IEEE division by the sum: MUFU.RCP, 4 FMAs and the slow-path compare
+ * (CUDA C++ Programming Guide, "Floating-Point Standard": x / y is
+ * IEEE-compliant unless -prec-div=false). */
+#define EXP_FMA 6.0
+#define DIV_FMA 5.0
 
 /* Above 2048 columns host_softmax launches one block per row (grid = rows)
  * of SoftMaxForward_getBlockSize(cols) = min(cols, 1024) threads rounded up
@@ -214,8 +233,18 @@ static void block_reduce(kb_t *b, gc_kphase_t *ph)
  * shared memory a block gets without opting in and cols % ILP == 0 (ILP =
  * 16 / sizeof: the row is staged in shared memory by 16-byte vectors: one
  * read); else cunn_SoftMaxForward, which reads the row three times (max,
- * sum, output: the second and third from the L2). Two block reductions
- * (max, sum) each. */
+ * sum, output: the second and third from the L2).
+ *
+ * Each kernel runs three steps one after another, separated by the two
+ * block reductions' barriers, and the description has one phase for each
+ * (the predictor adds their demands and latencies): the prologue reads the
+ * row (from DRAM) and takes the thread's max, then the block's max; the
+ * loop sums exp(x - max) (ilpReduce with SumExpFloat: registers, shared
+ * memory or a second read of the row from the L2), then the block's sum;
+ * the epilogue writes exp(x - max) / sum (SoftMaxForwardEpilogue; the plain
+ * kernel reads the row a third time). Per trip, one 16-byte vector per
+ * thread is in flight (ilpReduce's loop); the Reg kernel's loads are
+ * unrolled, all in flight at once. */
 static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
 {
     int sz = ops_dsize(g->dtype);
@@ -228,11 +257,12 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
     const char *name = use_reg ? "cunn_SoftMaxForwardReg"
                        : use_smem ? "cunn_SoftMaxForwardSmem" : "cunn_SoftMaxForward";
     kb_t b;
-    kb_start(&b, name, "pytorch aten/src/ATen/native/cuda/SoftMax.cu (host_softmax, "
-                       "SoftMaxForward_getBlockSize)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, name,
+                              "pytorch aten/src/ATen/native/cuda/SoftMax.cu (host_softmax, "
+                              "SoftMaxForward_getBlockSize, ilpReduce, blockReduceWarp)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->grid[0] = (long)R;
     k->block[0] = (long)block;
     /* registers as compiled in PyTorch 2.11's sm_90 build (ptxas, seen by
@@ -241,28 +271,53 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
      * 37 -> 38 at the 8-register allocation step); the others 32 */
     k->regs = use_reg ? 22 + 2 * regcnt : 32;
     k->shared_bytes = use_smem ? C * sz + red : red;
-    gc_kphase_t *L = &k->loop;
     double per_thread = C / block; /* elements per thread */
     double vec = use_reg ? 1 : ilp, width = use_reg ? sz : 16;
-    /* the Reg kernel's loads are unrolled (all in flight at once); the
-     * others loop, one vector in flight per thread */
-    double per_it = use_reg ? regcnt : 1;
-    L->trips = use_reg ? 1 : fmax(1, ceil(per_thread / vec));
-    kb_ldg(&b, L, width, per_it, 0);
-    if (!use_reg && !use_smem) { /* the sum pass and the output pass read again */
-        gc_kop_t *again = kb_ldg(&b, L, width, 2, 0);
-        again->l1_hit = 0;
-    }
+    double trips = use_reg ? 1 : fmax(1, ceil(per_thread / vec));
+    double per_it = use_reg ? regcnt : 1;  /* loads per trip */
+    double el = use_reg ? per_thread : vec; /* elements per trip */
+    double conv = sz == 2 ? el : 0;
+    gc_kphase_t *P = &k->prologue, *L = &k->loop, *E = &k->epilogue;
+    P->trips = L->trips = E->trips = trips;
+    /* the max: read, convert, FMNMX; then the block's max */
+    kb_ldg(&b, P, width, per_it, 0);
     if (use_smem) {
-        gc_kop_t *s = kb_op(&b, L, GC_OP_STS, 1);
+        gc_kop_t *s = kb_op(&b, P, GC_OP_STS, 1);
         s->width = 16;
-        gc_kop_t *l = kb_op(&b, L, GC_OP_LDS, 2);
-        l->width = 16;
     }
-    softmax_math(&b, L, use_reg ? per_thread : vec, sz, 2);
-    kb_stg(&b, L, width, per_it);
-    block_reduce(&b, &k->epilogue);
-    block_reduce(&b, &k->epilogue);
+    kb_alu(&b, P, "fmnmx", el, 0);
+    kb_alu(&b, P, "f2f", conv, 0);
+    kb_alu(&b, P, "imad", 4, 0);
+    block_reduce_n(&b, P, 1 / trips);
+    /* the sum of exp(x - max); then the block's sum */
+    if (use_smem) {
+        gc_kop_t *l = kb_op(&b, L, GC_OP_LDS, 1);
+        l->width = 16;
+    } else if (!use_reg) {
+        gc_kop_t *again = kb_ldg(&b, L, width, 1, 0);
+        again->l1_hit = 0;
+        kb_alu(&b, L, "f2f", conv, 0);
+    }
+    kb_alu(&b, L, "ffma", el * (1 + EXP_FMA + 1), 0);
+    kb_alu(&b, L, "mufu.ex2", el, 0);
+    kb_alu(&b, L, "imad", use_reg ? 0 : 3, 0);
+    block_reduce_n(&b, L, 1 / trips);
+    /* the output: exp(x - max) again, the division, the store */
+    if (use_smem) {
+        gc_kop_t *l = kb_op(&b, E, GC_OP_LDS, 1);
+        l->width = 16;
+    } else if (!use_reg) {
+        gc_kop_t *again = kb_ldg(&b, E, width, 1, 0);
+        again->l1_hit = 0;
+        kb_alu(&b, E, "f2f", conv, 0);
+    }
+    kb_alu(&b, E, "ffma", el * (1 + EXP_FMA + DIV_FMA), 0);
+    kb_alu(&b, E, "mufu.ex2", el, 0);
+    kb_alu(&b, E, "mufu.rcp", el, 0);
+    kb_alu(&b, E, "fsetp", el, 0);
+    kb_alu(&b, E, "f2f", conv, 0);
+    kb_alu(&b, E, "imad", 3, 0);
+    kb_stg(&b, E, width, per_it);
     k->read_bytes = R * C * sz;
     k->write_bytes = R * C * sz;
     k->reuse_bytes = ops_dsize(g->dtype) * C * 2; /* a row, between its passes */
@@ -276,78 +331,6 @@ int ops_softmax(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc
     if (g->cols <= 2048 && g->cols * sz <= 8192)
         return softmax_warp(g, p, err);
     return softmax_block(g, p, err);
-}
-
-/* layernorm: vectorized_layer_norm_kernel (pytorch aten/src/ATen/native/
- * cuda/layer_norm_kernel.cu, launch_vectorized_layer_norm_kernel), taken
- * for f32/f16/bf16 when cols % vec_size == 0 (vec_size = 4) and the tensors
- * are aligned: one block per row (grid = rows) of (32, num_threads() / 32)
- * = (32, 4) threads, shared (4 * 3 / 2) accumulators. compute_stats reads
- * the row in 4-element vectors (Welford update per element: a division by
- * the count and three FMAs), reduces (mean, m2, count) over the warp by
- * shuffles and over the 4 warps through shared memory; the second loop
- * reads the row again (from the L1 while the rows of the blocks resident
- * on an SM fit in it, memory.l1.size_kib; else from the L2), gamma and beta
- * (shared by every block, so in the L1 after the first), writes y. Mean and
- * rstd are written per row. Both loops run ceil(cols / 512) trips per
- * thread and are one iteration here. */
-int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
-{
-    int sz = ops_dsize(g->dtype);
-    double R = (double)g->rows, C = (double)g->cols;
-    if (g->cols % 4)
-        return gc_err_set(err, GC_EUSAGE, "layernorm: --cols %ld is not a multiple of 4 (the "
-                          "vectorized kernel modelled needs it)", g->cols);
-    kb_t b;
-    kb_start(&b, "vectorized_layer_norm_kernel",
-             "pytorch aten/src/ATen/native/cuda/layer_norm_kernel.cu "
-             "(launch_vectorized_layer_norm_kernel)");
-    gc_kernel_t *k = b.k;
-    if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    k->grid[0] = (long)R;
-    k->block[0] = 32;
-    k->block[1] = 4;
-    k->regs = 32;
-    k->shared_bytes = 4 * 3 / 2 * 4;
-    gc_kphase_t *L = &k->loop;
-    L->trips = ceil(C / 512);
-    double w = 4 * sz, active = fmin(32, ceil(C / 4 / 4)); /* lanes with a vector */
-    gc_kop_t *x = kb_ldg(&b, L, w, 1, 0);
-    x->active = active;
-    gc_kop_t *x2 = kb_ldg(&b, L, w, 1, 0);
-    x2->active = active;
-    /* rows resident on an SM at once: up to 2048 / 128 blocks, at most the
-     * SM's share of the grid; the second pass finds its row in the L1 only
-     * while those rows fit */
-    double live = fmin(floor(ops_sm_threads(a) / 128), ceil(R / ops_sms(a)));
-    double l1 = a->memory.l1.size_kib.set ? a->memory.l1.size_kib.v * 1024 : 0;
-    double rows_bytes = live * C * sz;
-    x2->l1_hit = l1 > 0 ? fmin(1, l1 / rows_bytes) : 1;
-    double per_sm = fmax(1, R / ops_sms(a)); /* rows an SM runs: gamma, beta from its L1 */
-    gc_kop_t *gb = kb_ldg(&b, L, w, 2, 0);
-    gb->active = active;
-    gb->l1_hit = 1 - 1 / per_sm;
-    kb_alu(&b, L, "ffma", 4 * (3 + 4 + 2), 0); /* Welford, its division, the affine */
-    kb_alu(&b, L, "mufu", 4, 0);
-    kb_alu(&b, L, "f2f", 4 * (sz == 2 ? 4 : 0), 0); /* x twice, gamma, beta; y */
-    gc_kop_t *y = kb_stg(&b, L, w, 1);
-    y->active = active;
-    gc_kphase_t *E = &k->epilogue;
-    kb_op(&b, E, GC_OP_SHFL, 15);
-    kb_alu(&b, E, "ffma", 60, 5); /* Welford combine per shuffle step */
-    gc_kop_t *s = kb_op(&b, E, GC_OP_STS, 1);
-    s->width = 16;
-    s->active = 1;
-    gc_kop_t *l = kb_op(&b, E, GC_OP_LDS, 2);
-    l->width = 16;
-    l->broadcast = 1;
-    kb_op(&b, E, GC_OP_BAR, 2);
-    gc_kop_t *ms = kb_stg(&b, E, 4, 0.5);
-    ms->active = 1;
-    k->read_bytes = R * C * sz + 2 * C * sz;
-    k->write_bytes = R * C * sz + 8 * R;
-    return ops_push(p, &b, "layernorm", err);
 }
 
 static double last_pow2(double n)
@@ -420,11 +403,12 @@ static void reduce_config(const gc_arch_t *a, double R, double C, int sz, rcfg_t
 static int reduce_memset(double grid_x, gc_ops_plan_t *p, gc_err_t *err)
 {
     kb_t b;
-    kb_start(&b, "memset (reduce semaphores)", "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
-                                                "(gpu_reduce_kernel: cudaMemsetAsync)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, "memset (reduce semaphores)",
+                              "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
+                              "(gpu_reduce_kernel: cudaMemsetAsync)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     double words = grid_x;
     k->grid[0] = 1;
     k->block[0] = (long)fmin(1024, ceil(words / 32) * 32);
@@ -445,11 +429,12 @@ int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
     if (c.ctas > 1 && reduce_memset(c.grid_x, p, err))
         return -1;
     kb_t b;
-    kb_start(&b, "reduce_kernel<512,1> sum", "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
-                                             "(setReduceConfig, reduce_kernel)");
-    gc_kernel_t *k = b.k;
+    gc_kernel_t *k = kb_start(&b, "reduce_kernel<512,1> sum",
+                              "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
+                              "(setReduceConfig, reduce_kernel)",
+                              err);
     if (!k)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+        return GC_ENOMEM;
     k->grid[0] = (long)c.grid_x;
     k->grid[1] = (long)c.grid_y;
     k->block[0] = (long)c.bw;

@@ -252,25 +252,60 @@ enum {
     NT
 };
 
+/* slowest_extra's last answers in one prediction: every wave and both
+ * clocks ask again for the same lines (a pure function of its inputs). */
+#define EXTRA_MEMO 4
+
+typedef struct extra_memo {
+    double mr[EXTRA_MEMO], n[EXTRA_MEMO], v[EXTRA_MEMO];
+    int used, next;
+} extra_memo_t;
+
 typedef struct ctx {
     const gc_machine_t *m;
     double clock_mhz;
     double mr, mw; /* DRAM bytes per L2 byte read / written */
+    extra_memo_t *memo;
 } ctx_t;
 
 /* Issue work of the ops per iteration on the busiest slot, for `warps`
  * warps (arch/pipe.h: n = ceil(warps / slots) * chains per step): ops of
  * one execution pipe add up, different pipes work side by side (the busiest
  * counts; the issue term bounds them together). */
-static double pipes_thr(const pipe_use_t *u, int n, double warps)
+static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[4])
 {
-    double thr[4] = {0, 0, 0, 0};
+    thr[0] = thr[1] = thr[2] = thr[3] = 0;
     for (int i = 0; i < n; i++) {
         double w = u[i].wg ? ceil(warps / 4.0) : warps;
         thr[u[i].cls & 3] +=
             u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) * u[i].pipe.issue_cyc;
     }
     return MAX(MAX(thr[0], thr[1]), MAX(thr[2], thr[3]));
+}
+
+static double pipes_thr(const pipe_use_t *u, int n, double warps)
+{
+    double thr[4];
+    return pipes_cls(u, n, warps, thr);
+}
+
+/* What a sub-core cannot hide when mma.sync and CUDA-core work share its
+ * warps: for each CUDA-core pipe k (FMA, ALU, MUFU), (1 - overlap_k) of the
+ * shorter of the tensor time and pipe k's time (sm.overlap_tensor_*,
+ * measured by the coissue bench; 1 = hidden, the old rule). Only for
+ * loops whose tensor work is all mma.sync: wgmma runs asynchronously. */
+static double coissue_extra(const gc_machine_t *m, const plan_t *pl, double W, double tensor)
+{
+    if (!(tensor > 0))
+        return 0;
+    for (int i = 0; i < pl->n_tensor; i++)
+        if (pl->tensor[i].wg)
+            return 0;
+    double thr[4], extra = 0;
+    pipes_cls(pl->alu, pl->n_alu, W, thr);
+    for (int k = 0; k < 3; k++)
+        extra += (1 - m->overlap_tensor[k]) * fmin(tensor, thr[k]);
+    return extra;
 }
 
 /* The longest dependency chain of one warp per iteration with `warps` warps
@@ -311,12 +346,31 @@ static double slowest_extra(const gc_machine_t *m, double mr, double n)
     double F = 0, Fn = 0, emax = 0, mean = 0;
     for (int i = 0; i < 4; i++) {
         F += p[i];
-        double fn = pow(fmin(F, 1), n);
+        /* pow only where it can tell: F unchanged (p[i] == 0) gives the last
+         * power again, and pow(1, n) is 1 (C11 7.12.7.4) */
+        double fF = fmin(F, 1);
+        double fn = p[i] == 0 ? Fn : fF == 1 ? 1 : pow(fF, n);
         emax += v[i] * (fn - Fn);
         mean += v[i] * p[i];
         Fn = fn;
     }
     return MAX(0, emax - mean);
+}
+
+/* slowest_extra through the prediction's memo. */
+static double slowest_memo(const ctx_t *c, double n)
+{
+    extra_memo_t *mm = c->memo;
+    for (int i = 0; i < mm->used; i++)
+        if (mm->mr[i] == c->mr && mm->n[i] == n)
+            return mm->v[i];
+    double v = slowest_extra(c->m, c->mr, n);
+    int k = mm->next;
+    mm->mr[k] = c->mr, mm->n[k] = n, mm->v[k] = v;
+    mm->next = (k + 1) % EXTRA_MEMO;
+    if (mm->used < EXTRA_MEMO)
+        mm->used++;
+    return v;
 }
 
 /* Each resource's demand (cycles) in one round of phase pl with N blocks on
@@ -337,12 +391,18 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
     term[GC_R_ALU] = pipes_thr(pl->alu, pl->n_alu, W);
+    /* the part of the pair the sub-core cannot hide goes to the longer one */
+    double ex = coissue_extra(m, pl, W, term[GC_R_TENSOR]);
+    term[term[GC_R_TENSOR] >= term[GC_R_ALU] ? GC_R_TENSOR : GC_R_ALU] += ex;
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
     double async = pl->rd - pl->sync_rd + pl->wr;
-    term[GC_R_L2] = W * pl->sync_rd / r2;
+    /* the L2 serves bytes at r2 and line requests at rl: requests of one
+     * line each are bound by rl (memory.l2.lines_bw_bytes_clk / 16) */
+    double rl = m->l2_lines_clk > 0 ? m->l2_lines_clk / A : 0;
+    term[GC_R_L2] = MAX(W * pl->sync_rd / r2, rl > 0 ? W * pl->sync_lines / rl : 0);
     term[GC_R_DRAM] = W * pl->sync_rd * c->mr * cr;
-    term[T_L2A] = W * async / r2;
+    term[T_L2A] = MAX(W * async / r2, rl > 0 ? W * pl->async_lines / rl : 0);
     term[T_DRAMA] = W * ((pl->rd - pl->sync_rd) * c->mr * cr + pl->wr * c->mw * cw);
     term[T_DRS] = W * pl->sync_rd * c->mr;
     term[T_DRB] = W * pl->rd * c->mr;
@@ -360,12 +420,12 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     if (pl->ldg_depth > 0) /* each dependent step waits for the slowest of its lines */
         z += pl->ldg_depth *
              ((1 - pl->ldg_l1) *
-                  (lmem + slowest_extra(m, c->mr, wc * pl->sync_lines / pl->ldg_depth)) +
+                  (lmem + slowest_memo(c, wc * pl->sync_lines / pl->ldg_depth)) +
               pl->ldg_l1 * m->l1_lat_cyc);
     if (pl->lds)
         z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
     z += pl->bars * m->bar_cyc;
-    *lasync = pl->async_rd > 0 ? lmem + slowest_extra(m, c->mr, wc * pl->async_lines) +
+    *lasync = pl->async_rd > 0 ? lmem + slowest_memo(c, wc * pl->async_lines) +
                                      (pl->tma ? m->tma_extra_cyc : 0)
                                : 0;
     term[GC_R_LATENCY] = z + own;
@@ -390,9 +450,19 @@ static double root(double x)
  * it (demand res/ncust each) and their own latency (a delay of lat minus
  * that demand), which is exact for one customer and tends to res for many.
  * Traffic nobody waits for only has to fit: the round lasts at least as
- * long as the L2 and DRAM need for all of it. sh (may be NULL) gets each
- * resource's share of the round. */
-static double combine(const double term[NT], double ncust, double sh[GC_R_LATENCY + 1])
+ * long as the L2 and DRAM need for all of it. In three steps, as the
+ * latency term alone changes between the fixed-point steps of
+ * round_cycles: the combined resource (comb_prep), the queue for a given
+ * latency (comb_t1), each resource's share of the round (comb_shares). */
+typedef struct comb {
+    double mx, s;     /* the largest term, the sum of (term / mx)^p */
+    double res;       /* the combined resource, at least the issue term */
+    double l2, dram;  /* all L2 / DRAM traffic of the round */
+    int issue_bound;  /* issue exceeds the combined others */
+    int nc;           /* customers */
+} comb_t;
+
+static void comb_prep(const double term[NT], double ncust, comb_t *cb)
 {
     double mx = 0, s = 0;
     for (int r = 0; r < GC_R_LATENCY; r++)
@@ -403,40 +473,50 @@ static double combine(const double term[NT], double ncust, double sh[GC_R_LATENC
             if (r != GC_R_ISSUE)
                 s += pw(term[r] / mx);
     double res = mx > 0 ? mx * root(s) : 0;
-    int issue_bound = term[GC_R_ISSUE] > res;
-    res = MAX(res, term[GC_R_ISSUE]);
-    double lat = term[GC_R_LATENCY];
-    int nc = ncust >= 1 ? (int)(ncust + 0.5) : 1;
-    double t1 = lat;
-    if (res > 0) {
-        double d = res / nc, z = MAX(0, lat - d), q = 0, x = 0, rr = 0;
-        int n;
-        for (n = 1; n <= nc; n++) {
-            rr = d * (1 + q);
-            x = n / (z + rr);
-            q = x * rr;
-            if (x * d > 1 - 1e-12) /* saturated: each further customer adds d */
-                break;
-        }
-        t1 = n < nc ? z + rr + (nc - n) * d : nc / x;
+    cb->issue_bound = term[GC_R_ISSUE] > res;
+    cb->res = MAX(res, term[GC_R_ISSUE]);
+    cb->mx = mx;
+    cb->s = s;
+    cb->nc = ncust >= 1 ? (int)(ncust + 0.5) : 1;
+    cb->l2 = term[GC_R_L2] + term[T_L2A];
+    cb->dram = term[GC_R_DRAM] + term[T_DRAMA];
+}
+
+/* The round's cycles through the queue alone (t1) for latency term lat. */
+static double comb_t1(const comb_t *cb, double lat)
+{
+    double res = cb->res;
+    int nc = cb->nc;
+    if (!(res > 0))
+        return lat;
+    double d = res / nc, z = MAX(0, lat - d), q = 0, x = 0, rr = 0;
+    int n;
+    for (n = 1; n <= nc; n++) {
+        rr = d * (1 + q);
+        x = n / (z + rr);
+        q = x * rr;
+        if (x * d > 1 - 1e-12) /* saturated: each further customer adds d */
+            break;
     }
-    double l2 = term[GC_R_L2] + term[T_L2A], dram = term[GC_R_DRAM] + term[T_DRAMA];
-    double t = MAX(t1, MAX(l2, dram));
-    if (sh) {
-        double busy = fmin(res, t1);
+    return n < nc ? z + rr + (nc - n) * d : nc / x;
+}
+
+/* Each resource's share sh[] of a round of t cycles, t1 of them queueing. */
+static void comb_shares(const comb_t *cb, const double term[NT], double t1, double t,
+                        double sh[GC_R_LATENCY + 1])
+{
+    double busy = fmin(cb->res, t1);
+    for (int r = 0; r < GC_R_LATENCY; r++)
+        sh[r] = 0;
+    if (cb->issue_bound)
+        sh[GC_R_ISSUE] = busy;
+    else if (cb->mx > 0)
         for (int r = 0; r < GC_R_LATENCY; r++)
-            sh[r] = 0;
-        if (issue_bound)
-            sh[GC_R_ISSUE] = busy;
-        else if (mx > 0)
-            for (int r = 0; r < GC_R_LATENCY; r++)
-                if (r != GC_R_ISSUE)
-                    sh[r] = busy * pw(term[r] / mx) / s;
-        sh[GC_R_LATENCY] = t1 - busy;
-        if (t > t1)
-            sh[dram > l2 ? GC_R_DRAM : GC_R_L2] += t - t1;
-    }
-    return t;
+            if (r != GC_R_ISSUE)
+                sh[r] = busy * pw(term[r] / cb->mx) / cb->s;
+    sh[GC_R_LATENCY] = t1 - busy;
+    if (t > t1)
+        sh[cb->dram > cb->l2 ? GC_R_DRAM : GC_R_L2] += t - t1;
 }
 
 /* One round of the main loop with the prologue's and epilogue's demands
@@ -475,15 +555,20 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
     }
     /* the part of a prefetch's latency its stages - 1 rounds in flight do not
      * cover depends on the round itself: a few fixed-point steps */
-    double base = term[GC_R_LATENCY], t = 0, tn = 0;
+    double base = term[GC_R_LATENCY], t = 0, tn = 0, t1 = 0;
     double cover = pl[1].stages > 1 ? pl[1].stages - 1 : 0;
+    comb_t cb;
+    comb_prep(term, ncust, &cb); /* the latency term is not part of it */
     for (int it = 0; it < 8; it++) {
         term[GC_R_LATENCY] = base + MAX(0, lasync - cover * t);
-        tn = combine(term, ncust, sh);
+        t1 = comb_t1(&cb, term[GC_R_LATENCY]);
+        tn = MAX(t1, MAX(cb.l2, cb.dram));
         if (lasync <= 0 || fabs(tn - t) <= 1e-9 * tn)
             break;
         t = tn;
     }
+    if (sh)
+        comb_shares(&cb, term, t1, tn, sh);
     return tn;
 }
 
@@ -593,7 +678,15 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
         double n = ceil(rest / S), act = fmin(S, rest);
         cyc += wave(c, pl, wpb, n, act, full > 0 ? 1 - rest / cap : 0, p, 1);
     }
+    /* blocks start at most one per sm.block_dispatch_ns on each SM (measured
+     * with empty blocks): a grid of short blocks waits for them to start */
+    double disp = G / S * m->dispatch_ns * 1e-3 * c->clock_mhz;
+    if (disp > cyc) {
+        p->breakdown[GC_R_TAIL] += disp - cyc;
+        cyc = disp;
+    }
     double launch = m->launch_us * c->clock_mhz;
+    p->floor_us = m->floor_us;
     p->breakdown[GC_R_LAUNCH] = launch;
     p->busy[GC_R_LAUNCH] = launch;
     p->busy[GC_R_TAIL] = p->breakdown[GC_R_TAIL];
@@ -601,6 +694,11 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
     p->tail_blocks = rest;
     p->waves = G / cap;
     return cyc + launch;
+}
+
+double gc_predict_host_launch_us(const gc_prediction_t *p)
+{
+    return p->clock_mhz > 0 ? p->breakdown[GC_R_LAUNCH] / p->clock_mhz - p->floor_us : 0;
 }
 
 /* snprintf(dst, n, "%s", src) without the format machinery (per prediction) */
@@ -681,7 +779,8 @@ static int prepare(const gc_machine_t *m, const gc_kernel_t *k, plan_t pl[3], ct
     p->dram_bytes = drd + dwr;
     for (int i = 0; i < 3; i++)
         p->tensor_fma += gc_kernel_blocks(k) * wpb * pl[i].trips * pl[i].fma;
-    *c = (ctx_t){m, m->clock_max_mhz, l2rd > 0 ? drd / l2rd : 0, l2wr > 0 ? dwr / l2wr : 0};
+    *c = (ctx_t){m, m->clock_max_mhz, l2rd > 0 ? drd / l2rd : 0, l2wr > 0 ? dwr / l2wr : 0,
+                 c->memo};
     return 0;
 }
 
@@ -693,19 +792,28 @@ int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_
     copy_name(p->arch, sizeof(p->arch), m->name ? m->name : "arch");
     p->derived = m->derived; /* the SM and memory figures first, as the rules made them */
     plan_t pl[3];
-    ctx_t c;
+    extra_memo_t memo = {.used = 0, .next = 0};
+    ctx_t c = {.memo = &memo};
     int rc = prepare(m, k, pl, &c, p, err);
     if (rc)
         return rc;
     double wpb = (double)gc_kernel_warps(k);
     if (o && o->clock_mhz > 0)
         c.clock_mhz = o->clock_mhz;
-    double cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);
     const char *cls, *src;
-    double want = pick_clock(m, &pl[1], o, largest(p->busy), &cls, &src);
-    if (want != c.clock_mhz) {
-        c.clock_mhz = want;
+    double cyc, want;
+    if (pl[1].n_tensor > 0) {
+        /* a tensor main loop runs at its clock whatever bounds it
+         * (pick_clock): no run at the default clock to find the bound */
+        c.clock_mhz = pick_clock(m, &pl[1], o, GC_R_TENSOR, &cls, &src);
         cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);
+    } else {
+        cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);
+        want = pick_clock(m, &pl[1], o, largest(p->busy), &cls, &src);
+        if (want != c.clock_mhz) {
+            c.clock_mhz = want;
+            cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);
+        }
     }
     p->cycles = cyc;
     p->clock_mhz = c.clock_mhz;

@@ -82,11 +82,19 @@ typedef struct gc_prediction {
     double waves;                /* blocks / (SMs x blocks_per_sm) */
     double full_waves, tail_blocks;
     /* traffic, whole kernel */
+    double floor_us;             /* the GPU's own share of the launch (sm.kernel_floor_us) */
     double l2_bytes;             /* read + written through the L2 */
     double dram_bytes;           /* read + written from/to DRAM */
     double tensor_fma;           /* tensor-core multiply-adds */
     gc_derived_list_t derived;   /* parameters derived because the arch lacks them */
 } gc_prediction_t;
+
+/* The host's share of p's launch overhead, us: the event-timed launch
+ * (breakdown[GC_R_LAUNCH]) less the GPU's own per-kernel cost
+ * (sm.kernel_floor_us), which belongs to the kernel's GPU time -- what a
+ * profiler's kernel duration holds. A prediction's GPU time is
+ * time_us - gc_predict_host_launch_us(p). */
+double gc_predict_host_launch_us(const gc_prediction_t *p);
 
 /* Key of resource r as in the JSON output ("tensor", "dram", ...). */
 const char *gc_predict_resource(int r);

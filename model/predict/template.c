@@ -295,10 +295,11 @@ static int ops_describe_named(const char *op, const gc_arch_t *a, const gc_tvals
     return rc;
 }
 
-/* One kernel's launch share of its prediction, in us. */
+/* One kernel's launch share of its prediction, in us: what the host adds
+ * (the GPU's own per-kernel cost stays in the kernel's time). */
 static double launch_us(const gc_prediction_t *p)
 {
-    return p->clock_mhz > 0 ? p->breakdown[GC_R_LAUNCH] / p->clock_mhz : 0;
+    return gc_predict_host_launch_us(p);
 }
 
 /* Predict every kernel of the plan; the result is their sum. */
@@ -320,8 +321,11 @@ static int ops_predict_named(const char *op, const gc_arch_t *a, const gc_tvals_
         memcpy(tk->block, k->block, sizeof(tk->block));
         tk->regs = k->regs;
         /* one DRAM latency for the first loads, one L2 latency for the last
-         * stores (gc_ops_ends_cyc, model/kernels/README.md) */
-        tk->ends_us = r->pred[i].clock_mhz > 0 ? gc_ops_ends_cyc(a, k) / r->pred[i].clock_mhz : 0;
+         * stores, and a one-wave grid's lockstep (gc_ops_ends_cyc,
+         * model/kernels/README.md) */
+        tk->ends_us = r->pred[i].clock_mhz > 0
+                          ? gc_ops_ends_cyc(a, k, &r->pred[i]) / r->pred[i].clock_mhz
+                          : 0;
         r->time_us += r->pred[i].time_us + tk->ends_us;
         r->kernel_us += r->pred[i].time_us + tk->ends_us - launch_us(&r->pred[i]);
         r->n = i + 1;

@@ -13,43 +13,10 @@
 #
 # usage: sh model/validation/gemm_check.sh GPUCAL GEMM.csv ARCH [--holdout] [--kernels]
 set -u
-use="usage: gemm_check.sh GPUCAL GEMM.csv ARCH [--holdout] [--kernels]"
-G=${1:?$use}
-CSV=${2:?$use}
-ARCH=${3:?$use}
-shift 3
-split=train
-kern=0
-for o in "$@"; do
-    case $o in
-    --holdout) split=holdout ;;
-    --kernels) kern=1 ;;
-    *) echo "gemm_check.sh: unknown option '$o' (--holdout, --kernels)" >&2; exit 2 ;;
-    esac
-done
-[ -x "$G" ] || { echo "gemm_check.sh: $G: not an executable (give the gpucal binary)" >&2; exit 2; }
-[ -r "$CSV" ] || { echo "gemm_check.sh: $CSV: cannot read (give the gemm.csv of a GPU)" >&2; exit 2; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-# rows of the split: id, class, args, kernels, time_us (the kernels field is
-# double-quoted, with commas inside: the grids)
-awk -v s="$split" '
-function split_csv(line, f,    n, i, c, q, cur) {
-    n = 0; cur = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
-        else if (c == "\"") q = !q
-        else if (c == "," && !q) { f[++n] = cur; cur = "" }
-        else cur = cur c
-    }
-    f[++n] = cur
-    return n
-}
-NR > 1 { sub(/\r$/, ""); split_csv($0, f); if (f[2] == s) print f[1] "\t" f[3] "\t" f[4] "\t" f[5] "\t" f[7] }
-' "$CSV" >"$tmp/rows"
-[ -s "$tmp/rows" ] || { echo "gemm_check.sh: $CSV: no $split rows" >&2; exit 2; }
+me=gemm_check.sh
+what=GEMM.csv
+. "$(dirname "$0")/check_common.sh"
+check_args "$@"
 printf '%-5s %-11s %10s %10s %7s  %s\n' id class meas_us pred_us err_pct args
 while IFS="$(printf '\t')" read -r id class args kernels meas; do
     # shellcheck disable=SC2086

@@ -12,40 +12,10 @@
 #
 # usage: sh model/validation/ops_check.sh GPUCAL OPS.csv ARCH [--holdout] [--kernels]
 set -u
-G=${1:?usage: ops_check.sh GPUCAL OPS.csv ARCH [--holdout] [--kernels]}
-CSV=${2:?usage: ops_check.sh GPUCAL OPS.csv ARCH [--holdout] [--kernels]}
-ARCH=${3:?usage: ops_check.sh GPUCAL OPS.csv ARCH [--holdout] [--kernels]}
-shift 3
-split=train
-kern=0
-for o in "$@"; do
-    case $o in
-    --holdout) split=holdout ;;
-    --kernels) kern=1 ;;
-    *) echo "ops_check.sh: unknown option '$o' (--holdout, --kernels)" >&2; exit 2 ;;
-    esac
-done
-[ -r "$CSV" ] || { echo "ops_check.sh: $CSV: cannot read (give the ops.csv of a GPU)" >&2; exit 2; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-# rows of the split: id, class, args, kernels, time_us (CSV fields may be
-# double-quoted, with commas inside: the kernels' grids)
-awk -v s="$split" '
-function split_csv(line, f,    n, i, c, q, cur) {
-    n = 0; cur = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
-        else if (c == "\"") q = !q
-        else if (c == "," && !q) { f[++n] = cur; cur = "" }
-        else cur = cur c
-    }
-    f[++n] = cur
-    return n
-}
-NR > 1 { sub(/\r$/, ""); split_csv($0, f); if (f[2] == s) print f[1] "\t" f[3] "\t" f[4] "\t" f[5] "\t" f[7] }
-' "$CSV" >"$tmp/rows"
+me=ops_check.sh
+what=OPS.csv
+. "$(dirname "$0")/check_common.sh"
+check_args "$@"
 printf '%-6s %-11s %10s %10s %8s  %s\n' id class meas_us pred_us err_pct args
 while IFS="$(printf '\t')" read -r id class args kernels meas; do
     # shellcheck disable=SC2086

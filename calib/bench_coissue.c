@@ -1,0 +1,74 @@
+/* bench_coissue.c - calib's handler of the coissue trace: for each partner
+ * pipe (ffma: the FMA pipe, iadd3: the ALU pipe, ex2: MUFU), the share of
+ * the shorter of (tensor alone, partner alone) that a sub-core hides when
+ * both run in the same warps:
+ *   overlap = (T + P - B) / min(T, P),  clipped to [0, 1]
+ * (1: the pair takes as long as the longer alone; 0: as long as both one
+ * after the other), with the interval from the rows' own intervals. Writes
+ * sm.overlap_tensor_fma, _alu and _xu. See bench.h. */
+#include <string.h>
+
+#include "bench.h"
+
+/* cycles per iteration of (partner, part), its interval and line; 0 when
+ * the row is missing. */
+static int find(const gc_table_t *t, const char *partner, const char *part, double v[3],
+                long *line)
+{
+    int cp = gc_table_col(t, "partner"), cq = gc_table_col(t, "part");
+    for (size_t r = 0; r < t->nrows; r++)
+        if (!strcmp(gc_table_txt(t, cp, r), partner) && !strcmp(gc_table_txt(t, cq, r), part)) {
+            v[0] = gc_table_num(t, gc_table_col(t, "cyc_per_iter"), r);
+            v[1] = gc_table_num(t, gc_table_col(t, "cyc_lo"), r);
+            v[2] = gc_table_num(t, gc_table_col(t, "cyc_hi"), r);
+            *line = (long)t->line[r];
+            return 1;
+        }
+    return 0;
+}
+
+static double clip01(double x)
+{
+    return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/* The overlap of one partner into q, or left out with the reason. */
+static int put_one(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, const char *partner,
+                   const char *key, gc_qty_t *q, gc_err_t *err)
+{
+    double T[3], P[3], B[3];
+    long lt, lp, lb;
+    if (!find(t, partner, "tensor", T, &lt) || !find(t, partner, "partner", P, &lp) ||
+        !find(t, partner, "both", B, &lb)) {
+        gc_calib_leave_out(c, file, 0, "%s left out: the %s rows (tensor, partner, both) are "
+                                       "not all there", key, partner);
+        return 0;
+    }
+    const double *rows[3] = {T, P, B};
+    const long lines[3] = {lt, lp, lb};
+    for (int i = 0; i < 3; i++)
+        if (!(rows[i][1] <= rows[i][0] && rows[i][0] <= rows[i][2]) || !(rows[i][0] > 0))
+            return gc_err_at(err, GC_EINPUT, file, lines[i], 0,
+                             "cyc_per_iter %g is not positive inside its interval [%g, %g] (a "
+                             "corrupt row: re-measure)",
+                             rows[i][0], rows[i][1], rows[i][2]);
+    double m = T[0] < P[0] ? T[0] : P[0];
+    double v = clip01((T[0] + P[0] - B[0]) / m), lo = clip01((T[1] + P[1] - B[2]) / m),
+           hi = clip01((T[2] + P[2] - B[1]) / m);
+    gc_calib_put(c, q, v, lo, hi,
+                 gc_calib_str(c, "%s:%ld,%ld,%ld: (tensor + %s - both) / the shorter, clipped "
+                                 "to [0, 1]",
+                              file, lt, lp, lb, partner),
+                 NULL);
+    gc_calib_info(c, "%s: tensor beside %s: %.2f overlapped (alone %.1f and %.1f, together %.1f "
+                     "cycles)", file, partner, v, T[0], P[0], B[0]);
+    return 0;
+}
+
+int gc_bench_coissue(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    gc_sm_t *s = &c->a->sm;
+    int rc = put_one(c, t, file, "ffma", "sm.overlap_tensor_fma", &s->overlap_tensor_fma, err);
+    rc = rc ? rc : put_one(c, t, file, "iadd3", "sm.overlap_tensor_alu", &s->overlap_tensor_alu, err);
+    return rc ? rc : put_one(c, t, file, "ex2", "sm.overlap_tensor_xu", &s->overlap_tensor_xu, err);
+}

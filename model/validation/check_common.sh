@@ -1,0 +1,61 @@
+# check_common.sh - what gemm_check.sh and ops_check.sh share, sourced by
+# both (not run on its own): their command line, the temporary folder and
+# the rows of the chosen split.
+#
+#   me=NAME.sh; what=FILE.csv; . "$(dirname "$0")/check_common.sh"; check_args "$@"
+#
+# check_args GPUCAL CSV ARCH [--holdout] [--kernels] sets G, CSV, ARCH,
+# split (train, or holdout with --holdout: model choices are made on the
+# train rows only, the held-out rows are read only for the final report)
+# and kern (1 with --kernels), makes the folder $tmp (removed on exit) and
+# writes $tmp/rows: the split's rows as id, class, args, kernels, time_us,
+# tab-separated. Bad usage, an unreadable GPUCAL or CSV, or a split with no
+# rows: one line on stderr naming what is wrong, exit 2.
+
+check_usage() {
+    echo "usage: $me GPUCAL $what ARCH [--holdout] [--kernels]" >&2
+    exit 2
+}
+
+check_args() {
+    [ $# -ge 3 ] || check_usage
+    G=$1
+    CSV=$2
+    ARCH=$3
+    shift 3
+    split=train
+    kern=0
+    for o in "$@"; do
+        case $o in
+        --holdout) split=holdout ;;
+        --kernels) kern=1 ;;
+        *) echo "$me: unknown option '$o' (--holdout, --kernels)" >&2; exit 2 ;;
+        esac
+    done
+    [ -x "$G" ] || { echo "$me: $G: not an executable (give the gpucal binary)" >&2; exit 2; }
+    [ -r "$CSV" ] || { echo "$me: $CSV: cannot read (give the $(echo "$what" | tr '[:upper:]' '[:lower:]') of a GPU)" >&2; exit 2; }
+    tmp=$(mktemp -d) || exit 1
+    trap 'rm -rf "$tmp"' EXIT
+    check_rows
+    [ -s "$tmp/rows" ] || { echo "$me: $CSV: no $split rows" >&2; exit 2; }
+}
+
+# The rows of the split into $tmp/rows (CSV fields may be double-quoted,
+# with commas inside: the kernels' grids; "" stands for ").
+check_rows() {
+    awk -v s="$split" '
+function split_csv(line, f,    n, i, c, q, cur) {
+    n = 0; cur = ""; q = 0
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+        else if (c == "\"") q = !q
+        else if (c == "," && !q) { f[++n] = cur; cur = "" }
+        else cur = cur c
+    }
+    f[++n] = cur
+    return n
+}
+NR > 1 { sub(/\r$/, ""); split_csv($0, f); if (f[2] == s) print f[1] "\t" f[3] "\t" f[4] "\t" f[5] "\t" f[7] }
+' "$CSV" >"$tmp/rows"
+}
