@@ -290,19 +290,20 @@ static double pipes_thr(const pipe_use_t *u, int n, double warps)
 }
 
 /* What a sub-core cannot hide when mma.sync and CUDA-core work share its
- * warps: for each CUDA-core pipe k (FMA, ALU, MUFU), (1 - overlap_k) of the
- * shorter of the tensor time and pipe k's time (sm.overlap_tensor_*,
- * measured by the coissue bench; 1 = hidden, the old rule). Only for
- * loops whose tensor work is all mma.sync: wgmma runs asynchronously. */
-static double coissue_extra(const gc_machine_t *m, const plan_t *pl, double W, double tensor)
+ * warps: for each CUDA-core pipe k (FMA, ALU, MUFU; thr: their times, from
+ * pipes_cls), (1 - overlap_k) of the shorter of the tensor time and pipe
+ * k's time (sm.overlap_tensor_*, measured by the coissue bench; 1 = hidden,
+ * the old rule). Only for loops whose tensor work is all mma.sync: wgmma
+ * runs asynchronously. */
+static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const double thr[4],
+                            double tensor)
 {
     if (!(tensor > 0))
         return 0;
     for (int i = 0; i < pl->n_tensor; i++)
         if (pl->tensor[i].wg)
             return 0;
-    double thr[4], extra = 0;
-    pipes_cls(pl->alu, pl->n_alu, W, thr);
+    double extra = 0;
     for (int k = 0; k < 3; k++)
         extra += (1 - m->overlap_tensor[k]) * fmin(tensor, thr[k]);
     return extra;
@@ -390,9 +391,10 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     double cr = c->clock_mhz * A / (m->dram_rd_gbs * 1e3),
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
-    term[GC_R_ALU] = pipes_thr(pl->alu, pl->n_alu, W);
+    double athr[4]; /* each CUDA-core pipe's time */
+    term[GC_R_ALU] = pipes_cls(pl->alu, pl->n_alu, W, athr);
     /* the part of the pair the sub-core cannot hide goes to the longer one */
-    double ex = coissue_extra(m, pl, W, term[GC_R_TENSOR]);
+    double ex = coissue_extra(m, pl, athr, term[GC_R_TENSOR]);
     term[term[GC_R_TENSOR] >= term[GC_R_ALU] ? GC_R_TENSOR : GC_R_ALU] += ex;
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
