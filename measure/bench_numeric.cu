@@ -18,21 +18,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../util/fsio.h"
 #include "measure.h"
 #include "numeric_gen.h"
 #include "numeric_probe.h"
 #include "numeric_prof.h"
-
-/* Seconds on the monotonic clock (the phase times printed at the end). */
-static double mono_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* ---- device side ---- */
 
@@ -600,10 +591,10 @@ static int emit_entry(bench_t *b, pending_t *e, int rc, gc_err_t *err)
  * The first failure is reported; the rest are freed. */
 static int flush_rows(bench_t *b, int rc, gc_err_t *err)
 {
-    double t0 = mono_s();
+    double t0 = gc_host_seconds();
     for (long i = 0; i < b->nrows; i++)
         wait_entry(&b->rows[i]);
-    b->probe_s += mono_s() - t0;
+    b->probe_s += gc_host_seconds() - t0;
     for (long i = 0; i < b->nrows; i++)
         rc = emit_entry(b, &b->rows[i], rc, err);
     free(b->rows);
@@ -938,12 +929,12 @@ static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     } else {
         b.dump = NULL;
     }
-    double t0 = mono_s(), t1, t2;
+    double t0 = gc_host_seconds(), t1, t2;
     /* 1. layouts */
     for (int fi = 0; !rc && fi < gc_nforms_count; fi++)
         if (form_runs(&b, &gc_nforms[fi]))
             rc = layout_check(&b, fi, err);
-    t1 = mono_s();
+    t1 = gc_host_seconds();
     /* 2. fixture sets (probe sets included) */
     const gc_nset_t *sets;
     int nsets = gc_nset_plan(&sets);
@@ -955,7 +946,7 @@ static int run_numeric(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         rc = run_set(&b, &sets[i], err);
         gc_progress(ctx, i + 1, nsets, "fixture sets");
     }
-    t2 = mono_s();
+    t2 = gc_host_seconds();
     /* 3. seed 000 section 8: profiles and chains */
     static const char *const prof[][4] = {
         {"mma", "m16n8k8", "tf32", "f32"},   {"mma", "m16n8k8", "bf16", "f32"},

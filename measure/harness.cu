@@ -32,7 +32,7 @@ __global__ void k_clock(unsigned long long ns, long long *out)
     out[1] = (long long)(t - t0);
 }
 
-static double host_s(void)
+extern "C" double gc_host_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -50,13 +50,13 @@ extern "C" int gc_clock_measure2(double ms, double *mhz, double *host_mhz, gc_er
     int rc = gc_cuda_check(cudaMalloc(&d, sizeof(h)), "allocating the clock buffer", err);
     if (rc)
         return rc;
-    double t0 = host_s();
+    double t0 = gc_host_seconds();
     k_clock<<<1, 1>>>((unsigned long long)(ms * 1e6), d);
     rc = gc_cuda_check(cudaGetLastError(), "launching the clock kernel", err);
     if (!rc)
         rc = gc_cuda_check(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost),
                            "reading the clock kernel's result", err);
-    double host = host_s() - t0; /* includes launch and copy: a few us of ms */
+    double host = gc_host_seconds() - t0; /* includes launch and copy: a few us of ms */
     cudaFree(d);
     if (rc)
         return rc;
@@ -99,16 +99,9 @@ extern "C" int gc_measure_point(gc_mctx_t *ctx,
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 extern "C" void gc_progress(gc_mctx_t *ctx, long done, long total, const char *label)
 {
-    double t = now_s();
+    double t = gc_host_seconds();
     if (ctx->progress_tty) {
         if (done < total && t - ctx->progress_last < 0.2)
             return;

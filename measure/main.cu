@@ -236,13 +236,6 @@ typedef struct outcome {
     char msg[GC_ERR_MSG_MAX];
 } outcome_t;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Drop a line the interrupted run left without its newline. */
 static int cut_partial_line(const char *part, gc_err_t *err)
 {
@@ -398,7 +391,7 @@ static int run_bench(gc_mctx_t *ctx, const gc_bench_t *b, outcome_t *o)
 {
     gc_err_t err;
     gc_err_clear(&err);
-    double t0 = now_s();
+    double t0 = gc_host_seconds();
     ctx->bench = b->name;
     ctx->progress_last = 0;
     double host_mhz = 0;
@@ -435,7 +428,7 @@ static int run_bench(gc_mctx_t *ctx, const gc_bench_t *b, outcome_t *o)
     if (w)
         gc_trace_abandon(w); /* keeps <bench>.csv.part with every row measured */
     o->name = b->name;
-    o->seconds = now_s() - t0;
+    o->seconds = gc_host_seconds() - t0;
     o->status = rc ? "FAILED" : "ok";
     snprintf(o->msg, sizeof(o->msg), "%s", rc ? err.msg : "");
     if (rc)
@@ -552,7 +545,7 @@ static int refuse_existing(const gc_mctx_t *ctx, const gc_bench_t *const *sel, i
 static int run_selected(gc_mctx_t *ctx, const gc_bench_t *const *sel, int nsel, const int *keep)
 {
     int cc = ctx->dev.cc_major * 10 + ctx->dev.cc_minor;
-    double t0 = now_s();
+    double t0 = gc_host_seconds();
     outcome_t out[64];
     int failed = 0;
     for (int i = 0; i < nsel; i++) {
@@ -570,7 +563,7 @@ static int run_selected(gc_mctx_t *ctx, const gc_bench_t *const *sel, int nsel, 
         }
         failed |= run_bench(ctx, sel[i], &out[i]) != 0;
     }
-    double wall = now_s() - t0;
+    double wall = gc_host_seconds() - t0;
     printf("\n%-12s %-8s %8s %9s  %s\n", "bench", "status", "rows", "seconds", "note");
     for (int i = 0; i < nsel; i++)
         printf("%-12s %-8s %8ld %9.1f  %s\n", out[i].name, out[i].status, out[i].rows,

@@ -124,6 +124,10 @@ typedef struct gc_bench {
  * %globaltimer and clock64; returns the ratio. */
 int gc_clock_measure(double ms, double *mhz, gc_err_t *err);
 
+/* The host's monotonic clock, in seconds (CLOCK_MONOTONIC): progress,
+ * bench and phase times. */
+double gc_host_seconds(void);
+
 /* The same, also timing the spin with the host's monotonic clock:
  * *host_mhz = cycles / host seconds (slightly low: the host time includes
  * the launch and the copy back, a few microseconds). A cross-check of
