@@ -936,9 +936,9 @@ static int hyp_of(const search_t *S, int ai, long v, gc_nhyp_t *t)
 
 /* One worker of search_all: the window sizes ai = first, first + stride, ...
  * in turn, each searched in order until a hypothesis fits every case; stops
- * as soon as a smaller ai than its own has fitted (*best_ai, shared). Its own
- * copy of the case order (count_miss reorders it; the counts do not depend
- * on the order). */
+ * as soon as a smaller ai than its own has fitted (*best_ai, shared). A case
+ * order of its own (count_miss reorders it; the counts do not depend on the
+ * order): worker 0 takes the caller's, the others a copy. */
 typedef struct slice {
     const search_t *S;
     int first, stride;
@@ -990,37 +990,36 @@ static void search_all(search_t *S, gc_nhyp_t *hp, long *curp)
     pthread_t tid[NACC];
     int started[NACC] = {0};
     memset(sl, 0, sizeof(sl));
+    /* worker 0 runs here on the caller's case order; the others on copies */
     for (int i = 0; i < nt; i++) {
         sl[i].S = S;
         sl[i].first = i;
         sl[i].stride = nt;
         sl[i].best_ai = &best_ai;
-        sl[i].ord = malloc(sizeof(long) * (size_t)(S->nfit > 0 ? S->nfit : 1));
-        if (sl[i].ord)
+        sl[i].ord = i == 0 ? S->ord : malloc(sizeof(long) * (size_t)(S->nfit > 0 ? S->nfit : 1));
+        if (i > 0 && sl[i].ord)
             memcpy(sl[i].ord, S->ord, sizeof(long) * (size_t)S->nfit);
     }
     for (int i = 1; i < nt; i++)
         started[i] = sl[i].ord && !pthread_create(&tid[i], NULL, search_slice, &sl[i]);
-    if (sl[0].ord)
-        search_slice(&sl[0]);
-    for (int i = 1; i < nt; i++)
-        if (started[i])
+    search_slice(&sl[0]);
+    for (int i = 1; i < nt; i++) {
+        if (started[i]) {
             pthread_join(tid[i], NULL);
-    /* a worker that could not start: its share here, in this thread */
-    for (int i = 0; i < nt; i++)
-        if (!sl[i].ord || (i > 0 && !started[i])) {
-            if (!sl[i].ord)
-                sl[i].ord = S->ord;
-            search_slice(&sl[i]);
-            if (sl[i].ord == S->ord)
-                sl[i].ord = NULL;
+            continue;
         }
+        /* a worker that could not start: its share here, in this thread */
+        free(sl[i].ord);
+        sl[i].ord = S->ord;
+        search_slice(&sl[i]);
+        sl[i].ord = NULL;
+    }
     int ai = atomic_load(&best_ai);
     if (ai < NACC) {
         *hp = sl[ai % nt].fit[ai];
         *curp = 0;
     }
-    for (int i = 0; i < nt; i++)
+    for (int i = 1; i < nt; i++)
         free(sl[i].ord);
 }
 
