@@ -92,9 +92,13 @@ static int put_graph(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, g
     int cb = gc_table_col(t, "blocks");
     long rb = row_most(t, "empty_graph", INFINITY);
     long ra = rb < 0 ? -1 : row_most(t, "empty_graph", gc_table_num(t, cb, (size_t)rb));
-    double vb, va, x, sms = c->sms;
-    if (ra < 0 || ra == r1 || !(sms > 0) || row_us(t, (size_t)rb, file, &vb, &lo, &hi, err) ||
-        row_us(t, (size_t)ra, file, &va, &lo, &hi, err) ||
+    double vb = 0, va = 0, x = 0, sms = c->sms;
+    int usable = ra >= 0 && ra != r1 && sms > 0;
+    /* a row used is checked like the floor's: a corrupt one is bad input */
+    if (usable && ((rc = row_us(t, (size_t)rb, file, &vb, &lo, &hi, err)) != 0 ||
+                   (rc = row_us(t, (size_t)ra, file, &va, &lo, &hi, err)) != 0))
+        return rc;
+    if (!usable ||
         !((x = (gc_table_num(t, cb, (size_t)rb) - gc_table_num(t, cb, (size_t)ra)) / sms) > 0) ||
         !(vb > va)) {
         gc_calib_leave_out(c, file, 0, "sm.block_dispatch_ns left out: the 'empty_graph' rows "
