@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "../model/predict/predict_json.h"
 
 /* The members a request has besides template options. */
 static int is_meta(const char *key)
@@ -26,69 +27,36 @@ void gc_request_error(long line, const char *msg, FILE *out)
     fputs("}\n", out);
 }
 
-/* Write the pretty JSON object in buf (len bytes) on one line, "line": N
- * first: newlines and their indentation outside strings become one space,
- * or nothing next to a bracket. Compacts buf in place, then one fwrite. */
-static void write_compact(char *buf, size_t len, long line, FILE *out)
+/* The answer in jb (one compact JSON object, "{..."), "line": N first. */
+static void write_answer(const gc_jbuf_t *jb, long line, FILE *out)
 {
-    size_t i = 0, o = 0;
-    while (i < len && buf[i] != '{')
-        i++;
-    if (i == len)
+    if (jb->bad || jb->len < 2 || jb->p[0] != '{')
         return;
-    i++;
-    int in_str = 0;
-    char prev = '{';
-    while (i < len) {
-        char ch = buf[i++];
-        if (in_str) {
-            buf[o++] = ch;
-            if (ch == '\\' && i < len)
-                buf[o++] = buf[i++];
-            else if (ch == '"')
-                in_str = 0;
-            prev = ch;
-            continue;
-        }
-        if (ch == '\n') {
-            while (i < len && (buf[i] == ' ' || buf[i] == '\n'))
-                i++;
-            if (i < len && !strchr("{[", prev) && !strchr("}]", buf[i]))
-                buf[o++] = ' ';
-            continue;
-        }
-        in_str = ch == '"';
-        buf[o++] = ch;
-        prev = ch;
-    }
-    if (line > 0)
-        fprintf(out, "{\"line\": %ld, ", line);
-    else
-        fputc('{', out);
-    fwrite(buf, 1, o, out);
+    char head[40];
+    int k = line > 0 ? snprintf(head, sizeof(head), "{\"line\": %ld, ", line)
+                     : snprintf(head, sizeof(head), "{");
+    fwrite(head, 1, (size_t)k, out);
+    fwrite(jb->p + 1, 1, jb->len - 1, out);
     fputc('\n', out);
 }
 
-/* Predict the request on one arch into a memory buffer, then write it. */
+/* Predict the request on one arch, its answer into jb (compact), then out. */
 static int run_one(const char *arch_name, const gc_template_t *t, const gc_tvals_t *tv,
-                   const gc_kernel_t *k, double clock, long line, FILE *out, gc_err_t *err)
+                   const gc_kernel_t *k, double clock, long line, gc_jbuf_t *jb, FILE *out,
+                   gc_err_t *err)
 {
     const gc_arch_t *a;
     int rc = gc_api_arch(arch_name, &a, err);
     if (rc)
         return rc;
     gc_predict_opts_t o = {clock};
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    gc_jbuf_reset(jb);
     if (t) {
         gc_tresult_t *r = malloc(sizeof(*r));
         rc = !r ? gc_err_set(err, GC_ENOMEM, "out of memory")
                 : gc_template_predict(t, a, tv, &o, r, err);
         if (!rc) {
-            gc_tresult_print_json(r, mem);
+            gc_tresult_json(jb, r);
             gc_tresult_fini(r);
         }
         free(r);
@@ -96,14 +64,12 @@ static int run_one(const char *arch_name, const gc_template_t *t, const gc_tvals
         gc_prediction_t p;
         rc = gc_predict(a, k, &o, &p, err);
         if (!rc)
-            rc = gc_prediction_check(&p, err);
-        if (!rc)
-            gc_predict_print_json(&p, NULL, mem);
+            gc_predict_json(jb, &p, NULL);
     }
-    fclose(mem);
+    if (!rc && jb->bad)
+        rc = gc_err_set(err, GC_ENOMEM, "out of memory");
     if (!rc)
-        write_compact(buf, len, line, out);
-    free(buf);
+        write_answer(jb, line, out);
     return rc;
 }
 
@@ -188,6 +154,8 @@ int gc_request_run(const gc_jobj_t *q, long line, const char *default_arch, doub
     if (kpath && gc_api_kernel(kpath, &k, &e))
         return failed(line, &e, out, first);
     int nfail = 0;
+    gc_jbuf_t jb;
+    gc_jbuf_init(&jb, 1);
     const char *at = arch;
     while (*at) {
         const char *c = strchr(at, ',');
@@ -196,8 +164,9 @@ int gc_request_run(const gc_jobj_t *q, long line, const char *default_arch, doub
         snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), at);
         at = c ? c + 1 : at + len;
         gc_err_clear(&e);
-        if (run_one(name, t, &tv, k, clock, line, out, &e))
+        if (run_one(name, t, &tv, k, clock, line, &jb, out, &e))
             nfail += failed(line, &e, out, first);
     }
+    gc_jbuf_fini(&jb);
     return nfail;
 }

@@ -10,7 +10,7 @@
  * lies inside v's rounding interval (half an ulp either side; a quarter
  * below a power of two, where the ulp below is half as large), which is
  * a comparison of integers. The other magnitudes keep the printf/strtod
- * search. */
+ * search (a binary one). */
 #include "numfmt.h"
 
 #include <math.h>
@@ -88,34 +88,134 @@ static void plain(char *buf, size_t n, double v)
     uint64_t frac = bits & ((1ULL << 52) - 1);
     uint64_t m = frac | 1ULL << 52;
     int e = be - 1075, quarter = frac == 0 && be > 1, ok = 0;
-    u128_t r = 0;
-    int d = 0;
-    for (; d <= 17; d++) { /* none reads back: "%.17f" as printf's search */
-        r = scaled(m, e, d, quarter, &ok);
-        if (ok || d == 17)
-            break;
+    /* the fewest decimals that read back; "%.17f" when none does. Reading
+     * back is monotonic in d (R_d * 10 is a candidate for d + 1, and R_d+1
+     * is the nearest), so a binary search finds the same d as a scan */
+    int lo = 0, hi = 17;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        scaled(m, e, mid, quarter, &ok);
+        if (ok)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    put_fixed(buf, n, r, d, (int)(bits >> 63));
+    u128_t r = scaled(m, e, lo, quarter, &ok);
+    put_fixed(buf, n, r, lo, (int)(bits >> 63));
 }
 
 const char *gc_num_format(char *buf, size_t n, double v, int is_int)
 {
     double a = fabs(v);
-    if (a == 0) {
-        snprintf(buf, n, "%.0f", v);
+    if (a == 0) { /* "%.0f": "0" or "-0" */
+        const char *z = signbit(v) ? "-0" : "0";
+        size_t k = strlen(z) < n ? strlen(z) : n - 1;
+        memcpy(buf, z, k);
+        buf[k] = '\0';
     } else if (a >= 1e-4 && a < 1e15) {
         plain(buf, n, v);
     } else {
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(buf, n, "%.*g", prec, v);
+        /* the fewest digits that read back; monotonic in prec as in plain(),
+         * so a binary search (5 steps, not up to 17) */
+        int lo = 1, hi = 17;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            snprintf(buf, n, "%.*g", mid, v);
             if (strtod(buf, NULL) == v)
-                break;
+                hi = mid;
+            else
+                lo = mid + 1;
         }
+        snprintf(buf, n, "%.*g", lo, v);
     }
     if (!is_int && !strpbrk(buf, ".eEn")) {
         size_t k = strlen(buf);
         if (k + 2 < n)
             memcpy(buf + k, ".0", 3);
+    }
+    return buf;
+}
+
+/* ---- printf's fixed and general forms ---- */
+
+/* v's mantissa and exponent (v = m * 2^e, normal v); *quarter: v is a
+ * power of two (the gap below is half the one above). */
+static void split(double v, uint64_t *m, int *e, int *quarter)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof(bits));
+    int be = (int)(bits >> 52 & 0x7FF);
+    uint64_t frac = bits & ((1ULL << 52) - 1);
+    *m = frac | 1ULL << 52;
+    *e = be - 1075;
+    *quarter = frac == 0 && be > 1;
+}
+
+/* 1 when v takes the exact integer paths: 1e-4 <= |v| < 1e15 (the shifts
+ * of scaled() stay below 128 bits) */
+static int exact_range(double v)
+{
+    double a = fabs(v);
+    return a >= 1e-4 && a < 1e15;
+}
+
+const char *gc_num_fixed(char *buf, size_t n, double v, int d)
+{
+    if (d < 0 || d > 17 || !exact_range(v)) {
+        snprintf(buf, n, "%.*f", d < 0 ? 0 : d, v);
+        return buf;
+    }
+    uint64_t m;
+    int e, quarter, ok;
+    split(v, &m, &e, &quarter);
+    put_fixed(buf, n, scaled(m, e, d, quarter, &ok), d, signbit(v) != 0);
+    return buf;
+}
+
+const char *gc_num_general(char *buf, size_t n, double v, int prec)
+{
+    static const uint64_t p10[19] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                                     1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+                                     10000000000ULL, 100000000000ULL, 1000000000000ULL,
+                                     10000000000000ULL, 100000000000000ULL,
+                                     1000000000000000ULL, 10000000000000000ULL,
+                                     100000000000000000ULL, 1000000000000000000ULL};
+    if (prec < 1 || prec > 17 || !exact_range(v)) {
+        snprintf(buf, n, "%.*g", prec < 1 ? 1 : prec, v);
+        return buf;
+    }
+    uint64_t m;
+    int e, quarter, ok;
+    split(v, &m, &e, &quarter);
+    /* X: the exponent of v rounded to prec digits, where R = round(v *
+     * 10^(prec - 1 - X)) has exactly prec digits (C11 7.21.6.1, %g) */
+    int x = (int)floor((e + 52) * 0.30102999566398120), d = 0;
+    u128_t r = 0;
+    for (int tries = 0; tries < 4; tries++) {
+        d = prec - 1 - x;
+        if (x < -4 || x >= prec || d > 17) { /* the exponent form: printf */
+            snprintf(buf, n, "%.*g", prec, v);
+            return buf;
+        }
+        r = scaled(m, e, d, quarter, &ok);
+        if (r >= p10[prec])
+            x++;
+        else if (r < p10[prec - 1])
+            x--;
+        else
+            break;
+    }
+    if (r < p10[prec - 1] || r >= p10[prec]) { /* not settled: printf */
+        snprintf(buf, n, "%.*g", prec, v);
+        return buf;
+    }
+    put_fixed(buf, n, r, d, signbit(v) != 0);
+    if (d > 0) { /* %g drops the trailing zeros, and the point when none is left */
+        size_t k = strlen(buf);
+        while (k > 0 && buf[k - 1] == '0')
+            buf[--k] = '\0';
+        if (k > 0 && buf[k - 1] == '.')
+            buf[--k] = '\0';
     }
     return buf;
 }

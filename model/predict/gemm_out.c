@@ -3,6 +3,7 @@
  * kernel of the call and the total, and human text. time_us is GPU time
  * (kernels only); launch_us what launching the call adds end to end. */
 #include "gemm_int.h"
+#include "predict_json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,44 +13,14 @@ static double fin(double v)
     return isfinite(v) ? v : 0;
 }
 
-static void template_json(const gc_gemm_result_t *r, FILE *fp)
-{
-    fprintf(fp,
-            "  \"template\": {\"name\": \"gemm\", \"m\": %ld, \"n\": %ld, \"k\": %ld, "
-            "\"dtype\": \"%s\", \"path\": \"%s\", \"instruction\": \"%s\", "
-            "\"tile\": [%d, %d, %d], \"stages\": %d, \"warps\": %d, \"candidates\": %d, "
-            "\"predicted_in_full\": %d, \"tflops\": %.1f, \"batch\": %ld, \"layout\": \"%s\", "
-            "\"split_k\": %d, \"align_bytes\": %d, \"rule\": \"%s\"},\n",
-            r->m, r->n, r->k, gc_gemm_dtype_name(r->dtype), r->path, r->inst, r->tile_m, r->tile_n,
-            r->tile_k, r->stages, r->warps, r->candidates, r->predicted, fin(r->tflops), r->batch,
-            r->layout, r->split, r->align, r->why);
-}
-
+/* the JSON text: predict_json.c */
 void gc_gemm_print_json(const gc_gemm_result_t *r, FILE *fp)
 {
-    fprintf(fp, "{\n  \"schema\": \"gpucal-gemm/1\",\n  \"kernel\": \"%s\",\n  \"arch\": \"%s\",\n",
-            r->pred.kernel, r->pred.arch);
-    fprintf(fp, "  \"time_us\": %.6g,\n  \"launch_us\": %.6g,\n", fin(r->time_us),
-            fin(r->launch_us));
-    fprintf(fp, "  \"clock_mhz\": %.6g,\n  \"clock_source\": \"%s\",\n", fin(r->clock_mhz),
-            r->clock_source ? r->clock_source : "");
-    template_json(r, fp);
-    fprintf(fp, "  \"kernels\": [\n");
-    for (int i = 0; i < r->n_kernels; i++) {
-        const gc_gemm_kpred_t *k = &r->kern[i];
-        fprintf(fp,
-                "  {\"role\": \"%s\", \"name\": \"%s\", \"library\": "
-                "\"%s@%ld,%ld,%ld@%ld,%ld,%ld@%d\", "
-                "\"grid\": [%ld, %ld, %ld], \"block\": [%ld, %ld, %ld], \"registers\": %d, "
-                "\"persistent\": %s, \"time_us\": %.6g, \"clock_mhz\": %.6g, \"prediction\":\n",
-                k->role, k->name, k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0],
-                k->block[1], k->block[2], k->regs, k->grid[0], k->grid[1], k->grid[2], k->block[0],
-                k->block[1], k->block[2], k->regs, k->persistent ? "true" : "false",
-                fin(k->kernel_us), fin(k->pred.clock_mhz));
-        gc_predict_print_json(&k->pred, NULL, fp);
-        fprintf(fp, "  }%s\n", i + 1 < r->n_kernels ? "," : "");
-    }
-    fprintf(fp, "  ]\n}\n");
+    gc_jbuf_t jb;
+    gc_jbuf_init(&jb, 0);
+    gc_gemm_json(&jb, r);
+    gc_jbuf_write(&jb, fp);
+    gc_jbuf_fini(&jb);
 }
 
 void gc_gemm_print_text(const gc_gemm_result_t *r, FILE *fp)

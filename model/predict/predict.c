@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../../util/numfmt.h"
+#include "predict_json.h"
 #include "../../arch/pipe.h"
 #include "machine.h"
 
@@ -902,82 +902,12 @@ void gc_predict_print_derived(const gc_prediction_t *p, FILE *fp)
 }
 
 
-static void json_num(FILE *fp, double v)
-{
-    char buf[40];
-    if (!isfinite(v))
-        v = 0;
-    fputs(gc_num_format(buf, sizeof(buf), v, 0), fp);
-}
-
+/* the JSON text: predict_json.c */
 void gc_predict_print_json(const gc_prediction_t *p, const char *extra, FILE *fp)
 {
-    fprintf(fp, "{\n  \"schema\": \"gpucal-predict/1\",\n  \"kernel\": ");
-    gc_json_str(fp, p->kernel);
-    fprintf(fp, ",\n  \"arch\": ");
-    gc_json_str(fp, p->arch);
-    fprintf(fp, ",\n  \"cycles\": ");
-    json_num(fp, p->cycles);
-    fprintf(fp, ",\n  \"time_us\": ");
-    json_num(fp, p->time_us);
-    fprintf(fp, ",\n  \"clock_mhz\": ");
-    json_num(fp, p->clock_mhz);
-    fprintf(fp, ",\n  \"clock_source\": ");
-    gc_json_str(fp, p->clock_source);
-    fprintf(fp, ",\n  \"load_class\": ");
-    gc_json_str(fp, p->load_class);
-    fprintf(fp, ",\n  \"bound\": ");
-    gc_json_str(fp, gc_predict_resource(p->bound));
-    fprintf(fp, ",\n  \"breakdown\": {");
-    for (int r = 0; r < GC_R_N; r++) {
-        fprintf(fp, "%s\"%s\": ", r ? ", " : "", gc_predict_resource(r));
-        json_num(fp, p->breakdown[r]);
-    }
-    fprintf(fp, "},\n  \"busy\": {");
-    for (int r = 0; r < GC_R_N; r++) {
-        fprintf(fp, "%s\"%s\": ", r ? ", " : "", gc_predict_resource(r));
-        json_num(fp, p->busy[r]);
-    }
-    fprintf(fp, "},\n  \"utilisation\": {");
-    for (int r = 0; r < GC_R_LATENCY; r++) {
-        fprintf(fp, "%s\"%s\": ", r ? ", " : "", gc_predict_resource(r));
-        json_num(fp, p->util[r]);
-    }
-    fprintf(fp,
-            "},\n  \"occupancy\": {\"blocks_per_sm\": %d, \"warps_per_sm\": %d, "
-            "\"limited_by\": ",
-            p->blocks_per_sm, p->warps_per_sm);
-    gc_json_str(fp, p->occupancy_limit);
-    fprintf(fp, ", \"registers_per_thread\": ");
-    json_num(fp, p->regs);
-    fprintf(fp, ", \"registers_estimated\": %s", p->regs_estimated ? "true" : "false");
-    fprintf(fp, "},\n  \"waves\": {\"blocks\": ");
-    json_num(fp, p->blocks);
-    fprintf(fp, ", \"waves\": ");
-    json_num(fp, p->waves);
-    fprintf(fp, ", \"full_waves\": ");
-    json_num(fp, p->full_waves);
-    fprintf(fp, ", \"tail_blocks\": ");
-    json_num(fp, p->tail_blocks);
-    fprintf(fp, "},\n  \"traffic\": {\"l2_bytes\": ");
-    json_num(fp, p->l2_bytes);
-    fprintf(fp, ", \"dram_bytes\": ");
-    json_num(fp, p->dram_bytes);
-    fprintf(fp, ", \"tensor_fma\": ");
-    json_num(fp, p->tensor_fma);
-    fprintf(fp, "},\n  \"derived\": [");
-    for (int i = 0; i < p->derived.n; i++) {
-        char key[160];
-        fprintf(fp, "%s\n    {\"key\": ", i ? "," : "");
-        gc_json_str(fp, gc_derived_key(&p->derived.d[i], key, sizeof(key)));
-        fprintf(fp, ", \"value\": ");
-        json_num(fp, p->derived.d[i].value);
-        fprintf(fp, ", \"how\": ");
-        gc_json_str(fp, p->derived.d[i].how);
-        fputc('}', fp);
-    }
-    fprintf(fp, "%s]", p->derived.n ? "\n  " : "");
-    if (extra && extra[0])
-        fprintf(fp, ",\n  %s", extra);
-    fprintf(fp, "\n}\n");
+    gc_jbuf_t jb;
+    gc_jbuf_init(&jb, 0);
+    gc_predict_json(&jb, p, extra);
+    gc_jbuf_write(&jb, fp);
+    gc_jbuf_fini(&jb);
 }

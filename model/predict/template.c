@@ -10,6 +10,7 @@
 
 #include "gemm.h"
 #include "ops.h"
+#include "predict_json.h"
 #include "stream.h"
 
 /* ---- option tables ---- */
@@ -497,30 +498,12 @@ void gc_tresult_print_text(const gc_tresult_t *r, FILE *fp)
     fprintf(fp, "  total: %.2f us\n", r->time_us);
 }
 
+/* the JSON text: predict_json.c */
 void gc_tresult_print_json(const gc_tresult_t *r, FILE *fp)
 {
-    if (r->gemm) {
-        gc_gemm_print_json(r->gemm, fp);
-        return;
-    }
-    if (!r->multi) {
-        gc_predict_print_json(&r->pred[0], r->json[0] ? r->json : NULL, fp);
-        return;
-    }
-    fprintf(fp, "{\"schema\": \"gpucal-ops/1\", \"op\": \"%s\", \"arch\": \"%s\", \"kernels\": [\n",
-            r->template_name, r->pred[0].arch);
-    for (int i = 0; i < r->n; i++) {
-        const gc_tkernel_t *k = &r->k[i];
-        const gc_prediction_t *p = &r->pred[i];
-        fprintf(fp,
-                "{\"role\": \"%s\", \"name\": \"%s\", \"grid\": [%ld, %ld, %ld], "
-                "\"block\": [%ld, %ld, %ld], \"registers\": %.0f, \"time_us\": %.4f, "
-                "\"kernel_us\": %.4f, \"launch_us\": %.4f, \"ends_us\": %.4f, \"prediction\": ",
-                k->role, k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
-                k->block[2], k->regs, p->time_us + k->ends_us, p->time_us + k->ends_us - launch_us(p),
-                launch_us(p), k->ends_us);
-        gc_predict_print_json(p, NULL, fp);
-        fprintf(fp, "}%s\n", i + 1 < r->n ? "," : "");
-    }
-    fprintf(fp, "], \"time_us\": %.4f, \"kernel_us\": %.4f}\n", r->time_us, r->kernel_us);
+    gc_jbuf_t jb;
+    gc_jbuf_init(&jb, 0);
+    gc_tresult_json(&jb, r);
+    gc_jbuf_write(&jb, fp);
+    gc_jbuf_fini(&jb);
 }
