@@ -83,10 +83,11 @@ static void lit_compact(gc_jbuf_t *jb, const char *s, size_t n)
                 i++;
         if (i == n)
             return;
-        const char *nl = memchr(s + i, '\n', n - i);
-        size_t end = nl ? (size_t)(nl - s) : n;
+        size_t end = i;
+        while (end < n && s[end] != '\n') /* literals are short: no memchr call */
+            end++;
         put(jb, s + i, end - i);
-        if (!nl)
+        if (end == n)
             return;
         jb->pend = 1;
         i = end + 1;
@@ -143,7 +144,7 @@ void gc_jbuf_str(gc_jbuf_t *jb, const char *s)
     put(jb, "\"", 1);
     size_t run = 0, i = 0;
     for (; p[i]; i++) {
-        if (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\')
+        if (p[i] > '\\' || (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\'))
             continue;
         put(jb, (const char *)p + run, i - run);
         char esc[6] = {'\\', (char)p[i]};

@@ -54,8 +54,10 @@ static void put_fixed(char *buf, size_t n, u128_t r, int d, int neg)
 {
     char dig[48], out[64];
     int nd = 0;
-    uint64_t hi = (uint64_t)(r / 10000000000000000000ULL),
-             lo = (uint64_t)(r % 10000000000000000000ULL);
+    const u128_t ten19 = 10000000000000000000ULL;
+    uint64_t hi = 0, lo = (uint64_t)r;
+    if (r >= ten19) /* the 128-bit division only where it is needed */
+        hi = (uint64_t)(r / ten19), lo = (uint64_t)(r % ten19);
     do { /* lo's 19 digits when hi is non-zero, else only its own */
         dig[nd++] = (char)('0' + lo % 10);
         lo /= 10;
@@ -79,8 +81,8 @@ static void put_fixed(char *buf, size_t n, u128_t r, int d, int neg)
     buf[c] = '\0';
 }
 
-/* The plain text of v (0 < |v| < 1e15, normal). */
-static void plain(char *buf, size_t n, double v)
+/* The plain text of v (0 < |v| < 1e15, normal); returns its decimals. */
+static int plain(char *buf, size_t n, double v)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof(bits));
@@ -102,6 +104,7 @@ static void plain(char *buf, size_t n, double v)
     }
     u128_t r = scaled(m, e, lo, quarter, &ok);
     put_fixed(buf, n, r, lo, (int)(bits >> 63));
+    return lo;
 }
 
 const char *gc_num_format(char *buf, size_t n, double v, int is_int)
@@ -113,7 +116,8 @@ const char *gc_num_format(char *buf, size_t n, double v, int is_int)
         memcpy(buf, z, k);
         buf[k] = '\0';
     } else if (a >= 1e-4 && a < 1e15) {
-        plain(buf, n, v);
+        if (plain(buf, n, v) > 0 || is_int)
+            return buf; /* a point already, or none wanted */
     } else {
         /* the fewest digits that read back; monotonic in prec as in plain(),
          * so a binary search (5 steps, not up to 17) */
