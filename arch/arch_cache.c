@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../util/arena.h"
@@ -24,12 +25,13 @@
 #include "arch_schema.h"
 #include "ytree.h"
 
-#define MAGIC "GCARCH01"
+#define MAGIC "GCARCH02"
 
 typedef struct header {
     char magic[8];
     uint64_t build[2];            /* hash of the loader's ELF build ID */
     uint64_t ysize, yhash[2];     /* the YAML file */
+    uint64_t ystat[4];            /* its device, inode, mtime and ctime (ns); 0: unknown */
     uint64_t psize, phash[2];     /* the payload after the header */
 } header_t;
 
@@ -134,6 +136,32 @@ static int loader_build(uint64_t h[2])
     dl_iterate_phdr(on_object, &fb);
     h[0] = fb.h[0], h[1] = fb.h[1];
     return fb.found;
+}
+
+/* ---- the YAML file's identity ---- */
+
+/* The stat key of an open file: device, inode, mtime and ctime in ns. A
+ * YAML whose key equals the one recorded in an image has not been written
+ * since (a write moves mtime, a replace the inode, a touch or chmod ctime),
+ * so its content hash need not be recomputed: that saves reading and
+ * hashing 424 KB on every CLI call. */
+static void stat_key(const struct stat *st, uint64_t k[4])
+{
+    k[0] = (uint64_t)st->st_dev;
+    k[1] = (uint64_t)st->st_ino;
+    k[2] = (uint64_t)st->st_mtim.tv_sec * 1000000000ULL + (uint64_t)st->st_mtim.tv_nsec;
+    k[3] = (uint64_t)st->st_ctim.tv_sec * 1000000000ULL + (uint64_t)st->st_ctim.tv_nsec;
+}
+
+/* 1 when st's times are at least 2 s in the past: a later write then
+ * shows as a newer time even on a file system with coarse timestamps
+ * (git's "racily clean" rule). Younger files are always hashed. */
+static int settled(const struct stat *st)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+        return 0;
+    return st->st_mtim.tv_sec + 2 < now.tv_sec && st->st_ctim.tv_sec + 2 < now.tv_sec;
 }
 
 /* ---- where ---- */
@@ -282,6 +310,25 @@ static void write_file(const char *dir, const char *path, const void *p, size_t 
         unlink(tmp);
 }
 
+/* The YAML's content hash as read from the file now (size, h); 0 when it is
+ * not a large regular file. st gets its stat. */
+static int yaml_hash(const char *path, struct stat *st, uint64_t *size, unsigned long long h[2]);
+
+/* The stat key of the YAML at path into k when the file still holds the
+ * len bytes of hash yh that were loaded and is settled; else k = 0 (the
+ * image is then checked by content hash each time). */
+static void yaml_stat(const char *path, size_t len, const unsigned long long yh[2],
+                      uint64_t k[4])
+{
+    struct stat st;
+    uint64_t size;
+    unsigned long long now[2];
+    memset(k, 0, 4 * sizeof(*k));
+    if (yaml_hash(path, &st, &size, now) && size == len && now[0] == yh[0] && now[1] == yh[1] &&
+        settled(&st))
+        stat_key(&st, k);
+}
+
 void gc_arch_cache_put(const gc_arch_t *a, const char *path, const char *buf, size_t len)
 {
     uint64_t build[2];
@@ -303,6 +350,7 @@ void gc_arch_cache_put(const gc_arch_t *a, const char *path, const char *buf, si
         memcpy(h.magic, MAGIC, 8);
         h.build[0] = build[0], h.build[1] = build[1];
         h.ysize = len, h.yhash[0] = yh[0], h.yhash[1] = yh[1];
+        yaml_stat(path, len, yh, h.ystat);
         h.psize = w.len - sizeof(h), h.phash[0] = ph[0], h.phash[1] = ph[1];
         memcpy(w.p, &h, sizeof(h));
         write_file(dir, file, w.p, w.len);
@@ -403,9 +451,9 @@ static void get_map(rbuf_t *r, const gc_schema_t *s, void *base)
     }
 }
 
-/* The file at path into fresh pages (populated in one call: faulting them
- * in one by one costs more than the read); NULL when it cannot be read
- * whole or its size is outside [lo, hi]. */
+/* The file at path (lo to hi bytes) mapped privately: the page cache's
+ * pages, no copy (writers replace images by rename, never in place, so
+ * the mapped file does not change under the reader). */
 static unsigned char *map_file(const char *path, size_t lo, size_t hi, size_t *n)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -417,58 +465,66 @@ static unsigned char *map_file(const char *path, size_t lo, size_t hi, size_t *n
         close(fd);
         return NULL;
     }
-    size_t want = (size_t)st.st_size, at = 0;
-    void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-                   -1, 0);
-    if (m == MAP_FAILED) {
-        close(fd);
-        return NULL;
-    }
-    while (at < want) {
-        ssize_t k = read(fd, (char *)m + at, want - at);
-        if (k <= 0)
-            break;
-        at += (size_t)k;
-    }
+    size_t want = (size_t)st.st_size;
+    void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     close(fd);
-    if (at != want) {
-        munmap(m, want);
+    if (m == MAP_FAILED)
         return NULL;
-    }
     *n = want;
     return m;
 }
 
-/* The YAML file's size and hash; 0 when it is not a large regular file. */
-static int yaml_key(const char *path, uint64_t *size, unsigned long long h[2])
+/* The YAML file's stat (st); 0 when it is not a large regular file. */
+static int yaml_open(const char *path, struct stat *st)
+{
+    return stat(path, st) == 0 && S_ISREG(st->st_mode) && st->st_size >= GC_ARCH_CACHE_MIN &&
+           st->st_size <= GC_YTREE_FILE_MAX;
+}
+
+static int yaml_hash(const char *path, struct stat *st, uint64_t *size, unsigned long long h[2])
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
     if (fd < 0)
         return 0;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < GC_ARCH_CACHE_MIN ||
-        st.st_size > GC_YTREE_FILE_MAX) {
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || st->st_size < GC_ARCH_CACHE_MIN ||
+        st->st_size > GC_YTREE_FILE_MAX) {
         close(fd);
         return 0;
     }
     /* the page cache's pages, mapped at once: no copy */
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void *m = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED)
         return 0;
-    *size = (uint64_t)st.st_size;
-    gc_arch_cache_hash(m, (size_t)st.st_size, h);
-    munmap(m, (size_t)st.st_size);
+    *size = (uint64_t)st->st_size;
+    gc_arch_cache_hash(m, (size_t)st->st_size, h);
+    munmap(m, (size_t)st->st_size);
     return 1;
 }
 
-/* 1 if header h fits the loader's build, the YAML and the n image bytes. */
-static int header_ok(const header_t *h, const uint64_t build[2], uint64_t ysize,
-                     const unsigned long long yh[2], const unsigned char *img, size_t n)
+/* 1 when the image header h was made from the YAML at path as it is now:
+ * its stat key matches (settled, recorded at write), else its size and
+ * content hash do. */
+static int yaml_ok(const header_t *h, const char *path, const struct stat *st)
+{
+    uint64_t k[4], size;
+    unsigned long long yh[2];
+    struct stat now;
+    stat_key(st, k);
+    if ((h->ystat[0] | h->ystat[1] | h->ystat[2] | h->ystat[3]) &&
+        !memcmp(k, h->ystat, sizeof(k)) && h->ysize == (uint64_t)st->st_size)
+        return 1;
+    return yaml_hash(path, &now, &size, yh) && h->ysize == size && h->yhash[0] == yh[0] &&
+           h->yhash[1] == yh[1];
+}
+
+/* 1 if header h fits the loader's build, the YAML at path (stat st) and
+ * the n image bytes. */
+static int header_ok(const header_t *h, const uint64_t build[2], const char *path,
+                     const struct stat *st, const unsigned char *img, size_t n)
 {
     if (memcmp(h->magic, MAGIC, 8) || h->build[0] != build[0] || h->build[1] != build[1] ||
-        h->ysize != ysize || h->yhash[0] != yh[0] || h->yhash[1] != yh[1] ||
-        h->psize != n - sizeof(*h))
+        h->psize != n - sizeof(*h) || !yaml_ok(h, path, st))
         return 0;
     unsigned long long ph[2];
     gc_arch_cache_hash(img + sizeof(*h), n - sizeof(*h), ph);
@@ -477,19 +533,19 @@ static int header_ok(const header_t *h, const uint64_t build[2], uint64_t ysize,
 
 gc_arch_t *gc_arch_cache_get(const char *path)
 {
-    uint64_t build[2], ysize;
-    unsigned long long yh[2];
+    uint64_t build[2];
+    struct stat st;
     char dir[4096], file[4200];
     unsigned char *img;
     size_t n;
-    if (!yaml_key(path, &ysize, yh) || !loader_build(build) ||
+    if (!yaml_open(path, &st) || !loader_build(build) ||
         !image_path(path, build, dir, sizeof(dir), file, sizeof(file)) ||
         !(img = map_file(file, sizeof(header_t), (size_t)1 << 30, &n)))
         return NULL;
     header_t h;
     memcpy(&h, img, sizeof(h));
     gc_arch_t *a = NULL;
-    if (header_ok(&h, build, ysize, yh, img, n) && (a = gc_arch_create())) {
+    if (header_ok(&h, build, path, &st, img, n) && (a = gc_arch_create())) {
         rbuf_t r = {img + sizeof(h), img + n, a, 0};
         a->schema = NULL;
         a->image = img, a->image_len = n;

@@ -271,9 +271,8 @@ int gpucal_predict_kernel(const gpucal_arch *a, const gpucal_kernel *k, const gp
     gc_err_clear(&e);
     gc_predict_opts_t po = {o ? o->clock_mhz : 0};
     gc_prediction_t p;
+    /* gc_predict checks the prediction itself (finite and positive) */
     int rc = gc_predict((const gc_arch_t *)a, (const gc_kernel_t *)k, &po, &p, &e);
-    if (!rc)
-        rc = gc_prediction_check(&p, &e);
     if (rc) {
         to_public(&e, perr);
         return rc;

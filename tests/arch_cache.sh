@@ -61,6 +61,21 @@ sed 's/^device: .*/device: Edited H100/' "$H" >"$T/e" && cat "$T/e" >"$H"
 run env GPUCAL_CACHE_DIR=$C $G arch show "$H" --format json
 grep -q '"device": "Edited H100"' "$out" || fail "edited YAML: stale image used"
 
+# a settled YAML (times 2 s and more in the past) is recognised by its stat
+# (device, inode, mtime, ctime): an edit of the same size with its mtime set
+# back still moves its ctime, and the new values count
+S=$T/settled.yaml
+touch -d '1 hour ago' "$T/stamp"
+cp "$GC_SRC/arch/hopper-h100.yaml" "$S" && touch -r "$T/stamp" "$S"
+sleep 3 # its ctime settles too
+GPUCAL_CACHE_DIR=$C $G arch show "$S" --format json >"$T/s.cold" 2>&1
+GPUCAL_CACHE_DIR=$C $G arch show "$S" --format json >"$T/s.warm" 2>&1
+cmp -s "$T/s.cold" "$T/s.warm" || fail "settled YAML: warm output differs"
+sed 's/H100/H1X0/' "$S" >"$T/e" && cat "$T/e" >"$S" && touch -r "$T/stamp" "$S"
+[ "$(wc -c <"$S")" -eq "$(wc -c <"$GC_SRC/arch/hopper-h100.yaml")" ] || fail "test: size changed"
+run env GPUCAL_CACHE_DIR=$C $G arch show "$S" --format json
+grep -q 'H1X0' "$out" || fail "settled YAML edited in place, mtime set back: stale image used"
+
 # a large bad YAML: the same error with the cache on, and no image for it
 sed 's/^sm:$/sm:\n  count: {value: -3}/' "$H" >"$T/bad.yaml"
 n0=$(ls "$C" | wc -l)

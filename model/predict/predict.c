@@ -792,7 +792,10 @@ int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_
     memset(p, 0, offsetof(gc_prediction_t, derived));
     copy_name(p->kernel, sizeof(p->kernel), k->name ? k->name : "kernel");
     copy_name(p->arch, sizeof(p->arch), m->name ? m->name : "arch");
-    p->derived = m->derived; /* the SM and memory figures first, as the rules made them */
+    /* the SM and memory figures first, as the rules made them (the used
+     * entries only: the list is 1.3 KB, a prediction uses a few) */
+    p->derived.n = m->derived.n;
+    memcpy(p->derived.d, m->derived.d, sizeof(m->derived.d[0]) * (size_t)m->derived.n);
     plan_t pl[3];
     extra_memo_t memo = {.used = 0, .next = 0};
     ctx_t c = {.memo = &memo};
