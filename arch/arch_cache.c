@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "arch_cache.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdint.h>
@@ -329,6 +330,67 @@ static void yaml_stat(const char *path, size_t len, const unsigned long long yh[
         stat_key(&st, k);
 }
 
+/* ---- pruning ---- */
+
+typedef struct entry {
+    char name[64];
+    double used_s; /* last use: the later of atime (mapping an image reads it) and mtime */
+} entry_t;
+
+static int by_use(const void *x, const void *y)
+{
+    double a = ((const entry_t *)x)->used_s, b = ((const entry_t *)y)->used_s;
+    return a < b ? -1 : a > b;
+}
+
+/* The images of dir (at most max) into e; temporary files of writers that
+ * died more than an hour ago are removed on the way. Returns the count. */
+static size_t list_images(const char *dir, entry_t *e, size_t max)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    time_t now = time(NULL);
+    for (struct dirent *de; d && (de = readdir(d));) {
+        char p[4400];
+        struct stat st;
+        int image = !strncmp(de->d_name, "arch-", 5), tmp = !strncmp(de->d_name, ".arch-", 6);
+        if ((!image && !tmp) || strlen(de->d_name) >= sizeof(e->name) ||
+            (size_t)snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= sizeof(p) ||
+            lstat(p, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (tmp && st.st_mtime + 3600 < now)
+            unlink(p);
+        if (!image || n == max)
+            continue;
+        snprintf(e[n].name, sizeof(e[n].name), "%s", de->d_name);
+        e[n++].used_s = st.st_atime > st.st_mtime ? (double)st.st_atime : (double)st.st_mtime;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Keep the GC_ARCH_CACHE_KEEP images of dir used last, remove the others
+ * (images of other builds and of moved or deleted files are never used
+ * again by this one; each is a few hundred KB). Run when an image is
+ * written, never on the fast path. */
+static void prune(const char *dir)
+{
+    entry_t *e = malloc(sizeof(*e) * 1024);
+    if (!e)
+        return;
+    size_t n = list_images(dir, e, 1024);
+    if (n > GC_ARCH_CACHE_KEEP) {
+        qsort(e, n, sizeof(*e), by_use);
+        for (size_t i = 0; i < n - GC_ARCH_CACHE_KEEP; i++) {
+            char p[4400];
+            if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, e[i].name) < sizeof(p))
+                unlink(p);
+        }
+    }
+    free(e);
+}
+
 void gc_arch_cache_put(const gc_arch_t *a, const char *path, const char *buf, size_t len)
 {
     uint64_t build[2];
@@ -354,6 +416,7 @@ void gc_arch_cache_put(const gc_arch_t *a, const char *path, const char *buf, si
         h.psize = w.len - sizeof(h), h.phash[0] = ph[0], h.phash[1] = ph[1];
         memcpy(w.p, &h, sizeof(h));
         write_file(dir, file, w.p, w.len);
+        prune(dir);
     }
     free(w.p);
 }

@@ -5,13 +5,19 @@
  * written by this very build of the loader (the ELF build ID of the object
  * the loader is linked into) from a file of the same size and content hash,
  * and only when its own checksum holds; anything else (absent, stale,
- * corrupt, unreadable, another build) reads the YAML as before. Only files
- * that loaded without an error are written, so bad input behaves as
- * without the cache. Images live in $GPUCAL_CACHE_DIR, else
- * $XDG_CACHE_HOME/gpucal, else $HOME/.cache/gpucal, one per YAML path and
- * build ("arch-<hash>.bin"), replaced atomically; GPUCAL_CACHE_DIR=off (or
- * empty) turns the cache off. Files under GC_ARCH_CACHE_MIN bytes load fast
- * enough from YAML and are never cached. Thread-safe: no shared state.
+ * corrupt, unreadable, another build) reads the YAML as before. A YAML
+ * whose times were 2 s old or more when its image was written is
+ * recognised by its stat instead (device, inode, mtime and ctime in ns: a
+ * write, a replace, a touch all change one), so a warm call does not read
+ * it at all; younger files are hashed every time. Only files that loaded
+ * without an error are written, so bad input behaves as without the cache.
+ * Images live in $GPUCAL_CACHE_DIR, else $XDG_CACHE_HOME/gpucal, else
+ * $HOME/.cache/gpucal, one per YAML path and build ("arch-<hash>.bin"),
+ * replaced atomically (never rewritten in place: readers map them); each
+ * write keeps the GC_ARCH_CACHE_KEEP images used last and removes the
+ * others. GPUCAL_CACHE_DIR=off (or empty) turns the cache off. Files under
+ * GC_ARCH_CACHE_MIN bytes load fast enough from YAML and are never cached.
+ * Thread-safe: no shared state.
  */
 #ifndef GC_ARCH_CACHE_H
 #define GC_ARCH_CACHE_H
@@ -21,6 +27,7 @@
 #include "arch.h"
 
 #define GC_ARCH_CACHE_MIN (64 * 1024)
+#define GC_ARCH_CACHE_KEEP 32
 
 /* The arch the valid image for the YAML file path holds, with a->path =
  * path, its texts inside the image (a->image); NULL when there is none or

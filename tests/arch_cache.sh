@@ -4,7 +4,8 @@
 # shipped arch shows and predicts the same bytes; a warm image is used (not
 # rewritten); a corrupt or truncated image, an edited YAML and a bad YAML
 # fall back to the YAML (same output, same error) and a corrupt image is
-# replaced; GPUCAL_CACHE_DIR=off writes nothing; a small file is not cached.
+# replaced; the images used last are kept, the others pruned at a write;
+# GPUCAL_CACHE_DIR=off writes nothing; a small file is not cached.
 # Needs $GPUCAL and $GC_SRC.
 . "$(dirname "$0")/lib.sh"
 G=$GPUCAL
@@ -86,6 +87,22 @@ echo "exit $?" >>"$T/bad.on"
 cmp -s "$T/bad.off" "$T/bad.on" || fail "bad YAML: cache changes the error"
 grep -q "exit 2" "$T/bad.on" || fail "bad YAML: not refused ($(cat "$T/bad.on"))"
 [ "$(ls "$C" | wc -l)" -eq "$n0" ] || fail "bad YAML: an image was written"
+
+# a write keeps the 32 images used last: 40 old ones and a dead writer's
+# temporary file, then a new image: the old ones go first, the new one stays
+P=$T/prune
+mkdir -p "$P"
+for i in $(seq 40); do
+    echo x >"$P/arch-old$i.bin"
+done
+echo x >"$P/.arch-dead"
+touch -a -m -d '2 days ago' "$P"/arch-old*.bin "$P/.arch-dead"
+cp "$GC_SRC/arch/hopper-h100.yaml" "$T/p.yaml"
+run env GPUCAL_CACHE_DIR=$P $G predict gemm --m 4096 --n 4096 --k 4096 --dtype f16 --arch "$T/p.yaml"
+expect_rc 0 "pruning"
+[ "$(ls "$P" | grep -c '^arch-')" -eq 32 ] || fail "pruning: $(ls "$P" | grep -c '^arch-') images kept, not 32"
+[ "$(ls "$P" | grep '^arch-' | grep -vc old)" -eq 1 ] || fail "pruning: the new image was removed"
+[ ! -e "$P/.arch-dead" ] || fail "pruning: a dead writer's temporary file stayed"
 
 # off writes nothing; a small file is never cached
 run env GPUCAL_CACHE_DIR=off $G predict gemm --m 4096 --n 4096 --k 4096 --dtype f16 --arch "$H"
