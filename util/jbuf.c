@@ -171,9 +171,8 @@ void gc_jbuf_qraw(gc_jbuf_t *jb, const char *s)
 
 void gc_jbuf_num(gc_jbuf_t *jb, double v)
 {
-    char buf[40];
-    gc_num_format(buf, sizeof(buf), isfinite(v) ? v : 0, 0);
-    put(jb, buf, strlen(buf));
+    char buf[64];
+    put(jb, buf, gc_num_format_len(buf, sizeof(buf), isfinite(v) ? v : 0, 0));
 }
 
 void gc_jbuf_long(gc_jbuf_t *jb, long v)

@@ -21,23 +21,27 @@
 
 __extension__ typedef unsigned __int128 u128_t;
 
+/* 5^0 .. 5^27: m * 5^d < 2^128 for d <= 27 and m < 2^53 */
+static const uint64_t p5[28] = {
+    1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL, 390625ULL, 1953125ULL,
+    9765625ULL, 48828125ULL, 244140625ULL, 1220703125ULL, 6103515625ULL, 30517578125ULL,
+    152587890625ULL, 762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+    95367431640625ULL, 476837158203125ULL, 2384185791015625ULL, 11920928955078125ULL,
+    59604644775390625ULL, 298023223876953125ULL, 1490116119384765625ULL,
+    7450580596923828125ULL};
+
 /* R = v * 10^d rounded half to even, for v = m * 2^e (m < 2^53); *ok =
  * 1 when R / 10^d reads back to v (below_quarter: the gap below v is half
  * the one above, m being a power of two). */
 static u128_t scaled(uint64_t m, int e, int d, int below_quarter, int *ok)
 {
-    static const uint64_t p5[18] = {1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL,
-                                    78125ULL, 390625ULL, 1953125ULL, 9765625ULL,
-                                    48828125ULL, 244140625ULL, 1220703125ULL,
-                                    6103515625ULL, 30517578125ULL, 152587890625ULL,
-                                    762939453125ULL};
     u128_t n = (u128_t)m * p5[d];
     int k = e + d;
     if (k >= 0) { /* an integer: exact */
         *ok = 1;
         return n << k;
     }
-    int s = -k; /* 1 <= s <= 66 in the plain range */
+    int s = -k; /* 1 <= s <= 66 in the plain range, <= 112 down to 1e-10 */
     u128_t q = n >> s, r = n - (q << s), half = (u128_t)1 << (s - 1);
     int up = r > half || (r == half && (q & 1));
     /* |R * 2^s - n| against 5^d / 2 (or 5^d / 4 below a power of two);
@@ -49,40 +53,86 @@ static u128_t scaled(uint64_t m, int e, int d, int below_quarter, int *ok)
 }
 
 /* "%.*f" of the value R / 10^d with sign neg, into buf (n bytes, snprintf's
- * truncation). */
-static void put_fixed(char *buf, size_t n, u128_t r, int d, int neg)
+ * truncation); returns the length written. The text is built from its
+ * end, two digits at a time: no reversal. */
+static size_t put_fixed(char *buf, size_t n, u128_t r, int d, int neg)
 {
-    char dig[48], out[64];
-    int nd = 0;
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    char out[64];
+    char *e = out + sizeof(out), *p = e;
+    int nd = 0; /* digits written; the point goes in front of the d-th */
+#define PUT(ch)                                                                               \
+    do {                                                                                       \
+        if (nd == d && d > 0)                                                                  \
+            *--p = '.';                                                                        \
+        *--p = (ch);                                                                           \
+        nd++;                                                                                  \
+    } while (0)
     const u128_t ten19 = 10000000000000000000ULL;
     uint64_t hi = 0, lo = (uint64_t)r;
     if (r >= ten19) /* the 128-bit division only where it is needed */
         hi = (uint64_t)(r / ten19), lo = (uint64_t)(r % ten19);
-    do { /* lo's 19 digits when hi is non-zero, else only its own */
-        dig[nd++] = (char)('0' + lo % 10);
-        lo /= 10;
-    } while (hi ? nd < 19 : lo > 0);
-    while (hi > 0) {
-        dig[nd++] = (char)('0' + hi % 10);
-        hi /= 10;
+    while (lo >= 100) {
+        uint64_t q = lo / 100;
+        const char *two = pairs + 2 * (lo - q * 100);
+        PUT(two[1]);
+        PUT(two[0]);
+        lo = q;
     }
+    if (lo >= 10) {
+        PUT(pairs[2 * lo + 1]);
+        PUT(pairs[2 * lo]);
+    } else if (lo > 0 || nd == 0) {
+        PUT((char)('0' + lo));
+    }
+    while (hi && nd < 19) /* lo's leading zeros below hi */
+        PUT('0');
+    for (; hi > 0; hi /= 10)
+        PUT((char)('0' + hi % 10));
     while (nd < d + 1)
-        dig[nd++] = '0';
-    size_t o = 0;
+        PUT('0');
+#undef PUT
     if (neg)
-        out[o++] = '-';
-    for (int i = nd - 1; i >= 0; i--) {
-        out[o++] = dig[i];
-        if (i == d && d > 0)
-            out[o++] = '.';
-    }
-    size_t c = o < n ? o : n - 1;
-    memcpy(buf, out, c);
+        *--p = '-';
+    size_t o = (size_t)(e - p), c = o < n ? o : n - 1;
+    memcpy(buf, p, c);
     buf[c] = '\0';
+    return c;
 }
 
-/* The plain text of v (0 < |v| < 1e15, normal); returns its decimals. */
-static int plain(char *buf, size_t n, double v)
+/* 1 when v * 10^j >= 1 (v = m * 2^e), exactly. */
+static int ge_pow10(uint64_t m, int e, int j)
+{
+    int k = e + j;
+    if (k >= 0)
+        return 1;
+    if (-k >= 128)
+        return 0;
+    return ((u128_t)m * p5[j]) >> -k != 0;
+}
+
+/* X = floor(log10 |v|) for 1e-10 <= |v| < 1e15, exactly (v = m * 2^e). */
+static int exp10_of(uint64_t m, int e, double v)
+{
+    double a = fabs(v);
+    if (a >= 1) {
+        int x = 0;
+        for (uint64_t i = (uint64_t)a; i >= 10; i /= 10)
+            x++;
+        return x;
+    }
+    int j = 1;
+    while (j < 27 && !ge_pow10(m, e, j))
+        j++;
+    return -j;
+}
+
+/* The plain text of v (0 < |v| < 1e15, normal); returns its length, *d
+ * its decimals. */
+static size_t plain(char *buf, size_t n, double v, int *d)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof(bits));
@@ -92,8 +142,44 @@ static int plain(char *buf, size_t n, double v)
     int e = be - 1075, quarter = frac == 0 && be > 1, ok = 0;
     /* the fewest decimals that read back; "%.17f" when none does. Reading
      * back is monotonic in d (R_d * 10 is a candidate for d + 1, and R_d+1
-     * is the nearest), so a binary search finds the same d as a scan */
-    int lo = 0, hi = 17;
+     * is the nearest), so a search finds the same d as a scan. 17
+     * significant digits always read back (their error, at most 5e-17 v,
+     * is below the quarter ulp under a power of two, 5.55e-17 v): d =
+     * 16 - X bounds it, and most values need 16 or 17 digits, so those two
+     * are tried first */
+    int lo = 0, hi = 16 - exp10_of(m, e, v);
+    hi = hi > 17 ? 17 : hi;
+    for (int t = 0; t < 2 && lo < hi; t++) {
+        scaled(m, e, hi - 1, quarter, &ok);
+        if (!ok)
+            lo = hi;
+        else
+            hi--;
+    }
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        scaled(m, e, mid, quarter, &ok);
+        if (ok)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *d = lo;
+    return put_fixed(buf, n, scaled(m, e, lo, quarter, &ok), lo, (int)(bits >> 63));
+}
+
+/* The shortest "%.*g" text of 1e-10 <= |v| < 1e-4 (the exponent form: X
+ * = floor(log10 |v|) is -5 .. -10) in exact integer arithmetic, as the
+ * printf search writes it; 0 where rounding carries into the next power
+ * of ten (the caller then searches with printf). */
+static size_t small_g(char *buf, size_t n, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof(bits));
+    uint64_t frac = bits & ((1ULL << 52) - 1), m = frac | 1ULL << 52;
+    int e = (int)(bits >> 52 & 0x7FF) - 1075, quarter = frac == 0, ok;
+    int x = exp10_of(m, e, v);
+    int lo = -x, hi = 16 - x; /* p = d + 1 + x significant digits, 1 .. 17 */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         scaled(m, e, mid, quarter, &ok);
@@ -103,21 +189,46 @@ static int plain(char *buf, size_t n, double v)
             lo = mid + 1;
     }
     u128_t r = scaled(m, e, lo, quarter, &ok);
-    put_fixed(buf, n, r, lo, (int)(bits >> 63));
-    return lo;
+    int p = lo + 1 + x;
+    char dig[24];
+    int nd = 0;
+    for (uint64_t q = (uint64_t)r; q > 0 && nd < 20; q /= 10)
+        dig[nd++] = (char)('0' + q % 10);
+    if (nd != p || n < 32) /* carried to 10^p, or a short buffer */
+        return 0;
+    while (nd > 1 && dig[0] == '0') { /* %g drops trailing zeros */
+        memmove(dig, dig + 1, (size_t)--nd);
+    }
+    size_t o = 0;
+    if (signbit(v))
+        buf[o++] = '-';
+    buf[o++] = dig[nd - 1];
+    if (nd > 1)
+        buf[o++] = '.';
+    for (int i = nd - 2; i >= 0; i--)
+        buf[o++] = dig[i];
+    buf[o++] = 'e', buf[o++] = '-';
+    buf[o++] = (char)('0' + -x / 10), buf[o++] = (char)('0' + -x % 10);
+    buf[o] = '\0';
+    return o;
 }
 
-const char *gc_num_format(char *buf, size_t n, double v, int is_int)
+size_t gc_num_format_len(char *buf, size_t n, double v, int is_int)
 {
     double a = fabs(v);
+    size_t k;
+    int d = 0;
     if (a == 0) { /* "%.0f": "0" or "-0" */
         const char *z = signbit(v) ? "-0" : "0";
-        size_t k = strlen(z) < n ? strlen(z) : n - 1;
+        k = strlen(z) < n ? strlen(z) : n - 1;
         memcpy(buf, z, k);
         buf[k] = '\0';
+    } else if (a >= 1 && a < 1e15 && a == (double)(uint64_t)a) { /* an integer: its digits */
+        k = put_fixed(buf, n, (uint64_t)a, 0, signbit(v) != 0);
     } else if (a >= 1e-4 && a < 1e15) {
-        if (plain(buf, n, v) > 0 || is_int)
-            return buf; /* a point already, or none wanted */
+        k = plain(buf, n, v, &d);
+    } else if (a >= 1e-10 && a < 1e-4 && (k = small_g(buf, n, v)) > 0) {
+        d = 1; /* an exponent */
     } else {
         /* the fewest digits that read back; monotonic in prec as in plain(),
          * so a binary search (5 steps, not up to 17) */
@@ -131,12 +242,19 @@ const char *gc_num_format(char *buf, size_t n, double v, int is_int)
                 lo = mid + 1;
         }
         snprintf(buf, n, "%.*g", lo, v);
+        k = strlen(buf);
+        d = strpbrk(buf, ".eEn") != NULL;
     }
-    if (!is_int && !strpbrk(buf, ".eEn")) {
-        size_t k = strlen(buf);
-        if (k + 2 < n)
-            memcpy(buf + k, ".0", 3);
+    if (!is_int && d == 0 && k + 2 < n) { /* no point, exponent, inf or nan */
+        memcpy(buf + k, ".0", 3);
+        k += 2;
     }
+    return k;
+}
+
+const char *gc_num_format(char *buf, size_t n, double v, int is_int)
+{
+    gc_num_format_len(buf, n, v, is_int);
     return buf;
 }
 

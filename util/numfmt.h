@@ -14,6 +14,9 @@ extern "C" {
 /* Write v into buf (n >= 32 bytes is always enough); returns buf. */
 const char *gc_num_format(char *buf, size_t n, double v, int is_int);
 
+/* gc_num_format, returning the text's length. */
+size_t gc_num_format_len(char *buf, size_t n, double v, int is_int);
+
 /* printf's "%.*f" of v with d decimals, exact (integer arithmetic for
  * 1e-4 <= |v| < 1e15, printf otherwise); n >= 48 is always enough
  * for |v| < 1e15. Returns buf. */
