@@ -141,24 +141,28 @@ void gc_jbuf_str(gc_jbuf_t *jb, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)p);
     put(jb, "\"", 1);
-    size_t run = 0, i = 0;
-    for (; p[i]; i++) {
-        if (p[i] > '\\' || (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\'))
-            continue;
-        put(jb, (const char *)p + run, i - run);
-        char esc[6] = {'\\', (char)p[i]};
-        size_t k = 2;
-        if (p[i] < 0x20) {
-            memcpy(esc + 1, "u00", 3);
-            esc[4] = hex[p[i] >> 4], esc[5] = hex[p[i] & 15];
-            k = 6;
+    if (!room(jb, 6 * n + 1)) /* the worst case: every byte as \u00XX */
+        return;
+    char *d = jb->p + jb->len;
+    for (; *p; p++) { /* straight into the buffer */
+        unsigned char c = *p;
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *d++ = (char)c;
+        } else if (c >= 0x20) {
+            *d++ = '\\';
+            *d++ = (char)c;
+        } else {
+            memcpy(d, "\\u00", 4);
+            d[4] = hex[c >> 4], d[5] = hex[c & 15];
+            d += 6;
         }
-        put(jb, esc, k);
-        run = i + 1;
     }
-    put(jb, (const char *)p + run, i - run);
-    put(jb, "\"", 1);
+    *d++ = '"';
+    *d = '\0';
+    jb->len = (size_t)(d - jb->p);
+    jb->prev = '"';
 }
 
 void gc_jbuf_qraw(gc_jbuf_t *jb, const char *s)
