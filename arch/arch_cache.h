@@ -26,7 +26,7 @@
 
 #include "arch.h"
 
-#define GC_ARCH_CACHE_MIN (64 * 1024)
+#define GC_ARCH_CACHE_MIN (8 * 1024)
 #define GC_ARCH_CACHE_KEEP 32
 
 /* The arch the valid image for the YAML file path holds, with a->path =
