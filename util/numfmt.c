@@ -311,7 +311,7 @@ const char *gc_num_general(char *buf, size_t n, double v, int prec)
     split(v, &m, &e, &quarter);
     /* X: the exponent of v rounded to prec digits, where R = round(v *
      * 10^(prec - 1 - X)) has exactly prec digits (C11 7.21.6.1, %g) */
-    int x = (int)floor((e + 52) * 0.30102999566398120), d = 0;
+    int x = exp10_of(m, e, v), d = 0; /* before rounding; a carry moves it up */
     u128_t r = 0;
     for (int tries = 0; tries < 4; tries++) {
         d = prec - 1 - x;
