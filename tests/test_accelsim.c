@@ -141,7 +141,7 @@ static void fixture_choices(const gc_arch_t *a)
     out_free(&o);
     o = render(a, "base", NULL);
     CHECK_STR(val(o.g, "-gpgpu_clock_domains"), "1500:1500:1500:3500.5");
-    CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "4500");
+    CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "900"); /* 0.6 us x 1500 */
     out_free(&o);
     /* the form choice: m16n8k8 (peak 480): 16 x 8 x 8 x 4 / 480 = 8.53 -> 9;
      * latency 18 less the 6 cycles the simulator adds */
@@ -202,8 +202,8 @@ static void test_fixture(void)
      * DRAM 452.4 - 210 - 80 GDDR6 clocks x 1725 / 3500.5 (39.42) = 202.98 */
     CHECK_STR(val(g, "-gpgpu_l2_rop_latency"), "163");
     CHECK_STR(val(g, "-dram_latency"), "203");
-    /* 3 us x 1725 MHz */
-    CHECK_STR(val(g, "-gpgpu_kernel_launch_latency"), "5175");
+    /* sm.kernel_floor_us 0.6 us x 1725 MHz (not the host-timed 3 us) */
+    CHECK_STR(val(g, "-gpgpu_kernel_launch_latency"), "1035");
     /* tensor: m16n8k16 f16.f32 rand, latency 32.6 - 6 = 26.6, issue 16.2 */
     CHECK_STR(val(g, "-ptx_opcode_latency_tesnor"), "27");
     CHECK_STR(val(g, "-ptx_opcode_initiation_tensor"), "16");
@@ -310,6 +310,39 @@ static void test_hbm(void)
     gc_arch_destroy(a);
     free(y);
     free(y2);
+}
+
+/* -gpgpu_kernel_launch_latency: the GPU-side gap between kernels
+ * (sm.kernel_floor_us) when the arch has it, else the host-timed launch
+ * overhead, named as the stand-in. */
+static void test_launch(void)
+{
+    char *y = subst(hbm, "sm: {count: 132,",
+                    "sm: {count: 132, launch_overhead_us: 5.5, kernel_floor_us: 0.787,");
+    gc_arch_t *a = parse(y);
+    CHECK(a != NULL);
+    if (a) {
+        out_t o = render(a, NULL, NULL);
+        /* 0.787 us x 1980 MHz = 1558.26 */
+        CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "1558");
+        CHECK_HAS(o.g, "sm.kernel_floor_us 0.787 x 1980 MHz");
+        CHECK(!strstr(o.info.fallbacks, "launch_overhead") && !strstr(o.info.fallbacks, "floor"));
+        out_free(&o);
+        gc_arch_destroy(a);
+    }
+    free(y);
+    y = subst(hbm, "sm: {count: 132,", "sm: {count: 132, launch_overhead_us: 5.5,");
+    a = parse(y);
+    CHECK(a != NULL);
+    if (a) {
+        out_t o = render(a, NULL, NULL);
+        /* 5.5 us x 1980 MHz = 10890, the host-timed upper bound */
+        CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "10890");
+        CHECK_HAS(o.info.fallbacks, "sm.kernel_floor_us");
+        out_free(&o);
+        gc_arch_destroy(a);
+    }
+    free(y);
 }
 
 /* Each refusal names what is missing or wrong, in one line. */
@@ -552,6 +585,7 @@ int main(void)
     gc_warn_set_quiet(1);
     test_fixture();
     test_hbm();
+    test_launch();
     test_refusals();
     test_cc_rules();
     test_carveouts();

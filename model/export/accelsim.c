@@ -129,9 +129,12 @@ static const ekey_t keys[] = {
     C(G, NULL, "-gpgpu_runtime_pending_launch_count_limit", "2048",
       "CUDA runtime default cudaLimitDevRuntimePendingLaunchCount"),
     V(G, NULL, "-gpgpu_kernel_launch_latency", D_LAUNCH,
-      "`sm.launch_overhead_us` x core clock (MHz), rounded; without it the constant 5000",
-      "empty-kernel launch time in core cycles; 5000 is the reference configs' value, used "
-      "only when the arch has no measured launch overhead (the export says so)"),
+      "`sm.kernel_floor_us` x core clock (MHz), rounded; else `sm.launch_overhead_us` x core "
+      "clock; else the constant 5000",
+      "GPU cycles between two kernels of a stream, before the first block (the simulator "
+      "counts them within the kernel): the per-kernel time of a CUDA graph of empty kernels; "
+      "the host-timed launch overhead is an upper bound, 5000 the reference configs' value "
+      "(the export names the stand-in)"),
     C(G, NULL, "-gpgpu_TB_launch_latency", "0",
       "block launch cost is part of the measured kernel launch latency (reference configs)"),
     C(G, NULL, "-gpgpu_max_concurrent_kernel", "128",
@@ -1029,23 +1032,38 @@ static void use_const(ctx_t *c, int id, const char *val, const char *key, const 
     fallback(c, key);
 }
 
-/* Launch overhead in core cycles. */
+/* -gpgpu_kernel_launch_latency in core cycles: the GPU-side time between two
+ * kernels of one stream (the simulator counts it down before a kernel's first
+ * block, within the kernel's gpu_sim_cycle: abstract_hardware_model.cc,
+ * kernel_info_t; gpu-sim.cc, gpgpu_sim::select_kernel). sm.kernel_floor_us
+ * (per-kernel time of a CUDA graph of empty kernels) is that gap; without it
+ * the host-timed sm.launch_overhead_us stands in (an upper bound: it includes
+ * the host's submission), else the reference configs' 5000. */
 static void mem_launch(ctx_t *c, const mem_t *m)
 {
-    const gc_arch_t *a = c->a;
+    const gc_sm_t *s = &c->a->sm;
     double core = m->core;
     const char *cs = m->cs;
     char b1[32];
-    if (a->sm.launch_overhead_us.set) {
-        setv(c, D_LAUNCH, "%ld", lround(a->sm.launch_overhead_us.v * core));
+    if (s->kernel_floor_us.set) {
+        setv(c, D_LAUNCH, "%ld", lround(s->kernel_floor_us.v * core));
         setn(c, D_LAUNCH,
-             "sm.launch_overhead_us %s x %s MHz; the simulator waits this many cycles before "
-             "a kernel's first block, within the kernel's gpu_sim_cycle; the figure is "
+             "sm.kernel_floor_us %s x %s MHz: the GPU time per kernel of a CUDA graph of empty "
+             "kernels, the gap between two kernels with no host launch between them; the "
+             "simulator waits this many cycles before a kernel's first block",
+             num(b1, s->kernel_floor_us.v), cs);
+    } else if (s->launch_overhead_us.set) {
+        setv(c, D_LAUNCH, "%ld", lround(s->launch_overhead_us.v * core));
+        setn(c, D_LAUNCH,
+             "sm.launch_overhead_us %s x %s MHz (the arch has no sm.kernel_floor_us): the "
+             "simulator waits this many cycles before a kernel's first block; the figure is "
              "event-timed from the host, so it includes the host's submission (an upper bound)",
-             num(b1, a->sm.launch_overhead_us.v), cs);
+             num(b1, s->launch_overhead_us.v), cs);
+        fallback(c, "sm.kernel_floor_us");
     } else {
         use_const(c, D_LAUNCH, "5000", "sm.launch_overhead_us",
-                  "constant 5000: the arch has no sm.launch_overhead_us (reference value)");
+                  "constant 5000: the arch has neither sm.kernel_floor_us nor "
+                  "sm.launch_overhead_us (reference value)");
     }
 }
 
