@@ -1183,11 +1183,42 @@ static int mem_latencies(ctx_t *c, mem_t *m)
     return 0;
 }
 
+/* The simulator's L2 is n_mem x N_SUB equal slices, each a sector cache of
+ * 16, 32 or 64 sets (the IPOLY set hash, gpu-cache.cc) of 128-byte lines and
+ * a whole number of ways. Sets s and ways w of the layout nearest to per bytes
+ * per slice: an exact one (64 sets first, else 32, 16), else 64 sets (else 32,
+ * 16) with the nearest whole number of ways, kept when within L2_OFF_PCT % of
+ * the measured size. Returns the written size less the measured, % of it, or
+ * HUGE_VAL when no layout is that near. */
+#define L2_OFF_PCT 1.0
+static double l2_layout(double per, long *s, long *w)
+{
+    static const long sets[] = {64, 32, 16};
+    for (int i = 0; i < 3; i++) {
+        double lines = per / 128.0 / (double)sets[i];
+        if (lines == floor(lines) && lines >= 1) {
+            *s = sets[i];
+            *w = (long)lines;
+            return 0;
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        long ways = lround(per / 128.0 / (double)sets[i]);
+        double off = 100.0 * ((double)(ways * sets[i] * 128) - per) / per;
+        if (ways >= 1 && fabs(off) <= L2_OFF_PCT) {
+            *s = sets[i];
+            *w = ways;
+            return off;
+        }
+    }
+    return HUGE_VAL;
+}
+
 /* The L2 cache: slices of the channels, sets and ways. */
 static int mem_l2(ctx_t *c, const mem_t *m)
 {
     long nmem = m->nmem;
-    char b1[32], b2[32];
+    char b1[32], b2[32], b3[32];
     const gc_l2_t *l2 = &c->a->memory.l2;
     if (!l2->size_mib.set)
         return missing(c, "memory.l2.size_mib", "-gpgpu_cache:dl2", NULL);
@@ -1196,25 +1227,27 @@ static int mem_l2(ctx_t *c, const mem_t *m)
     double bytes = l2->size_mib.v * 1048576.0;
     long slices = nmem * N_SUB, nset = 0, assoc = 0;
     double per = bytes / (double)slices;
-    static const long sets[] = {64, 32, 16};
-    for (int i = 0; i < 3 && !nset; i++) {
-        double lines = per / 128.0 / sets[i];
-        if (lines == floor(lines) && lines >= 1) {
-            nset = sets[i];
-            assoc = (long)lines;
-        }
-    }
-    if (!nset)
+    double off = l2_layout(per, &nset, &assoc);
+    if (off == HUGE_VAL)
         return inconsistent(c,
                             "memory.l2.size_mib %s does not divide into %ld slices of 16, 32 "
-                            "or 64 sets of 128-byte lines (%ld channels x %d): check the size "
-                            "and memory.dram.channels",
-                            num(b1, l2->size_mib.v), slices, nmem, N_SUB);
+                            "or 64 sets of 128-byte lines, nor within %g %% (%ld channels x %d): "
+                            "check the size and memory.dram.channels",
+                            num(b1, l2->size_mib.v), slices, L2_OFF_PCT, nmem, N_SUB);
+    c->info->l2_off_pct = off;
     setv(c, D_DL2, "S:%ld:128:%ld,L:B:m:L:P,A:192:4,32:0,32", nset, assoc);
-    setn(c, D_DL2,
-         "memory.l2.size_mib %s / (%ld channels x %d slices) = %s B per slice = %ld "
-         "sets x 128 B x %ld ways",
-         num(b1, l2->size_mib.v), nmem, N_SUB, num(b2, per), nset, assoc);
+    if (off == 0)
+        setn(c, D_DL2,
+             "memory.l2.size_mib %s / (%ld channels x %d slices) = %s B per slice = %ld "
+             "sets x 128 B x %ld ways",
+             num(b1, l2->size_mib.v), nmem, N_SUB, num(b2, per), nset, assoc);
+    else
+        setn(c, D_DL2,
+             "memory.l2.size_mib %s / (%ld channels x %d slices) = %.1f B per slice, not a whole "
+             "number of ways: the nearest layout the simulator takes, %ld sets x 128 B x %ld "
+             "ways = %s MiB in all (%+.2f %%)",
+             num(b1, l2->size_mib.v), nmem, N_SUB, per, nset, assoc,
+             num(b3, (double)(slices * nset * 128 * assoc) / 1048576.0), off);
     return 0;
 }
 
@@ -1478,11 +1511,20 @@ static int render_all(const gc_arch_t *a, const gc_export_opts_t *o, char **text
                       gc_export_info_t *info, gc_err_t *err)
 {
     int rc = gc_accelsim_render(a, o, &text[0], &text[1], info, err);
-    if (!rc && info && info->indexing != 2)
-        snprintf(info->note, sizeof(info->note),
-                 "%d memory channels: the IPOLY partition hash needs 16, 32 or 64, so the "
-                 "export uses %s indexing (-gpgpu_memory_partition_indexing %d)",
-                 info->n_mem, info->indexing == 1 ? "XOR" : "consecutive", info->indexing);
+    if (rc || !info)
+        return rc;
+    size_t n = 0;
+    if (info->indexing != 2)
+        n = (size_t)snprintf(info->note, sizeof(info->note),
+                             "%d memory channels: the IPOLY partition hash needs 16, 32 or 64, so "
+                             "the export uses %s indexing (-gpgpu_memory_partition_indexing %d)",
+                             info->n_mem, info->indexing == 1 ? "XOR" : "consecutive",
+                             info->indexing);
+    if (info->l2_off_pct != 0 && n < sizeof(info->note))
+        snprintf(info->note + n, sizeof(info->note) - n,
+                 "%sthe L2 size does not divide into %d x 2 slices of whole ways: -gpgpu_cache:dl2 "
+                 "is the nearest layout, %+.2f %% of memory.l2.size_mib",
+                 n ? "; " : "", info->n_mem, info->l2_off_pct);
     return rc;
 }
 
