@@ -302,9 +302,12 @@ static const ekey_t keys[] = {
       "memory coalescing rules of the device's compute capability"),
     V(G, "L2 cache", "-gpgpu_cache:dl2", D_DL2,
       "S:S:128:A per L2 slice, slice = `memory.l2.size_mib` x 2^20 / (n_mem x 2); S = 64 sets "
-      "(else 32, 16), A = slice / (S x 128)",
+      "(else 32, 16), A = slice / (S x 128); when no S makes A whole, A rounded at 64 sets "
+      "(else 32, 16) if within 1 % of the size (said in the file and on stderr), else refused",
       "sector cache; the IPOLY set hash (P) takes 16, 32 or 64 sets, the associativity follows "
-      "from the measured size; policies and MSHRs as the reference"),
+      "from the measured size (the simulator's slices are equal, so an L2 such as the H200's "
+      "60 MiB over 188 slices gets the nearest whole number of ways); policies and MSHRs as "
+      "the reference"),
     C(G, NULL, "-gpgpu_cache:dl2_texture_only", "0", "the L2 caches all data"),
     C(G, NULL, "-gpgpu_dram_partition_queues", "64:64:64:64",
       "L2-to-DRAM queues (reference configs)"),
