@@ -101,12 +101,21 @@ typedef struct gc_numerics {
     const char *trunc;       /* zero | floor: how the alignment cuts negative addends */
 } gc_numerics_t;
 
+/* One point of the coissue bench: how much of the shorter of mma.sync and
+ * a partner's work a sub-core hides with `warps` warps on the SM. */
+typedef struct gc_coissue {
+    gc_qty_t warps, fma, alu, xu, ldsm, shfl;
+} gc_coissue_t;
+
 typedef struct gc_sm {
     gc_qty_t count, sub_cores, fp32_lanes, tensor_cores, clock_base_mhz, clock_max_mhz,
-        clock_tensor_mhz, clock_memory_mhz, max_threads, max_warps, max_blocks,
+        clock_tensor_mhz, clock_mma_mhz, clock_memory_mhz, max_threads, max_warps, max_blocks,
         max_block_threads, registers, max_regs_thread, reg_alloc_unit, shared_max_kib,
         shared_block_max_kib, l1_shared_kib, launch_overhead_us, kernel_floor_us,
-        block_dispatch_ns, overlap_tensor_fma, overlap_tensor_alu, overlap_tensor_xu;
+        block_dispatch_ns, overlap_tensor_fma, overlap_tensor_alu, overlap_tensor_xu,
+        overlap_tensor_ldsm, overlap_tensor_shfl;
+    gc_coissue_t *coissue; /* by warps, ascending */
+    size_t n_coissue;
 } gc_sm_t;
 
 typedef struct gc_l1 {

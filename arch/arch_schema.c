@@ -187,6 +187,12 @@ static const char *label_dsm(const void *e, char *buf, size_t n)
     return buf;
 }
 
+static const char *label_coissue(const void *e, char *buf, size_t n)
+{
+    snprintf(buf, n, "%g warps", ((const gc_coissue_t *)e)->warps.v);
+    return buf;
+}
+
 static const char *label_num(const void *e, char *buf, size_t n)
 {
     const gc_numerics_t *x = e;
@@ -354,6 +360,21 @@ static const gc_field_t num_f[] = {
 static const gc_schema_t num_s = {"numerics entry", sizeof(gc_numerics_t), num_f, NF(num_f),
                                   label_num};
 
+#define OV(m, what)                                                                            \
+    Q(gc_coissue_t, m, 0, 0, 1, "fraction", "Share hidden beside " what " at these warps.")
+static const gc_field_t coissue_f[] = {
+    Q(gc_coissue_t, warps, GC_F_REQ | GC_F_INT, 1, 256, "warps/SM",
+      "Warps on the SM (one block) at this point."),
+    OV(fma, "FMA-pipe work (ffma)"),
+    OV(alu, "ALU-pipe work (iadd3)"),
+    OV(xu, "MUFU work (ex2)"),
+    OV(ldsm, "shared-memory loads (ldmatrix.x4)"),
+    OV(shfl, "warp shuffles (shfl.sync.bfly)"),
+};
+#undef OV
+static const gc_schema_t coissue_s = {"coissue entry", sizeof(gc_coissue_t), coissue_f,
+                                      NF(coissue_f), label_coissue};
+
 static const gc_field_t sm_f[] = {
     Q(gc_sm_t, count, GC_F_REQ | GC_F_INT, 1, 1024, "SMs", "Streaming multiprocessors."),
     Q(gc_sm_t, sub_cores, GC_F_REQ | GC_F_INT, 1, 8, "sub-cores/SM",
@@ -364,6 +385,9 @@ static const gc_field_t sm_f[] = {
     Q(gc_sm_t, clock_max_mhz, GC_F_REQ | GC_F_POS, 0, 1e4, "MHz", "Maximum (boost) SM clock."),
     Q(gc_sm_t, clock_tensor_mhz, GC_F_POS, 0, 1e4, "MHz",
       "SM clock sustained under a heavy tensor-core load (measured)."),
+    Q(gc_sm_t, clock_mma_mhz, GC_F_POS, 0, 1e4, "MHz",
+      "SM clock sustained under a heavy mma.sync load (measured; on Hopper below "
+      "clock_tensor_mhz's wgmma load in power, so higher)."),
     Q(gc_sm_t, clock_memory_mhz, GC_F_POS, 0, 1e4, "MHz",
       "SM clock sustained under a memory-bound load (measured)."),
     Q(gc_sm_t, max_threads, GC_F_INT, 32, 8192, "threads/SM", "Resident threads per SM."),
@@ -394,6 +418,13 @@ static const gc_field_t sm_f[] = {
       "The same for mma.sync beside ALU-pipe work (iadd3)."),
     Q(gc_sm_t, overlap_tensor_xu, 0, 0, 1, "fraction",
       "The same for mma.sync beside MUFU work (ex2)."),
+    Q(gc_sm_t, overlap_tensor_ldsm, 0, 0, 1, "fraction",
+      "The same for mma.sync beside shared-memory loads (ldmatrix.x4)."),
+    Q(gc_sm_t, overlap_tensor_shfl, 0, 0, 1, "fraction",
+      "The same for mma.sync beside warp shuffles (shfl.sync.bfly)."),
+    L(gc_sm_t, coissue, GC_F_FLOW, coissue_s,
+      "The overlaps above measured at several warps per SM (the coissue bench): a sub-core "
+      "with fewer warps to choose from hides less."),
 };
 static const gc_schema_t sm_s = {"sm", 0, sm_f, NF(sm_f), NULL};
 

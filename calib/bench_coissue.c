@@ -1,23 +1,28 @@
 /* bench_coissue.c - calib's handler of the coissue trace: for each partner
- * pipe (ffma: the FMA pipe, iadd3: the ALU pipe, ex2: MUFU), the share of
+ * pipe (ffma: the FMA pipe, iadd3: the ALU pipe, ex2: MUFU, ldsm: ldmatrix
+ * from shared memory, shfl: warp shuffles), the share of
  * the shorter of (tensor alone, partner alone) that a sub-core hides when
  * both run in the same warps:
  *   overlap = (T + P - B) / min(T, P),  clipped to [0, 1]
  * (1: the pair takes as long as the longer alone; 0: as long as both one
  * after the other), with the interval from the rows' own intervals. Writes
- * sm.overlap_tensor_fma, _alu and _xu. See bench.h. */
+ * sm.overlap_tensor_fma, _alu, _xu, _ldsm and _shfl from the trace's first rows
+ * (16 warps), and sm.coissue: all five at every warp count measured. See
+ * bench.h. */
 #include <string.h>
 
 #include "bench.h"
 
-/* cycles per iteration of (partner, part), its interval and line; 0 when
- * the row is missing. */
-static int find(const gc_table_t *t, const char *partner, const char *part, double v[3],
-                long *line)
+/* cycles per iteration of (partner, part) at `warps` warps (0: the first
+ * row of any), its interval and line; 0 when the row is missing. */
+static int find(const gc_table_t *t, const char *partner, const char *part, double warps,
+                double v[3], long *line)
 {
-    int cp = gc_table_col(t, "partner"), cq = gc_table_col(t, "part");
+    int cp = gc_table_col(t, "partner"), cq = gc_table_col(t, "part"),
+        cw = gc_table_col(t, "warps");
     for (size_t r = 0; r < t->nrows; r++)
-        if (!strcmp(gc_table_txt(t, cp, r), partner) && !strcmp(gc_table_txt(t, cq, r), part)) {
+        if (!strcmp(gc_table_txt(t, cp, r), partner) && !strcmp(gc_table_txt(t, cq, r), part) &&
+            (warps <= 0 || gc_table_num(t, cw, r) == warps)) {
             v[0] = gc_table_num(t, gc_table_col(t, "cyc_per_iter"), r);
             v[1] = gc_table_num(t, gc_table_col(t, "cyc_lo"), r);
             v[2] = gc_table_num(t, gc_table_col(t, "cyc_hi"), r);
@@ -32,16 +37,18 @@ static double clip01(double x)
     return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-/* The overlap of one partner into q, or left out with the reason. */
+/* The overlap of one partner at `warps` warps (0: the trace's first rows)
+ * into q, or left out with the reason (quiet: no note, for the list). */
 static int put_one(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, const char *partner,
-                   const char *key, gc_qty_t *q, gc_err_t *err)
+                   double warps, const char *key, gc_qty_t *q, int quiet, gc_err_t *err)
 {
     double T[3], P[3], B[3];
     long lt, lp, lb;
-    if (!find(t, partner, "tensor", T, &lt) || !find(t, partner, "partner", P, &lp) ||
-        !find(t, partner, "both", B, &lb)) {
-        gc_calib_leave_out(c, file, 0, "%s left out: the %s rows (tensor, partner, both) are "
-                                       "not all there", key, partner);
+    if (!find(t, partner, "tensor", warps, T, &lt) || !find(t, partner, "partner", warps, P, &lp) ||
+        !find(t, partner, "both", warps, B, &lb)) {
+        if (!quiet)
+            gc_calib_leave_out(c, file, 0, "%s left out: the %s rows (tensor, partner, both) "
+                                           "are not all there", key, partner);
         return 0;
     }
     const double *rows[3] = {T, P, B};
@@ -60,15 +67,62 @@ static int put_one(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, con
                                  "to [0, 1]",
                               file, lt, lp, lb, partner),
                  NULL);
-    gc_calib_info(c, "%s: tensor beside %s: %.2f overlapped (alone %.1f and %.1f, together %.1f "
-                     "cycles)", file, partner, v, T[0], P[0], B[0]);
+    if (!quiet)
+        gc_calib_info(c, "%s: tensor beside %s: %.2f overlapped (alone %.1f and %.1f, together "
+                         "%.1f cycles)", file, partner, v, T[0], P[0], B[0]);
     return 0;
+}
+
+static const char *const partners[5] = {"ffma", "iadd3", "ex2", "ldsm", "shfl"};
+
+/* sm.coissue: every partner's overlap at each warp count the trace holds,
+ * ascending. */
+static int put_list(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
+{
+    int cw = gc_table_col(t, "warps");
+    double ws[16];
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        double w = gc_table_num(t, cw, r);
+        size_t i = 0;
+        while (i < n && ws[i] != w)
+            i++;
+        if (i == n && n < 16)
+            ws[n++] = w;
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && ws[j - 1] > ws[j]; j--) {
+            double x = ws[j];
+            ws[j] = ws[j - 1], ws[j - 1] = x;
+        }
+    gc_sm_t *s = &c->a->sm;
+    gc_coissue_t *e = n ? gc_calib_grow(c, (void **)&s->coissue, &s->n_coissue, sizeof(*e), n)
+                        : NULL;
+    if (n && !e)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        gc_qty_t *dst[5] = {&e[i].fma, &e[i].alu, &e[i].xu, &e[i].ldsm, &e[i].shfl};
+        gc_calib_put(c, &e[i].warps, ws[i], ws[i], ws[i],
+                     gc_calib_str(c, "%s: warps column", file), NULL);
+        for (int k = 0; k < 5 && !rc; k++)
+            rc = put_one(c, t, file, partners[k], ws[i], "sm.coissue", dst[k], 1, err);
+    }
+    if (!rc)
+        gc_calib_info(c, "%s: overlaps at %zu warp count%s", file, n, n == 1 ? "" : "s");
+    return rc;
 }
 
 int gc_bench_coissue(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
     gc_sm_t *s = &c->a->sm;
-    int rc = put_one(c, t, file, "ffma", "sm.overlap_tensor_fma", &s->overlap_tensor_fma, err);
-    rc = rc ? rc : put_one(c, t, file, "iadd3", "sm.overlap_tensor_alu", &s->overlap_tensor_alu, err);
-    return rc ? rc : put_one(c, t, file, "ex2", "sm.overlap_tensor_xu", &s->overlap_tensor_xu, err);
+    gc_qty_t *dst[5] = {&s->overlap_tensor_fma, &s->overlap_tensor_alu, &s->overlap_tensor_xu,
+                        &s->overlap_tensor_ldsm, &s->overlap_tensor_shfl};
+    static const char *const keys[5] = {"sm.overlap_tensor_fma", "sm.overlap_tensor_alu",
+                                        "sm.overlap_tensor_xu", "sm.overlap_tensor_ldsm",
+                                        "sm.overlap_tensor_shfl"};
+    int rc = 0;
+    for (int k = 0; k < 5 && !rc; k++)
+        rc = put_one(c, t, file, partners[k], 0, keys[k], dst[k], 0, err);
+    return rc ? rc : put_list(c, t, file, err);
 }

@@ -882,13 +882,15 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
 
 int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
-    static const char *const loads[] = {"idle", "memory", "tensor"};
+    enum { NL = 4 };
+    static const char *const loads[NL] = {"idle", "memory", "tensor", "tensor_mma"};
+    static const char *const keys[NL] = {NULL, "memory", "tensor", "mma"};
     int cl = gc_table_col(t, "load"), cc = gc_table_col(t, "clock_mhz"),
         clo = gc_table_col(t, "clock_lo"), chi = gc_table_col(t, "clock_hi");
-    double val[3] = {0}, lo[3], hi[3];
-    long line[3] = {0};
+    double val[NL] = {0}, lo[NL], hi[NL];
+    long line[NL] = {0};
     int rc;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < NL; k++) {
         size_t m = 0;
         double s = 0;
         for (size_t r = 0; r < t->nrows; r++) {
@@ -915,9 +917,9 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
             val[k] = s / (double)m;
     }
     gc_sm_t *sm = &c->a->sm;
-    gc_qty_t *dst[3] = {NULL, &sm->clock_memory_mhz, &sm->clock_tensor_mhz};
+    gc_qty_t *dst[NL] = {NULL, &sm->clock_memory_mhz, &sm->clock_tensor_mhz, &sm->clock_mma_mhz};
     int best = -1;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < NL; k++) {
         if (!line[k])
             continue;
         if (dst[k])
@@ -935,11 +937,13 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
         c->clk_src = gc_calib_str(c, "%s:%ld: the highest sustained SM clock measured (%s load)",
                                   file, line[best], loads[best]);
     }
-    for (int k = 1; k < 3; k++)
-        if (!line[k])
-            gc_calib_leave_out(c, file, 0, "sm.clock_%s_mhz left out: no '%s' load rows", loads[k],
+    int n = 0;
+    for (int k = 0; k < NL; k++) {
+        n += !!line[k];
+        if (k && !line[k])
+            gc_calib_leave_out(c, file, 0, "sm.clock_%s_mhz left out: no '%s' load rows", keys[k],
                                loads[k]);
-    gc_calib_info(c, "%s: clocks of %d load%s", file, !!line[0] + !!line[1] + !!line[2],
-                  !!line[0] + !!line[1] + !!line[2] == 1 ? "" : "s");
+    }
+    gc_calib_info(c, "%s: clocks of %d load%s", file, n, n == 1 ? "" : "s");
     return 0;
 }

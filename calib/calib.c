@@ -41,11 +41,11 @@ static const bench_def_t benches[] = {
     {"tma", gc_bench_tma, "memory.tma.latency_cyc, bw_gbs"},
     {"dsm", gc_bench_dsm, "memory.dsm"},
     {"dpx", gc_bench_dpx, "dpx entries"},
-    {"coissue", gc_bench_coissue, "sm.overlap_tensor_fma, _alu, _xu"},
+    {"coissue", gc_bench_coissue, "sm.overlap_tensor_fma, _alu, _xu, _ldsm, _shfl"},
     {"pchase", gc_bench_pchase, "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
     {"pchase_fine", gc_bench_fine, "memory.l2 near/far hit/miss latencies, partitions, near_share"},
     {"bw", gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
-    {"clock", gc_bench_clock, "sm.clock_tensor_mhz, sm.clock_memory_mhz"},
+    {"clock", gc_bench_clock, "sm.clock_tensor_mhz, sm.clock_mma_mhz, sm.clock_memory_mhz"},
     {"launch", gc_bench_launch, "sm.launch_overhead_us"},
 };
 #define NBENCH ((int)(sizeof(benches) / sizeof(benches[0])))

@@ -6,7 +6,11 @@
  *   - tensor: under a tensor-bound kernel (on sm_90a every SM runs two
  *             warpgroups issuing wgmma.m64n64k16.f32.f16.f16 back to back
  *             from shared memory filled with random f16 in [-1, 1); other
- *             GPUs run mma.sync.m16n8k16 HMMA on random registers).
+ *             GPUs run mma.sync.m16n8k16 HMMA on random registers);
+ *   - tensor_mma: under mma.sync.m16n8k16 HMMA on random registers, 8 warps
+ *             per SM, on every GPU (on Hopper the kernels that cannot use
+ *             wgmma: Ampere-style GEMMs, FlashAttention-2; they draw less
+ *             power than wgmma and hold a higher clock).
  * Under load, thread 0 of block 0 records (%globaltimer, clock64) about
  * every 10 ms; the clock of each interval is its cycles / ns, the first
  * 0.25 s (the clock settling) are left out, and the row gives the median
@@ -110,7 +114,7 @@ static __device__ __forceinline__ int clk_tick(int *stop, int sampler, gc_clk_sa
     return *stop;
 }
 
-#if !defined(__CUDA_ARCH_FEAT_SM90_ALL) && __CUDA_ARCH__ >= 800
+#if __CUDA_ARCH__ >= 800
 /* c += A x B for one m16n8k16 f16 fragment with f32 accumulators
  * (mma.sync, row x col): a holds 4 and b 2 packed f16 pairs. */
 static __device__ __forceinline__ void mma_16x8x16(float *c, const unsigned *a, const unsigned *b)
@@ -122,19 +126,17 @@ static __device__ __forceinline__ void mma_16x8x16(float *c, const unsigned *a, 
 }
 #endif
 
-/* Tensor-bound: until `dur` ns have passed. kind: 1 = wgmma, 2 = mma.sync,
- * 0 = neither compiled for this GPU. ops counts multiply-adds. */
-__global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsigned long long dur,
-                                                       gc_clk_sample_t *smp, int maxs,
-                                                       int *nsmp, unsigned long long *ops,
-                                                       float *sink, int *kind)
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* The wgmma load of k_clk_tensor: two warpgroups issue
+ * wgmma.m64n64k16.f32.f16.f16 from shared memory until `dur` ns have
+ * passed; returns the wgmmas issued by this thread's warpgroup, *acc the
+ * accumulators' sum. */
+static __device__ unsigned long long clk_wgmma(const __half *rnd, unsigned long long dur,
+                                               int sampler, gc_clk_sample_t *smp, int maxs,
+                                               int *ns, float *acc)
 {
     __shared__ int stop;
-    int sampler = blockIdx.x == 0 && threadIdx.x == 0;
     unsigned long long start = gc_globaltimer(), next = 0, done = 0;
-    int ns = 0;
-    float acc = 0;
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     /* A and B: 64 x 16 f16 each, 8x8 core matrices, no swizzle */
     __shared__ __align__(1024) __half sa[64 * 16], sb[64 * 16];
     for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
@@ -158,18 +160,27 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsign
             asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
         }
         done += 32 * 8;
-        if (clk_tick(&stop, sampler, smp, maxs, &ns, &next, start, dur))
+        if (clk_tick(&stop, sampler, smp, maxs, ns, &next, start, dur))
             break;
     }
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 #pragma unroll
     for (int i = 0; i < 32; i++)
-        acc += d[i];
-    if (threadIdx.x % 128 == 0)
-        atomicAdd(ops, done * 64ull * 64 * 16);
-    if (threadIdx.x == 0 && blockIdx.x == 0)
-        *kind = 1;
-#elif __CUDA_ARCH__ >= 800
+        *acc += d[i];
+    return done;
+}
+#endif
+
+#if __CUDA_ARCH__ >= 800
+/* The mma.sync load of k_clk_tensor: every warp runs 4 independent
+ * mma.sync.m16n8k16 chains on random registers until `dur` ns have passed;
+ * returns the mmas this warp issued, *acc the accumulators' sum. */
+static __device__ unsigned long long clk_mma(const __half *rnd, unsigned long long dur,
+                                             int sampler, gc_clk_sample_t *smp, int maxs,
+                                             int *ns, float *acc)
+{
+    __shared__ int stop;
+    unsigned long long start = gc_globaltimer(), next = 0, done = 0;
     int lane = threadIdx.x % 32;
     unsigned a[4], b[2];
     for (int i = 0; i < 4; i++)
@@ -184,25 +195,47 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsign
                 mma_16x8x16(c[q], a, b);
         }
         done += 256 * 4;
-        if (clk_tick(&stop, sampler, smp, maxs, &ns, &next, start, dur))
+        if (clk_tick(&stop, sampler, smp, maxs, ns, &next, start, dur))
             break;
     }
     for (int q = 0; q < 4; q++)
-        acc += c[q][0] + c[q][1] + c[q][2] + c[q][3];
-    if (lane == 0)
-        atomicAdd(ops, done * 16ull * 8 * 16);
-    if (threadIdx.x == 0 && blockIdx.x == 0)
-        *kind = 2;
-#else
-    (void)rnd;
-    (void)dur;
-    (void)next;
-    (void)start;
-    (void)done;
-    (void)stop;
-    if (threadIdx.x == 0 && blockIdx.x == 0)
-        *kind = 0;
+        *acc += c[q][0] + c[q][1] + c[q][2] + c[q][3];
+    return done;
+}
 #endif
+
+/* Tensor-bound: until `dur` ns have passed. want: 1 = wgmma where this GPU
+ * has it (else mma.sync), 2 = mma.sync. *kind tells what ran: 1 = wgmma,
+ * 2 = mma.sync, 0 = neither compiled for this GPU. ops counts
+ * multiply-adds. */
+__global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsigned long long dur,
+                                                       gc_clk_sample_t *smp, int maxs,
+                                                       int *nsmp, unsigned long long *ops,
+                                                       float *sink, int *kind, int want)
+{
+    int sampler = blockIdx.x == 0 && threadIdx.x == 0;
+    int ns = 0, ran = 0;
+    float acc = 0;
+    unsigned long long fma = 0;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if (want == 1) {
+        unsigned long long done = clk_wgmma(rnd, dur, sampler, smp, maxs, &ns, &acc);
+        fma = threadIdx.x % 128 == 0 ? done * 64ull * 64 * 16 : 0;
+        ran = 1;
+    }
+#endif
+#if __CUDA_ARCH__ >= 800
+    if (!ran) {
+        unsigned long long done = clk_mma(rnd, dur, sampler, smp, maxs, &ns, &acc);
+        fma = threadIdx.x % 32 == 0 ? done * 16ull * 8 * 16 : 0;
+        ran = 2;
+    }
+#endif
+    (void)rnd, (void)dur, (void)want;
+    if (fma)
+        atomicAdd(ops, fma);
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        *kind = ran;
     if (acc == 1234.5f)
         sink[0] = acc;
     if (sampler)
@@ -303,7 +336,7 @@ static int clock_start_memory(clk_t *c, gc_err_t *err)
 /* Starts the tensor load: random f16 in [-1, 1) from a fixed LCG, copied
  * to the device, then k_clk_tensor on one block per SM. Returns 0 or the
  * first CUDA error. */
-static int clock_start_tensor(clk_t *c, gc_err_t *err)
+static int clock_start_tensor(clk_t *c, int want, gc_err_t *err)
 {
     enum { NR = 4096 };
     __half hr[NR];
@@ -316,7 +349,7 @@ static int clock_start_tensor(clk_t *c, gc_err_t *err)
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(c->d_rnd, hr, sizeof(hr), cudaMemcpyHostToDevice), "copying random data", err);
     if (rc)
         return rc;
-    k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, c->dur, c->d_s, MAXS, c->d_n, c->d_cnt, c->d_sink, c->d_kind);
+    k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, c->dur, c->d_s, MAXS, c->d_n, c->d_cnt, c->d_sink, c->d_kind, want);
     return 0;
 }
 
@@ -331,31 +364,33 @@ static int clock_load_meta(const clk_t *c, int li, int kind, double rate)
     if (li == 0)
         return gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)",
                                  (c->n16 * sizeof(uint4)) >> 20, c->mem_blocks, rate / 1e9);
+    const char *key = li == 1 ? "tensor_load" : "tensor_mma_load";
     if (kind == 1)
-        return gc_trace_put_meta(w, "tensor_load", "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)", sms, 2 * rate / 1e12,
+        return gc_trace_put_meta(w, key, "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)", sms, 2 * rate / 1e12,
                                  ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HGMMA") : -1L);
     if (kind == 2)
-        return gc_trace_put_meta(w, "tensor_load", "mma.sync.m16n8k16.f32.f16.f16, random f16, 8 warps x %d SMs: %.1f TFLOP/s (SASS: %ld HMMA)", sms, 2 * rate / 1e12,
+        return gc_trace_put_meta(w, key, "mma.sync.m16n8k16.f32.f16.f16, random f16, 8 warps x %d SMs: %.1f TFLOP/s (SASS: %ld HMMA)", sms, 2 * rate / 1e12,
                                  ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HMMA") : -1L);
-    return gc_trace_put_meta(w, "tensor_load", "no tensor-core kernel for this GPU: the row is the idle clock of a spinning kernel");
+    return gc_trace_put_meta(w, key, "no tensor-core kernel for this GPU: the row is the idle clock of a spinning kernel");
 }
 
-/* Runs load li (0 memory, 1 tensor), reads its clock samples and
+/* Runs load li (0 memory, 1 tensor, 2 tensor_mma), reads its clock samples and
  * counter, and writes its row and its metadata line. Returns 0 or the
  * first error. */
 static int clock_load(clk_t *c, int li, gc_err_t *err)
 {
-    const char *name = li == 0 ? "memory" : "tensor";
+    static const char *const names[3] = {"memory", "tensor", "tensor_mma"};
+    const char *name = names[li];
     int rc = gc_cuda_check(cudaMemset(c->d_cnt, 0, sizeof(*c->d_cnt)), "clearing a counter", err);
     rc = rc ? rc : gc_cuda_check(cudaMemset(c->d_kind, 0xff, sizeof(int)), "clearing", err);
     if (rc)
         return rc;
-    rc = li == 0 ? clock_start_memory(c, err) : clock_start_tensor(c, err);
+    rc = li == 0 ? clock_start_memory(c, err) : clock_start_tensor(c, li, err);
     if (rc)
         return rc;
     int nsmp = 0, kind = 0;
     unsigned long long cnt = 0;
-    rc = gc_mem_sync(li == 0 ? "running the memory load" : "running the tensor load", err);
+    rc = gc_mem_sync(li == 0 ? "running the memory load" : "running a tensor load", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nsmp, c->d_n, sizeof(int), cudaMemcpyDeviceToHost), "reading samples", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(&cnt, c->d_cnt, sizeof(cnt), cudaMemcpyDeviceToHost), "reading the load", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(&kind, c->d_kind, sizeof(int), cudaMemcpyDeviceToHost), "reading the load", err);
@@ -401,8 +436,9 @@ static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_kind, sizeof(int)), "allocating", err);
     rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_cnt, sizeof(*c.d_cnt)), "allocating", err);
     rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_sink, sizeof(float)), "allocating", err);
-    for (int li = 0; li < 2 && !rc; li++) {
-        gc_progress(ctx, li + 1 + (ctx->quick ? 5 : 50), (ctx->quick ? 5 : 50) + 2, li == 0 ? "memory" : "tensor");
+    for (int li = 0; li < 3 && !rc; li++) {
+        gc_progress(ctx, li + 1 + (ctx->quick ? 5 : 50), (ctx->quick ? 5 : 50) + 3,
+                    li == 0 ? "memory" : li == 1 ? "tensor" : "tensor (mma.sync)");
         if (gc_resume_skip(ctx, 1))
             continue;
         rc = clock_load(&c, li, err);

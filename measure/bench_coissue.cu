@@ -1,9 +1,14 @@
 /* bench_coissue.cu - the `coissue` bench: does a sub-core overlap its
  * tensor instructions (mma.sync.m16n8k16 f16 -> f32, one HMMA) with the
- * CUDA-core pipes? One block of 16 warps on one SM (four per sub-core);
+ * CUDA-core pipes? One block of 16 warps on one SM (four per sub-core), then 32, 8 and 4;
  * every warp runs, per loop iteration, NT = 4 independent mma chains and/or
  * NO independent chains of one partner op: ffma (the FMA pipe), iadd3 (the
- * ALU pipe) or ex2 (MUFU, the XU pipe), 16 / 16 / 8 chains. Three points per
+ * ALU pipe), ex2 (MUFU, the XU pipe), ldsm (ldmatrix.x4 from shared memory:
+ * the MIO path FlashAttention and Ampere-style GEMMs feed their mma from)
+ * or shfl (shfl.sync.bfly, the reductions' shuffle), 16 / 16 / 8 / 2 / 4
+ * chains (ldsm and shfl sized so that alone they take about as long as the
+ * tensor chains; each ldmatrix takes its address from the previous one's
+ * result plus the row of zeros it loaded). Three points per
  * partner: tensor alone, partner alone, both in the same warp. If `both`
  * takes the sum of the two alone, the pipes do not overlap; if it takes the
  * larger, they overlap fully (calib: sm.overlap_tensor_fma / _alu / _xu).
@@ -14,16 +19,28 @@
 
 #include "tensor_sweep.cuh"
 
-enum { P_FFMA, P_IADD3, P_EX2, P_COUNT };
-enum { NT = 4, WARPS = 16, UNROLL = 4 };
-static const char *const pname[P_COUNT] = {"ffma", "iadd3", "ex2"};
-static const int pchains[P_COUNT] = {16, 16, 8};
+enum { P_FFMA, P_IADD3, P_EX2, P_LDSM, P_SHFL, P_COUNT };
+enum { NT = 4, UNROLL = 4, NW = 4 };
+/* warps in the block: 4, 8, 2 and 1 per sub-core (the first is the point
+ * calib reads for sm.overlap_tensor_*; all of them go into sm.coissue: how
+ * the overlap depends on the warps a sub-core has to choose from) */
+static const int warps_of[NW] = {16, 32, 8, 4};
+static const char *const pname[P_COUNT] = {"ffma", "iadd3", "ex2", "ldsm", "shfl"};
+static const int pchains[P_COUNT] = {16, 16, 8, 2, 4};
 
-/* One partner step on chain x. */
+/* One partner step on chain x (for ldsm: x is the shared address). */
 template <int P>
 __device__ __forceinline__ void partner(uint32_t &x)
 {
-    if (P == P_FFMA)
+    if (P == P_LDSM) {
+        uint32_t r0, r1, r2, r3;
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                     : "r"(x));
+        x += r0 | r1 | r2 | r3; /* zeros: the next load's address, dependent */
+    } else if (P == P_SHFL)
+        x = __shfl_xor_sync(0xffffffffu, x, 1) + 1u;
+    else if (P == P_FFMA)
         asm volatile("{\n.reg .f32 n;\nmov.b32 n, %0;\nfma.rn.f32 n, n, 0f3F7FBE77, 0f3A83126F;\n"
                      "mov.b32 %0, n;\n}"
                      : "+r"(x));
@@ -40,6 +57,12 @@ template <int P, int T, int O>
 __device__ void body(const uint32_t *in, uint32_t *sink, unsigned long long *rec, int trips)
 {
     unsigned tid = gc_t_tid();
+    __shared__ __align__(128) uint32_t zeros[P == P_LDSM ? 256 : 1];
+    if (P == P_LDSM) { /* 2 chains x 512 bytes of zeros read at run time */
+        for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+            zeros[i] = in[GC_T_WORDS + GC_T_ZERO + i];
+        __syncthreads();
+    }
     uint32_t a[4], b[2], x[O > 0 ? O : 1];
     float c[T > 0 ? T : 1][4];
 #pragma unroll
@@ -54,8 +77,11 @@ __device__ void body(const uint32_t *in, uint32_t *sink, unsigned long long *rec
             c[i][j] = 0;
 #pragma unroll
     for (int i = 0; i < (O > 0 ? O : 1); i++)
-        x[i] = P == P_IADD3 ? in[(tid * 8 + i) & (GC_T_WORDS - 1)]
-                            : ((in[(tid * 8 + i) & (GC_T_WORDS - 1)] & 0x007FFFFFu) | 0x3F000000u);
+        x[i] = P == P_LDSM ? (uint32_t)__cvta_generic_to_shared(zeros) + 512u * (i & 1) +
+                                 16u * (threadIdx.x & 31)
+               : P == P_IADD3 || P == P_SHFL
+                   ? in[(tid * 8 + i) & (GC_T_WORDS - 1)]
+                   : ((in[(tid * 8 + i) & (GC_T_WORDS - 1)] & 0x007FFFFFu) | 0x3F000000u);
     gc_ttimer_t t;
     gc_t_begin(&t);
 #pragma unroll 1
@@ -90,12 +116,16 @@ __device__ void body(const uint32_t *in, uint32_t *sink, unsigned long long *rec
 GC_CO_K(ffma, P_FFMA, 16)
 GC_CO_K(iadd3, P_IADD3, 16)
 GC_CO_K(ex2, P_EX2, 8)
+GC_CO_K(ldsm, P_LDSM, 2)
+GC_CO_K(shfl, P_SHFL, 4)
 
 /* per partner: tensor alone, partner alone, both */
 static const void *const kern[P_COUNT][3] = {
     {(const void *)gc_k_co_ffma_t, (const void *)gc_k_co_ffma_o, (const void *)gc_k_co_ffma_b},
     {(const void *)gc_k_co_iadd3_t, (const void *)gc_k_co_iadd3_o, (const void *)gc_k_co_iadd3_b},
     {(const void *)gc_k_co_ex2_t, (const void *)gc_k_co_ex2_o, (const void *)gc_k_co_ex2_b},
+    {(const void *)gc_k_co_ldsm_t, (const void *)gc_k_co_ldsm_o, (const void *)gc_k_co_ldsm_b},
+    {(const void *)gc_k_co_shfl_t, (const void *)gc_k_co_shfl_o, (const void *)gc_k_co_shfl_b},
 };
 static const char *const part[3] = {"tensor", "partner", "both"};
 
@@ -104,18 +134,19 @@ static int fail_w(gc_trace_writer_t *w, gc_err_t *err)
     return gc_err_set(err, GC_EIO, "%s", gc_trace_writer_err(w)->msg);
 }
 
-/* One point: kernel part q of partner p; its row. */
-static int point(gc_tsweep_t *s, gc_mctx_t *ctx, gc_trace_writer_t *w, int p, int q, gc_err_t *err)
+/* One point: kernel part q of partner p with `warps` warps; its row. */
+static int point(gc_tsweep_t *s, gc_mctx_t *ctx, gc_trace_writer_t *w, int warps, int p, int q,
+                 gc_err_t *err)
 {
     gc_point_t pt;
     long iters;
-    int rc = gc_tsweep_point(s, kern[p][q], 1, WARPS, 0, UNROLL, &pt, &iters, err);
+    int rc = gc_tsweep_point(s, kern[p][q], 1, warps, 0, UNROLL, &pt, &iters, err);
     if (!rc)
-        rc = gc_tsweep_check(s, (size_t)WARPS * 32, GC_SINK_INT, 1, pname[p], err);
+        rc = gc_tsweep_check(s, (size_t)warps * 32, GC_SINK_INT, 1, pname[p], err);
     if (rc)
         return rc;
     int nt = q == 1 ? 0 : NT, no = q == 0 ? 0 : pchains[p];
-    if (gc_trace_rowf(w, "%s,%s,%d,%d,%d,%ld,%d,%.3f,%.3f,%.3f,%.1f,%d", pname[p], part[q], WARPS,
+    if (gc_trace_rowf(w, "%s,%s,%d,%d,%d,%ld,%d,%.3f,%.3f,%.3f,%.1f,%d", pname[p], part[q], warps,
                       nt, no, iters, ctx->reps, pt.med, pt.lo, pt.hi, pt.clock_mhz,
                       pt.clock_moved) != 0)
         return fail_w(w, err);
@@ -130,28 +161,30 @@ static int run_coissue(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         return rc;
     rc = gc_tsweep_data(&s, "f16", 1, NULL, 0, err);
     if (!rc && gc_trace_put_meta(w, "method",
-                                 "one block of 16 warps on one SM (4 per sub-core); per warp and "
+                                 "one block of 16, 32, 8 or 4 warps on one SM (4, 8, 2, 1 per sub-core); per warp and "
                                  "iteration: 4 independent mma.sync.m16n8k16.f32.f16.f16.f32 "
-                                 "and/or 16 ffma / 16 iadd3 / 8 ex2.approx chains; tensor alone, "
+                                 "and/or 16 ffma / 16 iadd3 / 8 ex2.approx / 2 ldmatrix.x4 / 4 shfl.bfly chains; tensor alone, "
                                  "partner alone, both in the same warp; cycles per iteration of "
                                  "the block (first warp start to last warp end)") != 0)
         rc = fail_w(w, err);
     if (!rc && gc_measure_columns(w, "coissue") != 0)
         rc = fail_w(w, err);
-    for (int p = 0; p < P_COUNT && !rc; p++)
-        for (int q = 0; q < 3 && !rc; q++) {
-            char label[64];
-            snprintf(label, sizeof(label), "%s %s", pname[p], part[q]);
-            gc_progress(ctx, p * 3 + q + 1, P_COUNT * 3, label);
-            if (gc_resume_skip(ctx, 1))
-                continue;
-            rc = point(&s, ctx, w, p, q, err);
-        }
+    for (int v = 0; v < NW && !rc; v++)
+        for (int p = 0; p < P_COUNT && !rc; p++)
+            for (int q = 0; q < 3 && !rc; q++) {
+                char label[64];
+                snprintf(label, sizeof(label), "%s %s, %d warps", pname[p], part[q], warps_of[v]);
+                gc_progress(ctx, (v * P_COUNT + p) * 3 + q + 1, NW * P_COUNT * 3, label);
+                if (gc_resume_skip(ctx, 1))
+                    continue;
+                rc = point(&s, ctx, w, warps_of[v], p, q, err);
+            }
     gc_tsweep_fini(&s);
     return rc;
 }
 
 extern "C" const gc_bench_t gc_bench_coissue = {
-    "coissue", "tensor (mma.sync) beside the FMA, ALU and MUFU pipes on one sub-core: overlap",
+    "coissue", "tensor (mma.sync) beside the FMA, ALU, MUFU pipes, ldmatrix and shuffles on one sub-core: "
+    "overlap",
     run_coissue, NULL, 0, 80, 1, NULL,
 };

@@ -409,6 +409,7 @@ static void write_bw_clock(void)
     gc_trace_rowf(w, "idle,1755.0,1750.0,1760.0,0.300");
     gc_trace_rowf(w, "memory,1700.0,1690.0,1705.0,2.000");
     gc_trace_rowf(w, "tensor,1650.0,1620.0,1660.0,2.000");
+    gc_trace_rowf(w, "tensor_mma,1720.0,1715.0,1725.0,2.000");
     finish(w);
 }
 
@@ -453,23 +454,28 @@ static void write_hopper(void)
     gc_trace_rowf(w, "viaddmax_s32,throughput,264,1024,4,1024,64.0,63.8,64.2,ops_clk_sm,1,"
                      "VIADDMNMX*16,1755.0");
     finish(w);
-    /* coissue: tensor 100, partner 60 / 20 / 250; together 160 (nothing
-     * hidden: overlap 0), 110 (half of the 20 hidden: 0.5), 240 (less than
-     * the longer alone: clipped to 1) */
+    /* coissue, 16 warps: tensor 100, partner 60 / 20 / 250 / 80 / 40;
+     * together 160 (nothing hidden: overlap 0), 110 (half of the 20 hidden:
+     * 0.5), 240 (less than the longer alone: clipped to 1), 150 (0.375), 120
+     * (0.5); 8 warps (written after): tensor 50, every partner half as long,
+     * together the sum (0) for all but shfl (0.5) */
     w = start("coissue", NULL);
     static const char *const ccols[] = {"partner", "part", "warps", "tensor_chains",
                                         "partner_chains", "iters", "reps", "cyc_per_iter",
                                         "cyc_lo", "cyc_hi", "clock_mhz", "clock_moved"};
     gc_trace_columns(w, ccols, 12);
-    static const char *const pn[3] = {"ffma", "iadd3", "ex2"};
-    static const double pc[3] = {60, 20, 250}, bc[3] = {160, 110, 240};
-    for (int i = 0; i < 3; i++) {
-        gc_trace_rowf(w, "%s,tensor,16,4,0,1000,9,100.0,100.0,100.0,1755.0,0", pn[i]);
-        gc_trace_rowf(w, "%s,partner,16,0,16,1000,9,%.1f,%.1f,%.1f,1755.0,0", pn[i], pc[i], pc[i],
-                      pc[i]);
-        gc_trace_rowf(w, "%s,both,16,4,16,1000,9,%.1f,%.1f,%.1f,1755.0,0", pn[i], bc[i], bc[i],
-                      bc[i]);
-    }
+    static const char *const pn[5] = {"ffma", "iadd3", "ex2", "ldsm", "shfl"};
+    static const double pc[5] = {60, 20, 250, 80, 40}, bc[5] = {160, 110, 240, 150, 120};
+    for (int v = 0; v < 2; v++)
+        for (int i = 0; i < 5; i++) {
+            double f = v ? 0.5 : 1, t = 100 * f, p = pc[i] * f;
+            double b = v ? (i == 4 ? t + p / 2 : t + p) : bc[i];
+            int wn = v ? 8 : 16;
+            gc_trace_rowf(w, "%s,tensor,%d,4,0,1000,9,%.1f,%.1f,%.1f,1755.0,0", pn[i], wn, t, t, t);
+            gc_trace_rowf(w, "%s,partner,%d,0,16,1000,9,%.1f,%.1f,%.1f,1755.0,0", pn[i], wn, p, p,
+                          p);
+            gc_trace_rowf(w, "%s,both,%d,4,16,1000,9,%.1f,%.1f,%.1f,1755.0,0", pn[i], wn, b, b, b);
+        }
     finish(w);
 }
 
@@ -652,6 +658,18 @@ static void check_rest(const gc_arch_t *a)
     near(&a->sm.overlap_tensor_fma, 0, 0, "overlap fma");
     near(&a->sm.overlap_tensor_alu, 0.5, 1e-12, "overlap alu");
     near(&a->sm.overlap_tensor_xu, 1, 0, "overlap xu");
+    near(&a->sm.overlap_tensor_ldsm, 0.375, 1e-12, "overlap ldsm");
+    near(&a->sm.overlap_tensor_shfl, 0.5, 1e-12, "overlap shfl");
+    near(&a->sm.clock_mma_mhz, 1720, 0, "clock mma");
+    /* sm.coissue: both warp counts, ascending */
+    CHECK(a->sm.n_coissue == 2);
+    if (a->sm.n_coissue == 2) {
+        near(&a->sm.coissue[0].warps, 8, 0, "coissue warps 8");
+        near(&a->sm.coissue[0].alu, 0, 0, "coissue 8 alu");
+        near(&a->sm.coissue[0].shfl, 0.5, 1e-12, "coissue 8 shfl");
+        near(&a->sm.coissue[1].warps, 16, 0, "coissue warps 16");
+        near(&a->sm.coissue[1].ldsm, 0.375, 1e-12, "coissue 16 ldsm");
+    }
     CHECK_STR(a->provenance.date, "2025-01-09T03:04:05Z");
     CHECK_HAS(a->provenance.command, "gpucal calib ");
     CHECK_HAS(a->provenance.command, " -o synth.yaml --name synth-h100");

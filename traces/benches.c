@@ -16,7 +16,7 @@ static const char *const scopes[] = {"sm", "gpu", NULL};
 static const char *const paths[] = {"l1", "l2", "global", "shared", "shared_idx", "tma", NULL};
 static const char *const patterns[] = {"seq", "rand", NULL};
 static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
-static const char *const loads[] = {"idle", "memory", "tensor", NULL};
+static const char *const loads[] = {"idle", "memory", "tensor", "tensor_mma", NULL};
 static const char *const metrics[] = {"latency", "throughput", NULL};
 static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
 
@@ -171,7 +171,7 @@ static const gc_bench_col_t dpx_cols[] = {
     UNNUM("clock_mhz", "MHz", "SM clock during the timed region"),
 };
 static const gc_bench_col_t clock_cols[] = {
-    TXT("load", loads, "idle, memory (DRAM-bound) or tensor (tensor-bound)"),
+    TXT("load", loads, "idle, memory (DRAM-bound), tensor (tensor-bound: wgmma where the GPU has it) or tensor_mma (mma.sync-bound)"),
     POS("clock_mhz", "MHz", "SM clock sustained under that load"),
     NUM("clock_lo", 0, "MHz", "95 % interval of clock_mhz, low end"),
     NUM("clock_hi", 0, "MHz", "95 % interval of clock_mhz, high end"),
@@ -187,10 +187,10 @@ static const gc_bench_col_t launch_cols[] = {
     NUM("us_lo", 0, "us", "95 % interval of us, low end"),
     NUM("us_hi", 0, "us", "95 % interval of us, high end"),
 };
-static const char *const coissue_partners[] = {"ffma", "iadd3", "ex2", NULL};
+static const char *const coissue_partners[] = {"ffma", "iadd3", "ex2", "ldsm", "shfl", NULL};
 static const char *const coissue_parts[] = {"tensor", "partner", "both", NULL};
 static const gc_bench_col_t coissue_cols[] = {
-    TXT("partner", coissue_partners, "the op beside the tensor: ffma (FMA pipe), iadd3 (ALU), ex2 (MUFU)"),
+    TXT("partner", coissue_partners, "the op beside the tensor: ffma (FMA pipe), iadd3 (ALU), ex2 (MUFU), ldsm (ldmatrix.x4), shfl (shfl.sync.bfly)"),
     TXT("part", coissue_parts, "tensor alone, partner alone, or both in the same warps"),
     WHOLE("warps", 1, "warps/SM", "warps of the one block (4 per sub-core)"),
     WHOLE("tensor_chains", 0, "instructions", "independent mma.sync chains per warp and iteration"),
@@ -239,7 +239,7 @@ static const gc_bench_spec_t specs[] = {
     {"dsm", "distributed shared memory latency and throughput by cluster (sm_90)", dsm_cols,
      NC(dsm_cols)},
     {"dpx", "DPX function latency and throughput", dpx_cols, NC(dpx_cols)},
-    {"coissue", "tensor (mma.sync) beside the FMA, ALU and MUFU pipes: overlap on a sub-core", coissue_cols,
+    {"coissue", "tensor (mma.sync) beside the FMA, ALU, MUFU pipes, ldmatrix and shuffles: overlap on a sub-core", coissue_cols,
      NC(coissue_cols)},
     {"pchase", "classic pointer chase: load latency by path, size and stride", pchase_cols,
      NC(pchase_cols)},

@@ -356,6 +356,28 @@ static int derive_dram(const gc_dram_t *dr, const char *f, gc_machine_t *m, gc_d
     return 0;
 }
 
+
+/* sm.coissue into m: the points whose warps and five overlaps are all set,
+ * in the arch's (ascending) order, at most 8; none leaves the scalars. */
+static void derive_coissue(const gc_sm_t *s, gc_machine_t *m)
+{
+    m->n_coissue = 0;
+    for (size_t i = 0; i < s->n_coissue && m->n_coissue < 8; i++) {
+        const gc_coissue_t *e = &s->coissue[i];
+        const gc_qty_t *q[5] = {&e->fma, &e->alu, &e->xu, &e->ldsm, &e->shfl};
+        int ok = e->warps.set && e->warps.v > 0 &&
+                 (m->n_coissue == 0 || e->warps.v > m->co_warps[m->n_coissue - 1]);
+        for (int k = 0; k < 5; k++)
+            ok = ok && q[k]->set;
+        if (!ok)
+            continue;
+        m->co_warps[m->n_coissue] = e->warps.v;
+        for (int k = 0; k < 5; k++)
+            m->co_overlap[m->n_coissue][k] = q[k]->v;
+        m->n_coissue++;
+    }
+}
+
 int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
 {
     const gc_sm_t *s = &a->sm;
@@ -402,12 +424,15 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
                             "0: not measured (a kernel's GPU time then has no fixed part)"));
     m->dispatch_ns = pick(&s->block_dispatch_ns, 0, dl, "sm.block_dispatch_ns",
                           "0: not measured (no bound on how fast blocks start)");
-    const gc_qty_t *ov[3] = {&s->overlap_tensor_fma, &s->overlap_tensor_alu,
-                             &s->overlap_tensor_xu};
-    const char *const ovk[3] = {"sm.overlap_tensor_fma", "sm.overlap_tensor_alu",
-                                "sm.overlap_tensor_xu"};
-    for (int k = 0; k < 3; k++)
+    const gc_qty_t *ov[5] = {&s->overlap_tensor_fma, &s->overlap_tensor_alu,
+                             &s->overlap_tensor_xu, &s->overlap_tensor_ldsm,
+                             &s->overlap_tensor_shfl};
+    const char *const ovk[5] = {"sm.overlap_tensor_fma", "sm.overlap_tensor_alu",
+                                "sm.overlap_tensor_xu", "sm.overlap_tensor_ldsm",
+                                "sm.overlap_tensor_shfl"};
+    for (int k = 0; k < 5; k++)
         m->overlap_tensor[k] = pick(ov[k], 1, dl, ovk[k],
-                                    "1: not measured (mma.sync and CUDA-core work overlap fully)");
+                                    "1: not measured (mma.sync and the other work overlap fully)");
+    derive_coissue(s, m);
     return 0;
 }

@@ -112,7 +112,9 @@ typedef struct gc_machine {
     double launch_us;   /* launch overhead as event timing sees it */
     double floor_us;    /* the GPU's own cost of a kernel, part of launch_us (0: unknown) */
     double dispatch_ns; /* the GPU starts at most one block per this many ns on an SM */
-    double overlap_tensor[3]; /* mma.sync beside the FMA, ALU, MUFU pipes: share hidden */
+    double overlap_tensor[5]; /* mma.sync beside FMA, ALU, MUFU, ldmatrix, shfl: share hidden */
+    int n_coissue;            /* points of sm.coissue (0: the scalars above hold everywhere) */
+    double co_warps[8], co_overlap[8][5]; /* by warps on the SM, ascending */
     double clock_max_mhz, clock_tensor_mhz, clock_memory_mhz;
     int has_clock_tensor, has_clock_memory; /* the file states them */
     gc_derived_list_t derived; /* the SM and memory figures derived, in rule order */

@@ -190,21 +190,31 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
 
 /* The clock a kernel holds when the call repeats for seconds: a tensor-core
  * kernel (its main loop issues mma / wgmma: gc_predict's tensor load class)
- * at the clock gpucal's clock bench measured under sustained dense tensor
- * load (sm.clock_tensor_mhz, traces/<gpu>/clock.csv), not the clock of a
- * short bench of its instruction form (a variant scaled by the tensor
- * utilisation did worse on the train rows); other kernels as gc_predict
- * times them. An explicit --clock wins. */
+ * at the clock gpucal's clock bench measured under that sustained load
+ * (traces/<gpu>/clock.csv): wgmma kernels at sm.clock_tensor_mhz, the
+ * mma.sync families at sm.clock_mma_mhz (on Hopper mma.sync draws less
+ * power than wgmma and the GPU holds a higher clock: ncu saw cuBLAS's
+ * cutlass_75 align1 kernel at 1.80 GHz and its nvjet wgmma kernels at
+ * 1.54-1.58 GHz on the lent H100, model/validation/data/h100/ncu.csv), else
+ * sm.clock_tensor_mhz; not the clock of a short bench of its instruction
+ * form (a variant scaled by the tensor utilisation did worse on the train
+ * rows); other kernels as gc_predict times them. An explicit --clock wins. */
 static gc_predict_opts_t clock_for(const gc_arch_t *a, gc_gemm_family_t f,
-                                   const gc_predict_opts_t *o)
+                                   const gc_predict_opts_t *o, const char **src)
 {
     gc_predict_opts_t q = {o ? o->clock_mhz : 0};
-    if (q.clock_mhz <= 0 && f <= GC_GEMM_FAM_MMA_LDG && a->sm.clock_tensor_mhz.set)
+    *src = NULL;
+    if (q.clock_mhz > 0 || f > GC_GEMM_FAM_MMA_LDG)
+        return q;
+    if (f != GC_GEMM_FAM_WGMMA && a->sm.clock_mma_mhz.set) {
+        q.clock_mhz = a->sm.clock_mma_mhz.v;
+        *src = "sm.clock_mma_mhz (sustained mma.sync load)";
+    } else if (a->sm.clock_tensor_mhz.set) {
         q.clock_mhz = a->sm.clock_tensor_mhz.v;
+        *src = "sm.clock_tensor_mhz (sustained dense tensor load)";
+    }
     return q;
 }
-
-static const char *const sustained_src = "sm.clock_tensor_mhz (sustained dense tensor load)";
 
 static double qv(const gc_qty_t *q)
 {
@@ -232,12 +242,13 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
 {
     gc_kernel_t *k = NULL;
     gc_prediction_t p;
-    gc_predict_opts_t q = clock_for(a, s->fam, o);
+    const char *csrc;
+    gc_predict_opts_t q = clock_for(a, s->fam, o, &csrc);
     int rc = gc_gemm_build(a, s, &k, info, err);
     if (!rc)
         rc = gc_predict(a, k, &q, &p, err);
-    if (!rc && q.clock_mhz > 0 && !(o && o->clock_mhz > 0))
-        p.clock_source = sustained_src;
+    if (!rc && csrc)
+        p.clock_source = csrc;
     if (!rc) {
         *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s->fam) / p.clock_mhz;
         if (kp) {

@@ -41,6 +41,7 @@ typedef struct plan {
     int n_tensor, n_alu;
     double inst;        /* instructions issued per warp-iteration */
     double waves;       /* shared / L1 data-path wavefronts per warp-iteration */
+    double shfl;        /* the part of waves that are warp shuffles */
     double rd, wr;      /* bytes read / written through the L2 per warp-iteration */
     double sync_rd;     /* part of rd a warp waits for in the same iteration */
     double sync_lines;  /* 128-byte lines of sync_rd per warp-iteration */
@@ -180,6 +181,7 @@ static void plan_mem(const gc_kop_t *op, double n, double chains, plan_t *pl, sy
         break;
     case GC_OP_SHFL:
         pl->waves += n;
+        pl->shfl += n;
         break;
     case GC_OP_LDG:
         plan_ldg(op, n, chains, pl, acc);
@@ -289,14 +291,34 @@ static double pipes_thr(const pipe_use_t *u, int n, double warps)
     return pipes_cls(u, n, warps, thr);
 }
 
-/* What a sub-core cannot hide when mma.sync and CUDA-core work share its
- * warps: for each CUDA-core pipe k (FMA, ALU, MUFU; thr: their times, from
- * pipes_cls), (1 - overlap_k) of the shorter of the tensor time and pipe
- * k's time (sm.overlap_tensor_*, measured by the coissue bench; 1 = hidden,
- * the old rule). Only for loops whose tensor work is all mma.sync: wgmma
+/* What a sub-core cannot hide when mma.sync and other work share its
+ * warps: for each partner k (the FMA, ALU and MUFU pipes, thr: their times
+ * from pipes_cls; the shared-memory data path's loads and its shuffles,
+ * shared: their times), (1 - overlap_k) of the shorter of the tensor time
+ * and k's time (sm.overlap_tensor_fma/_alu/_xu/_ldsm/_shfl, measured by the
+ * coissue bench; 1 = hidden, the old rule), at the round's warps on the SM:
+ * linear between the warp counts sm.coissue measured, the nearest outside
+ * them (the scalars where the arch has no list). A sub-core with fewer warps
+ * to choose from hides less: beside ldmatrix it hides 0.71 with 4 warps,
+ * nothing with 2. Only for loops whose tensor work is all mma.sync: wgmma
  * runs asynchronously. */
+static double overlap_at(const gc_machine_t *m, int k, double warps)
+{
+    int n = m->n_coissue;
+    if (n == 0)
+        return m->overlap_tensor[k];
+    if (warps <= m->co_warps[0])
+        return m->co_overlap[0][k];
+    for (int i = 1; i < n; i++)
+        if (warps <= m->co_warps[i]) {
+            double f = (warps - m->co_warps[i - 1]) / (m->co_warps[i] - m->co_warps[i - 1]);
+            return m->co_overlap[i - 1][k] + f * (m->co_overlap[i][k] - m->co_overlap[i - 1][k]);
+        }
+    return m->co_overlap[n - 1][k];
+}
+
 static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const double thr[4],
-                            double tensor)
+                            const double shared[2], double tensor, double warps)
 {
     if (!(tensor > 0))
         return 0;
@@ -305,7 +327,9 @@ static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const doubl
             return 0;
     double extra = 0;
     for (int k = 0; k < 3; k++)
-        extra += (1 - m->overlap_tensor[k]) * fmin(tensor, thr[k]);
+        extra += (1 - overlap_at(m, k, warps)) * fmin(tensor, thr[k]);
+    for (int k = 0; k < 2; k++)
+        extra += (1 - overlap_at(m, 3 + k, warps)) * fmin(tensor, shared[k]);
     return extra;
 }
 
@@ -394,10 +418,12 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     double athr[4]; /* each CUDA-core pipe's time */
     term[GC_R_ALU] = pipes_cls(pl->alu, pl->n_alu, W, athr);
     /* the part of the pair the sub-core cannot hide goes to the longer one */
-    double ex = coissue_extra(m, pl, athr, term[GC_R_TENSOR]);
-    term[term[GC_R_TENSOR] >= term[GC_R_ALU] ? GC_R_TENSOR : GC_R_ALU] += ex;
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
+    double sh[2] = {W * (pl->waves - pl->shfl) * m->wave_cyc, W * pl->shfl * m->wave_cyc};
+    double ex = coissue_extra(m, pl, athr, sh, term[GC_R_TENSOR], W);
+    int longest = term[GC_R_TENSOR] >= term[GC_R_ALU] ? GC_R_TENSOR : GC_R_ALU;
+    term[term[GC_R_SHARED] > term[longest] ? GC_R_SHARED : longest] += ex;
     double async = pl->rd - pl->sync_rd + pl->wr;
     /* the L2 serves bytes at r2 and line requests at rl: requests of one
      * line each are bound by rl (memory.l2.lines_bw_bytes_clk / 16) */
