@@ -92,18 +92,6 @@ static int plan_latency(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_sim
     return n;
 }
 
-/* Loads in flight per warp of the read stream: by Little's law the grid must
- * keep bandwidth x latency bytes in flight, and the simulator's latency grows
- * under load, so three times the arch's bandwidth (bytes per SM clock) x its
- * DRAM miss over nw warps of 128-byte lines; at least 8, at most 32 (the
- * destination registers R10..R41). */
-static int stream_ilp(double gbs, const gc_accelsim_info_t *in, int nw)
-{
-    double need = 3.0 * gbs * 1000.0 / in->core_mhz * in->l2_miss_cyc / (128.0 * nw);
-    int ilp = need > 8 ? (int)ceil(need) : 8;
-    return ilp > 32 ? 32 : ilp;
-}
-
 /* Throughput kernels: tensor and FP32 issue over warps x ILP on one SM, and
  * a read stream over every SM. */
 static int plan_throughput(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_simbench_t *b)
@@ -134,7 +122,7 @@ static int plan_throughput(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_
         bench_init(&b[n], "dram_read", GC_SB_STREAM, "LDG.E", bw->v, "gbs", 8, 32);
         b[n].blocks = 2 * (int)a->sm.count.v;
         b[n].warps = 8;
-        b[n].ilp = stream_ilp(bw->v, in, b[n].blocks * b[n].warps);
+        b[n].ilp = 8;
         b[n].stride_b = 128;
         b[n].work_step = 128.0 * b[n].blocks * b[n].warps;
         b[n].clock_mhz = in->core_mhz;
