@@ -132,7 +132,7 @@ typedef struct gc_shared {
 typedef struct gc_l2 {
     gc_qty_t size_mib, partitions, partition_mib, line_bytes, sector_bytes, latency_cyc,
         latency_far_cyc, near_hit_cyc, far_hit_cyc, near_miss_cyc, far_miss_cyc, near_share,
-        bw_bytes_clk, bw_v4_bytes_clk, lines_bw_bytes_clk;
+        bw_bytes_clk, bw_v4_bytes_clk, lines_bw_bytes_clk, bw_clock_mhz;
 } gc_l2_t;
 
 typedef struct gc_dram {

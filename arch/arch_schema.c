@@ -480,6 +480,10 @@ static const gc_field_t l2_f[] = {
     Q(gc_l2_t, lines_bw_bytes_clk, GC_F_POS, 0, 1e6, "bytes/clk",
       "Whole-chip throughput when every 16-byte load reads a line of its own (the access "
       "of a transpose); / 16 = the line requests the L2 serves per clock."),
+    Q(gc_l2_t, bw_clock_mhz, GC_F_POS, 0, 1e4, "MHz",
+      "SM clock while the 16-byte L2 throughput row ran. The L2 has a clock of its own (ncu: "
+      "1.71 GHz on the H100 whatever the SM clock), so the bytes/clk above hold at this SM "
+      "clock and scale as bw_clock_mhz / clock at another."),
 };
 static const gc_schema_t l2_s = {"memory.l2", 0, l2_f, NF(l2_f), NULL};
 

@@ -804,6 +804,22 @@ static long bw_best(const bwset_t *B, const target_t *tgk, double *bmean, double
     return best;
 }
 
+/* The SM clock of row r (the L2 throughput row calib chose) into q, when
+ * the trace has the column and the value is positive. */
+static void l2_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, size_t r,
+                     gc_qty_t *q)
+{
+    int cc = gc_table_col(t, "clock_mhz");
+    if (!gc_table_has(t, cc))
+        return;
+    double v = gc_table_num(t, cc, r);
+    if (v > 0)
+        gc_calib_put(c, q, v, v, v,
+                     gc_calib_str(c, "%s:%ld: SM clock of the 16-byte L2 throughput row", file,
+                                  (long)t->line[r]),
+                     NULL);
+}
+
 int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
     gc_memory_t *m = &c->a->memory;
@@ -868,6 +884,8 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
                                   file, t->line[b->first], tgk->metric, tgk->level, opn, b->width,
                                   b->blocks, b->threads, b->n, b->n == 1 ? "" : "s"),
                      NULL);
+        if (dst[k] == &m->l2.bw_v4_bytes_clk)
+            l2_clock(c, t, file, (size_t)b->first, &m->l2.bw_clock_mhz);
         given++;
     }
     if (!rc)

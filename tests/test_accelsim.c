@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -141,7 +142,7 @@ static void fixture_choices(const gc_arch_t *a)
     out_free(&o);
     o = render(a, "base", NULL);
     CHECK_STR(val(o.g, "-gpgpu_clock_domains"), "1500:1500:1500:3500.5");
-    CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "4500");
+    CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "900"); /* 0.6 us x 1500 */
     out_free(&o);
     /* the form choice: m16n8k8 (peak 480): 16 x 8 x 8 x 4 / 480 = 8.53 -> 9;
      * latency 18 less the 6 cycles the simulator adds */
@@ -202,8 +203,8 @@ static void test_fixture(void)
      * DRAM 452.4 - 210 - 80 GDDR6 clocks x 1725 / 3500.5 (39.42) = 202.98 */
     CHECK_STR(val(g, "-gpgpu_l2_rop_latency"), "163");
     CHECK_STR(val(g, "-dram_latency"), "203");
-    /* 3 us x 1725 MHz */
-    CHECK_STR(val(g, "-gpgpu_kernel_launch_latency"), "5175");
+    /* sm.kernel_floor_us 0.6 us x 1725 MHz (not the host-timed 3 us) */
+    CHECK_STR(val(g, "-gpgpu_kernel_launch_latency"), "1035");
     /* tensor: m16n8k16 f16.f32 rand, latency 32.6 - 6 = 26.6, issue 16.2 */
     CHECK_STR(val(g, "-ptx_opcode_latency_tesnor"), "27");
     CHECK_STR(val(g, "-ptx_opcode_initiation_tensor"), "16");
@@ -312,6 +313,76 @@ static void test_hbm(void)
     free(y2);
 }
 
+/* -gpgpu_kernel_launch_latency: the GPU-side gap between kernels
+ * (sm.kernel_floor_us) when the arch has it, else the host-timed launch
+ * overhead, named as the stand-in. */
+static void test_launch(void)
+{
+    char *y = subst(hbm, "sm: {count: 132,",
+                    "sm: {count: 132, launch_overhead_us: 5.5, kernel_floor_us: 0.787,");
+    gc_arch_t *a = parse(y);
+    CHECK(a != NULL);
+    if (a) {
+        out_t o = render(a, NULL, NULL);
+        /* 0.787 us x 1980 MHz = 1558.26 */
+        CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "1558");
+        CHECK_HAS(o.g, "sm.kernel_floor_us 0.787 x 1980 MHz");
+        CHECK(!strstr(o.info.fallbacks, "launch_overhead") && !strstr(o.info.fallbacks, "floor"));
+        out_free(&o);
+        gc_arch_destroy(a);
+    }
+    free(y);
+    y = subst(hbm, "sm: {count: 132,", "sm: {count: 132, launch_overhead_us: 5.5,");
+    a = parse(y);
+    CHECK(a != NULL);
+    if (a) {
+        out_t o = render(a, NULL, NULL);
+        /* 5.5 us x 1980 MHz = 10890, the host-timed upper bound */
+        CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "10890");
+        CHECK_HAS(o.info.fallbacks, "sm.kernel_floor_us");
+        out_free(&o);
+        gc_arch_destroy(a);
+    }
+    free(y);
+}
+
+/* An L2 that does not divide into whole ways per slice: the nearest layout
+ * at 64 sets, said in the comment and the note (the H200: 60 MiB over 94
+ * channels x 2 slices). */
+static void test_l2_nearest(void)
+{
+    char *y = subst(hbm, "size_mib: 50,", "size_mib: 50.3,");
+    gc_arch_t *a = parse(y);
+    CHECK(a != NULL);
+    if (a) {
+        out_t o = render(a, NULL, NULL);
+        /* 50.3 MiB / 160 slices / (64 x 128 B) = 40.24 ways -> 40: 50 MiB, -0.60 % */
+        CHECK_STR(val(o.g, "-gpgpu_cache:dl2"), "S:64:128:40,L:B:m:L:P,A:192:4,32:0,32");
+        CHECK_HAS(o.g, "the nearest layout the simulator takes, 64 sets x 128 B x 40 ways = 50 "
+                       "MiB in all (-0.60 %)");
+        CHECK(fabs(o.info.l2_off_pct + 0.596) < 0.001);
+        out_free(&o);
+        gc_arch_destroy(a);
+    }
+    free(y);
+    y = subst(hbm, "bus_bits: 5120, bw_peak_gbs: 2039", "bus_bits: 6016, bw_peak_gbs: 4800");
+    char *y2 = subst(y, "size_mib: 50,", "size_mib: 60,");
+    a = parse(y2);
+    CHECK(a != NULL);
+    if (a) {
+        out_t o = render(a, NULL, NULL);
+        /* 60 MiB / 188 slices / 8192 B = 40.85 ways -> 41: 60.22 MiB, +0.36 % */
+        CHECK(o.rc == 0);
+        CHECK_STR(val(o.g, "-gpgpu_n_mem"), "94");
+        CHECK_STR(val(o.g, "-gpgpu_memory_partition_indexing"), "0");
+        CHECK_STR(val(o.g, "-gpgpu_cache:dl2"), "S:64:128:41,L:B:m:L:P,A:192:4,32:0,32");
+        out_free(&o);
+        gc_arch_destroy(a);
+    }
+    free(y);
+    free(y2);
+}
+
 /* Each refusal names what is missing or wrong, in one line. */
 static void refused(const char *from, const char *to, const char *msg)
 {
@@ -348,7 +419,8 @@ static void test_refusals(void)
     refused("bus_bits: 5120, bw_peak_gbs: 2039", "bus_bits: 5120",
             "memory.dram.clock_mhz is missing");
     refused("bus_bits: 5120", "bus_bits: 5100", "is not a multiple of the 64-bit HBM channel");
-    refused("size_mib: 50,", "size_mib: 50.3,", "does not divide into 160 slices");
+    /* 2 MiB over 160 slices: 1.6 ways of 64 sets, 6.4 of 16; no layout within 1 % */
+    refused("size_mib: 50,", "size_mib: 2,", "does not divide into 160 slices");
     refused("l1: {latency_cyc: 32.3}", "l1: {latency_cyc: 32.3, line_bytes: 64}",
             "memory.l1.line_bytes is 64: the simulator's sector cache needs 128-byte lines");
     refused("l1_shared_kib: 256}", "l1_shared_kib: 200}",
@@ -552,6 +624,8 @@ int main(void)
     gc_warn_set_quiet(1);
     test_fixture();
     test_hbm();
+    test_launch();
+    test_l2_nearest();
     test_refusals();
     test_cc_rules();
     test_carveouts();

@@ -617,6 +617,7 @@ static void check_memory(const gc_arch_t *a)
     near(&m->shared.bw_bytes_clk_sm, 128, 0.02, "shared bw");
     near(&m->l2.bw_bytes_clk, 40 * 132, 0.02, "l2 bw");
     near(&m->l2.bw_v4_bytes_clk, 80 * 132, 0.02, "l2 bw v4");
+    near(&m->l2.bw_clock_mhz, 1755, 0, "l2 bw clock");
     near(&m->dram.bw_gbs, 1.5 * 26 * 132 * 1.755, 0.02, "dram bw (best op: write)");
     CHECK_HAS(m->dram.bw_gbs.src, "op write, 16-byte accesses");
     CHECK_HAS(m->l1.bw_bytes_clk_sm.src, "op read, 4-byte accesses");

@@ -532,12 +532,48 @@ static void floor_and_dispatch(void)
     gc_arch_destroy(b);
 }
 
+/* mma.sync beside ldmatrix: the share hidden at the round's warps comes from
+ * sm.coissue, linear between its warp counts. A block of 8 warps between
+ * points of 4 warps (nothing hidden) and 16 (all hidden) times exactly as a
+ * list that hides 1/3 everywhere; hiding nothing is slower than hiding all,
+ * and a list with one point holds at every warp count. */
+static void coissue_by_warps(void)
+{
+#define CO(w, v) "  - {warps: " #w ", fma: 1, alu: 1, xu: 1, ldsm: " v ", shfl: 1}\n"
+    static const char at[] = "  launch_overhead_us: 2\n";
+    gc_arch_t *lin = toy_with(at, "  launch_overhead_us: 2\n  coissue:\n" CO(4, "0") CO(16, "1"));
+    gc_arch_t *third =
+        toy_with(at, "  launch_overhead_us: 2\n  coissue:\n" CO(4, "0.333333333333333333")
+                         CO(16, "0.333333333333333333"));
+    gc_arch_t *none = toy_with(at, "  launch_overhead_us: 2\n  coissue:\n" CO(8, "0"));
+    gc_arch_t *all = toy_with(at, "  launch_overhead_us: 2\n  coissue:\n" CO(8, "1"));
+#undef CO
+    CHECK(lin && third && none && all);
+    if (lin && third && none && all) {
+        const char *k = HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                             "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, "
+                             "c: f32, count: 8, chains: 8}, {op: ldmatrix, num: 4, count: 8}]}\n";
+        gc_prediction_t pl, pt, pn, pa;
+        gc_err_t e;
+        CHECK(predict(lin, k, 0, &pl, &e) == 0 && predict(third, k, 0, &pt, &e) == 0);
+        CHECK(predict(none, k, 0, &pn, &e) == 0 && predict(all, k, 0, &pa, &e) == 0);
+        CHECK_NEAR(pl.cycles, pt.cycles, 1e-6 * pt.cycles);
+        CHECK(pn.cycles > pa.cycles * 1.05);
+        CHECK(pn.cycles > pl.cycles && pl.cycles > pa.cycles);
+    }
+    gc_arch_destroy(lin);
+    gc_arch_destroy(third);
+    gc_arch_destroy(none);
+    gc_arch_destroy(all);
+}
+
 int main(void)
 {
     gc_warn_set_quiet(1);
     synthetic();
     refinements();
     floor_and_dispatch();
+    coissue_by_warps();
     seed002();
     CHECK_DONE();
 }

@@ -118,7 +118,7 @@ static const gc_bench_col_t bw_cols[] = {
     NUM("bytes_clk_sm", 0, "bytes/clk/SM", "bytes / cycles / SMs used"),
     NUM("bytes_clk", 0, "bytes/clk", "bytes / cycles"),
     NUM("gbs", 0, "GB/s", "bytes / seconds / 1e9"),
-    UNNUM("clock_mhz", "MHz", "SM clock during the timed region"),
+    OPTNUM("clock_mhz", 0, "MHz", "SM clock during the timed region (calib: memory.l2.bw_clock_mhz from the L2 row it keeps)"),
     OPTTXT("op", "read, write, copy, read_l2pf, copy_cs, copy_blk, read_blk, r5w1, read_lines"),
     OPTNUM("gbs_lo", 0, "GB/s", "95 % interval of gbs, low end"),
     OPTNUM("gbs_hi", 0, "GB/s", "95 % interval of gbs, high end"),

@@ -129,9 +129,12 @@ static const ekey_t keys[] = {
     C(G, NULL, "-gpgpu_runtime_pending_launch_count_limit", "2048",
       "CUDA runtime default cudaLimitDevRuntimePendingLaunchCount"),
     V(G, NULL, "-gpgpu_kernel_launch_latency", D_LAUNCH,
-      "`sm.launch_overhead_us` x core clock (MHz), rounded; without it the constant 5000",
-      "empty-kernel launch time in core cycles; 5000 is the reference configs' value, used "
-      "only when the arch has no measured launch overhead (the export says so)"),
+      "`sm.kernel_floor_us` x core clock (MHz), rounded; else `sm.launch_overhead_us` x core "
+      "clock; else the constant 5000",
+      "GPU cycles between two kernels of a stream, before the first block (the simulator "
+      "counts them within the kernel): the per-kernel time of a CUDA graph of empty kernels; "
+      "the host-timed launch overhead is an upper bound, 5000 the reference configs' value "
+      "(the export names the stand-in)"),
     C(G, NULL, "-gpgpu_TB_launch_latency", "0",
       "block launch cost is part of the measured kernel launch latency (reference configs)"),
     C(G, NULL, "-gpgpu_max_concurrent_kernel", "128",
@@ -299,9 +302,12 @@ static const ekey_t keys[] = {
       "memory coalescing rules of the device's compute capability"),
     V(G, "L2 cache", "-gpgpu_cache:dl2", D_DL2,
       "S:S:128:A per L2 slice, slice = `memory.l2.size_mib` x 2^20 / (n_mem x 2); S = 64 sets "
-      "(else 32, 16), A = slice / (S x 128)",
+      "(else 32, 16), A = slice / (S x 128); when no S makes A whole, A rounded at 64 sets "
+      "(else 32, 16) if within 1 % of the size (said in the file and on stderr), else refused",
       "sector cache; the IPOLY set hash (P) takes 16, 32 or 64 sets, the associativity follows "
-      "from the measured size; policies and MSHRs as the reference"),
+      "from the measured size (the simulator's slices are equal, so an L2 such as the H200's "
+      "60 MiB over 188 slices gets the nearest whole number of ways); policies and MSHRs as "
+      "the reference"),
     C(G, NULL, "-gpgpu_cache:dl2_texture_only", "0", "the L2 caches all data"),
     C(G, NULL, "-gpgpu_dram_partition_queues", "64:64:64:64",
       "L2-to-DRAM queues (reference configs)"),
@@ -1029,23 +1035,38 @@ static void use_const(ctx_t *c, int id, const char *val, const char *key, const 
     fallback(c, key);
 }
 
-/* Launch overhead in core cycles. */
+/* -gpgpu_kernel_launch_latency in core cycles: the GPU-side time between two
+ * kernels of one stream (the simulator counts it down before a kernel's first
+ * block, within the kernel's gpu_sim_cycle: abstract_hardware_model.cc,
+ * kernel_info_t; gpu-sim.cc, gpgpu_sim::select_kernel). sm.kernel_floor_us
+ * (per-kernel time of a CUDA graph of empty kernels) is that gap; without it
+ * the host-timed sm.launch_overhead_us stands in (an upper bound: it includes
+ * the host's submission), else the reference configs' 5000. */
 static void mem_launch(ctx_t *c, const mem_t *m)
 {
-    const gc_arch_t *a = c->a;
+    const gc_sm_t *s = &c->a->sm;
     double core = m->core;
     const char *cs = m->cs;
     char b1[32];
-    if (a->sm.launch_overhead_us.set) {
-        setv(c, D_LAUNCH, "%ld", lround(a->sm.launch_overhead_us.v * core));
+    if (s->kernel_floor_us.set) {
+        setv(c, D_LAUNCH, "%ld", lround(s->kernel_floor_us.v * core));
         setn(c, D_LAUNCH,
-             "sm.launch_overhead_us %s x %s MHz; the simulator waits this many cycles before "
-             "a kernel's first block, within the kernel's gpu_sim_cycle; the figure is "
+             "sm.kernel_floor_us %s x %s MHz: the GPU time per kernel of a CUDA graph of empty "
+             "kernels, the gap between two kernels with no host launch between them; the "
+             "simulator waits this many cycles before a kernel's first block",
+             num(b1, s->kernel_floor_us.v), cs);
+    } else if (s->launch_overhead_us.set) {
+        setv(c, D_LAUNCH, "%ld", lround(s->launch_overhead_us.v * core));
+        setn(c, D_LAUNCH,
+             "sm.launch_overhead_us %s x %s MHz (the arch has no sm.kernel_floor_us): the "
+             "simulator waits this many cycles before a kernel's first block; the figure is "
              "event-timed from the host, so it includes the host's submission (an upper bound)",
-             num(b1, a->sm.launch_overhead_us.v), cs);
+             num(b1, s->launch_overhead_us.v), cs);
+        fallback(c, "sm.kernel_floor_us");
     } else {
         use_const(c, D_LAUNCH, "5000", "sm.launch_overhead_us",
-                  "constant 5000: the arch has no sm.launch_overhead_us (reference value)");
+                  "constant 5000: the arch has neither sm.kernel_floor_us nor "
+                  "sm.launch_overhead_us (reference value)");
     }
 }
 
@@ -1165,11 +1186,42 @@ static int mem_latencies(ctx_t *c, mem_t *m)
     return 0;
 }
 
+/* The simulator's L2 is n_mem x N_SUB equal slices, each a sector cache of
+ * 16, 32 or 64 sets (the IPOLY set hash, gpu-cache.cc) of 128-byte lines and
+ * a whole number of ways. Sets s and ways w of the layout nearest to per bytes
+ * per slice: an exact one (64 sets first, else 32, 16), else 64 sets (else 32,
+ * 16) with the nearest whole number of ways, kept when within L2_OFF_PCT % of
+ * the measured size. Returns the written size less the measured, % of it, or
+ * HUGE_VAL when no layout is that near. */
+#define L2_OFF_PCT 1.0
+static double l2_layout(double per, long *s, long *w)
+{
+    static const long sets[] = {64, 32, 16};
+    for (int i = 0; i < 3; i++) {
+        double lines = per / 128.0 / (double)sets[i];
+        if (lines == floor(lines) && lines >= 1) {
+            *s = sets[i];
+            *w = (long)lines;
+            return 0;
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        long ways = lround(per / 128.0 / (double)sets[i]);
+        double off = 100.0 * ((double)(ways * sets[i] * 128) - per) / per;
+        if (ways >= 1 && fabs(off) <= L2_OFF_PCT) {
+            *s = sets[i];
+            *w = ways;
+            return off;
+        }
+    }
+    return HUGE_VAL;
+}
+
 /* The L2 cache: slices of the channels, sets and ways. */
 static int mem_l2(ctx_t *c, const mem_t *m)
 {
     long nmem = m->nmem;
-    char b1[32], b2[32];
+    char b1[32], b2[32], b3[32];
     const gc_l2_t *l2 = &c->a->memory.l2;
     if (!l2->size_mib.set)
         return missing(c, "memory.l2.size_mib", "-gpgpu_cache:dl2", NULL);
@@ -1178,25 +1230,27 @@ static int mem_l2(ctx_t *c, const mem_t *m)
     double bytes = l2->size_mib.v * 1048576.0;
     long slices = nmem * N_SUB, nset = 0, assoc = 0;
     double per = bytes / (double)slices;
-    static const long sets[] = {64, 32, 16};
-    for (int i = 0; i < 3 && !nset; i++) {
-        double lines = per / 128.0 / sets[i];
-        if (lines == floor(lines) && lines >= 1) {
-            nset = sets[i];
-            assoc = (long)lines;
-        }
-    }
-    if (!nset)
+    double off = l2_layout(per, &nset, &assoc);
+    if (off == HUGE_VAL)
         return inconsistent(c,
                             "memory.l2.size_mib %s does not divide into %ld slices of 16, 32 "
-                            "or 64 sets of 128-byte lines (%ld channels x %d): check the size "
-                            "and memory.dram.channels",
-                            num(b1, l2->size_mib.v), slices, nmem, N_SUB);
+                            "or 64 sets of 128-byte lines, nor within %g %% (%ld channels x %d): "
+                            "check the size and memory.dram.channels",
+                            num(b1, l2->size_mib.v), slices, L2_OFF_PCT, nmem, N_SUB);
+    c->info->l2_off_pct = off;
     setv(c, D_DL2, "S:%ld:128:%ld,L:B:m:L:P,A:192:4,32:0,32", nset, assoc);
-    setn(c, D_DL2,
-         "memory.l2.size_mib %s / (%ld channels x %d slices) = %s B per slice = %ld "
-         "sets x 128 B x %ld ways",
-         num(b1, l2->size_mib.v), nmem, N_SUB, num(b2, per), nset, assoc);
+    if (off == 0)
+        setn(c, D_DL2,
+             "memory.l2.size_mib %s / (%ld channels x %d slices) = %s B per slice = %ld "
+             "sets x 128 B x %ld ways",
+             num(b1, l2->size_mib.v), nmem, N_SUB, num(b2, per), nset, assoc);
+    else
+        setn(c, D_DL2,
+             "memory.l2.size_mib %s / (%ld channels x %d slices) = %.1f B per slice, not a whole "
+             "number of ways: the nearest layout the simulator takes, %ld sets x 128 B x %ld "
+             "ways = %s MiB in all (%+.2f %%)",
+             num(b1, l2->size_mib.v), nmem, N_SUB, per, nset, assoc,
+             num(b3, (double)(slices * nset * 128 * assoc) / 1048576.0), off);
     return 0;
 }
 
@@ -1460,11 +1514,20 @@ static int render_all(const gc_arch_t *a, const gc_export_opts_t *o, char **text
                       gc_export_info_t *info, gc_err_t *err)
 {
     int rc = gc_accelsim_render(a, o, &text[0], &text[1], info, err);
-    if (!rc && info && info->indexing != 2)
-        snprintf(info->note, sizeof(info->note),
-                 "%d memory channels: the IPOLY partition hash needs 16, 32 or 64, so the "
-                 "export uses %s indexing (-gpgpu_memory_partition_indexing %d)",
-                 info->n_mem, info->indexing == 1 ? "XOR" : "consecutive", info->indexing);
+    if (rc || !info)
+        return rc;
+    size_t n = 0;
+    if (info->indexing != 2)
+        n = (size_t)snprintf(info->note, sizeof(info->note),
+                             "%d memory channels: the IPOLY partition hash needs 16, 32 or 64, so "
+                             "the export uses %s indexing (-gpgpu_memory_partition_indexing %d)",
+                             info->n_mem, info->indexing == 1 ? "XOR" : "consecutive",
+                             info->indexing);
+    if (info->l2_off_pct != 0 && n < sizeof(info->note))
+        snprintf(info->note + n, sizeof(info->note) - n,
+                 "%sthe L2 size does not divide into %d x 2 slices of whole ways: -gpgpu_cache:dl2 "
+                 "is the nearest layout, %+.2f %% of memory.l2.size_mib",
+                 n ? "; " : "", info->n_mem, info->l2_off_pct);
     return rc;
 }
 

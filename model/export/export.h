@@ -43,7 +43,8 @@ typedef struct gc_export_info {
     char form[96];       /* the tensor form used */
     int indexing;        /* accel-sim: -gpgpu_memory_partition_indexing written */
     int n_mem;           /* accel-sim: -gpgpu_n_mem written */
-    char note[256];      /* a warning to print once the files are written ("": none) */
+    char note[512];      /* a warning to print once the files are written ("": none) */
+    double l2_off_pct;   /* accel-sim: L2 size written less the measured, % of it (0: exact) */
     /* accel-sim: the arch figures the export used (for its microbenchmark traces) */
     double core_mhz;      /* SM clock of the core domain */
     double l2_hit_cyc;    /* L2 hit, weighted over near and far partitions */
