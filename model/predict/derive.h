@@ -126,6 +126,8 @@ typedef struct gc_machine {
     size_t n_alus;
     gc_malu_t defaults[GC_ALU_DEFAULTS]; /* the default pipes, by prefix */
     gc_malu_t fp64;                      /* dfma / dadd / dmul without an entry */
+    struct gc_mwgmma *wgmma; /* the wgmma forms by operand types (machine.c) */
+    size_t n_wgmma;
 } gc_machine_t;
 
 /* Fill m's SM and memory figures from a (derived values recorded in

@@ -8,6 +8,7 @@
  * sm90_gemm_tma_warpspecialized*.hpp, gemm/threadblock/mma_multistage.h,
  * mma_pipelined.h, gemm/kernel/gemm_splitk_parallel.h). */
 #include "gemm_int.h"
+#include "machine.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -136,6 +137,11 @@ static void epilogue(bld_t *b, const gc_gemm_spec_t *s, double W)
 static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
 {
     const char *at = ab_type(dt), *ct = dt == GC_GEMM_I8 ? "s32" : "f32";
+    const gc_machine_t *mc = gc_machine_of(a);
+    if (mc) { /* the arch's forms grouped once, at load (machine.h) */
+        int n = gc_machine_wgmma_n(mc, at, ct, dt == GC_GEMM_BF16, ik, want);
+        return n ? n : want;
+    }
     int below = 0, above = 0;
     for (size_t i = 0; i < a->n_tensor; i++) {
         const gc_tensor_t *t = &a->tensor[i];

@@ -66,6 +66,79 @@ static int build_index(gc_machine_t *m)
     return 0;
 }
 
+/* The wgmma forms of one A/B and accumulator type pair: their N and K,
+ * in file order. */
+typedef struct gc_mwgmma {
+    const char *a, *c;
+    int n_forms;
+    int *n, *k; /* n_forms each */
+} gc_mwgmma_t;
+
+/* Group a's wgmma forms (a readable shape and both types) by type pair. */
+static int build_wgmma(gc_machine_t *m, const gc_arch_t *a)
+{
+    size_t cap = a->n_tensor ? a->n_tensor : 1;
+    m->wgmma = calloc(cap, sizeof(*m->wgmma));
+    int *nk = calloc(2 * cap, sizeof(int)); /* all groups' N and K, packed */
+    if (!m->wgmma || !nk) {
+        free(nk);
+        return -1;
+    }
+    size_t used = 0;
+    for (int pass = 0; pass < 2; pass++) /* count, then fill */
+        for (size_t i = 0; i < a->n_tensor; i++) {
+            const gc_tensor_t *t = &a->tensor[i];
+            int mm, n, k;
+            if (!t->inst || strcmp(t->inst, "wgmma") || !t->a || !t->c ||
+                gc_tensor_shape(t->shape, &mm, &n, &k))
+                continue;
+            size_t g = 0;
+            while (g < m->n_wgmma && (strcmp(m->wgmma[g].a, t->a) || strcmp(m->wgmma[g].c, t->c)))
+                g++;
+            gc_mwgmma_t *w = &m->wgmma[g];
+            if (g == m->n_wgmma) {
+                *w = (gc_mwgmma_t){t->a, t->c, 0, NULL, NULL};
+                m->n_wgmma++;
+            }
+            if (pass == 0) {
+                w->n_forms++;
+                continue;
+            }
+            if (!w->n) { /* its slice of nk */
+                w->n = nk + used, w->k = nk + used + w->n_forms;
+                used += 2 * (size_t)w->n_forms;
+                w->n_forms = 0;
+            }
+            w->n[w->n_forms] = n, w->k[w->n_forms++] = k;
+        }
+    if (!m->n_wgmma)
+        free(nk);
+    return 0;
+}
+
+int gc_machine_wgmma_n(const gc_machine_t *m, const char *at, const char *ct, int or_f16,
+                       int ik, int want)
+{
+    int below = 0, above = 0;
+    for (size_t g = 0; g < m->n_wgmma; g++) {
+        const gc_mwgmma_t *w = &m->wgmma[g];
+        if (strcmp(w->c, ct) || !(strcmp(w->a, at) == 0 || (or_f16 && !strcmp(w->a, "f16"))))
+            continue;
+        for (int i = 0; i < w->n_forms; i++) {
+            int n = w->n[i];
+            if (w->k[i] != ik)
+                continue;
+            if (n == want)
+                return want;
+            if (n < want && n > below)
+                below = n;
+            if (n > want && (!above || n < above))
+                above = n;
+        }
+    }
+    return below ? below : above;
+}
+
 int gc_machine_create(gc_machine_t **out, const gc_arch_t *a, gc_err_t *err)
 {
     *out = NULL;
@@ -92,7 +165,7 @@ int gc_machine_create(gc_machine_t **out, const gc_arch_t *a, gc_err_t *err)
     for (int i = 0; i < GC_ALU_DEFAULTS; i++)
         gc_derive_alu(a, m, gc_derive_alu_default(i), NULL, &m->defaults[i]);
     gc_derive_alu(a, m, "dfma", NULL, &m->fp64);
-    if (build_index(m)) {
+    if (build_index(m) || build_wgmma(m, a)) {
         gc_machine_destroy(m);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
@@ -107,6 +180,9 @@ void gc_machine_destroy(gc_machine_t *m)
     free(m->forms);
     free(m->alus);
     free(m->index);
+    if (m->wgmma && m->n_wgmma)
+        free(m->wgmma[0].n); /* the first group's slice starts the packed array */
+    free(m->wgmma);
     free(m);
 }
 

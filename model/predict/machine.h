@@ -58,4 +58,12 @@ int gc_machine_tensor(const gc_machine_t *m, const gc_kop_t *op, const char *fil
 int gc_machine_alu(const gc_machine_t *m, const gc_kop_t *op, const char *file, gc_pipe_t *out,
                    int *cls, gc_derived_list_t *dl, gc_err_t *err);
 
+/* The N of a wgmma form m has for A/B type at (also "f16" when or_f16),
+ * accumulator ct and K = ik closest to want: want itself, else the largest
+ * N below it, else the smallest above it; 0 when m has none of those types.
+ * The arch's forms are grouped by type pair once, at create: gemm asks
+ * this for every candidate tile. */
+int gc_machine_wgmma_n(const gc_machine_t *m, const char *at, const char *ct, int or_f16,
+                       int ik, int want);
+
 #endif
