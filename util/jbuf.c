@@ -132,6 +132,23 @@ void gc_jbuf_litn(gc_jbuf_t *jb, const char *s, size_t n)
         put(jb, s, n);
 }
 
+void gc_jbuf_lit1(gc_jbuf_t *jb, const char *s, size_t n)
+{
+    if (jb->compact && jb->pend) /* the blanks after a dropped newline */
+        while (n > 0 && *s == ' ')
+            s++, n--;
+    put(jb, s, n);
+}
+
+void gc_jbuf_nl(gc_jbuf_t *jb, int indent)
+{
+    static const char blanks[] = "\n                ";
+    if (jb->compact)
+        jb->pend = 1;
+    else
+        put(jb, blanks, 1 + (size_t)(indent < 16 ? indent : 16));
+}
+
 void gc_jbuf_lit(gc_jbuf_t *jb, const char *s)
 {
     gc_jbuf_litn(jb, s, strlen(s));

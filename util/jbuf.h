@@ -44,6 +44,14 @@ void gc_jbuf_lit(gc_jbuf_t *jb, const char *s);
  * byte), laid out per the buffer's layout. */
 void gc_jbuf_json(gc_jbuf_t *jb, const char *s);
 
+/* Literal text of n bytes without a newline (gc_jbuf_litn without the
+ * scan for one): blanks in front are dropped after a dropped newline. */
+void gc_jbuf_lit1(gc_jbuf_t *jb, const char *s, size_t n);
+
+/* A newline and indent blanks (0..16) in the pretty layout; in the compact
+ * one nothing now, the next byte decides (see above). */
+void gc_jbuf_nl(gc_jbuf_t *jb, int indent);
+
 /* Raw bytes, no layout (a number, an escaped string's body). */
 void gc_jbuf_raw(gc_jbuf_t *jb, const char *s, size_t n);
 

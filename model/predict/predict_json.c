@@ -9,8 +9,13 @@
 #include "../../arch/arch.h"
 #include "gemm_int.h"
 
-/* literal text of a string literal (its length known at compile time) */
-#define LIT(jb, s) gc_jbuf_litn(jb, s, sizeof(s) - 1)
+/* literal text of a string literal without a newline (its length known at
+ * compile time) */
+#define LIT(jb, s) gc_jbuf_lit1(jb, s, sizeof(s) - 1)
+/* ",", a newline and two blanks, then the literal (a top-level member) */
+#define MEMBER(jb, s) (LIT(jb, ","), NL(jb, 2), LIT(jb, s))
+/* a newline and k blanks (pretty), or none (compact) */
+#define NL(jb, k) gc_jbuf_nl(jb, k)
 
 static double fin(double v)
 {
@@ -57,7 +62,10 @@ static void derived_list(gc_jbuf_t *jb, const gc_derived_list_t *dl)
 {
     LIT(jb, "[");
     for (int i = 0; i < dl->n; i++) {
-        gc_jbuf_lit(jb, i ? ",\n    {\"key\": " : "\n    {\"key\": ");
+        if (i)
+            LIT(jb, ",");
+        NL(jb, 4);
+        LIT(jb, "{\"key\": ");
         derived_key(jb, &dl->d[i]);
         LIT(jb, ", \"value\": ");
         gc_jbuf_num(jb, dl->d[i].value);
@@ -65,13 +73,15 @@ static void derived_list(gc_jbuf_t *jb, const gc_derived_list_t *dl)
         gc_jbuf_str(jb, dl->d[i].how);
         LIT(jb, "}");
     }
-    gc_jbuf_lit(jb, dl->n ? "\n  ]" : "]");
+    if (dl->n)
+        NL(jb, 2);
+    LIT(jb, "]");
 }
 
 /* occupancy, waves, traffic: the launch's members */
 static void launch_members(gc_jbuf_t *jb, const gc_prediction_t *p)
 {
-    LIT(jb, ",\n  \"occupancy\": {\"blocks_per_sm\": ");
+    MEMBER(jb, "\"occupancy\": {\"blocks_per_sm\": ");
     gc_jbuf_long(jb, p->blocks_per_sm);
     LIT(jb, ", \"warps_per_sm\": ");
     gc_jbuf_long(jb, p->warps_per_sm);
@@ -81,7 +91,9 @@ static void launch_members(gc_jbuf_t *jb, const gc_prediction_t *p)
     gc_jbuf_num(jb, p->regs);
     gc_jbuf_lit(jb, p->regs_estimated ? ", \"registers_estimated\": true"
                                       : ", \"registers_estimated\": false");
-    LIT(jb, "},\n  \"waves\": {\"blocks\": ");
+    LIT(jb, "},");
+    NL(jb, 2);
+    LIT(jb, "\"waves\": {\"blocks\": ");
     gc_jbuf_num(jb, p->blocks);
     LIT(jb, ", \"waves\": ");
     gc_jbuf_num(jb, p->waves);
@@ -89,7 +101,9 @@ static void launch_members(gc_jbuf_t *jb, const gc_prediction_t *p)
     gc_jbuf_num(jb, p->full_waves);
     LIT(jb, ", \"tail_blocks\": ");
     gc_jbuf_num(jb, p->tail_blocks);
-    LIT(jb, "},\n  \"traffic\": {\"l2_bytes\": ");
+    LIT(jb, "},");
+    NL(jb, 2);
+    LIT(jb, "\"traffic\": {\"l2_bytes\": ");
     gc_jbuf_num(jb, p->l2_bytes);
     LIT(jb, ", \"dram_bytes\": ");
     gc_jbuf_num(jb, p->dram_bytes);
@@ -100,36 +114,43 @@ static void launch_members(gc_jbuf_t *jb, const gc_prediction_t *p)
 
 void gc_predict_json(gc_jbuf_t *jb, const gc_prediction_t *p, const char *extra)
 {
-    LIT(jb, "{\n  \"schema\": \"gpucal-predict/1\",\n  \"kernel\": ");
+    LIT(jb, "{");
+    NL(jb, 2);
+    LIT(jb, "\"schema\": \"gpucal-predict/1\",");
+    NL(jb, 2);
+    LIT(jb, "\"kernel\": ");
     gc_jbuf_str(jb, p->kernel);
-    LIT(jb, ",\n  \"arch\": ");
+    MEMBER(jb, "\"arch\": ");
     gc_jbuf_str(jb, p->arch);
-    LIT(jb, ",\n  \"cycles\": ");
+    MEMBER(jb, "\"cycles\": ");
     gc_jbuf_num(jb, p->cycles);
-    LIT(jb, ",\n  \"time_us\": ");
+    MEMBER(jb, "\"time_us\": ");
     gc_jbuf_num(jb, p->time_us);
-    LIT(jb, ",\n  \"clock_mhz\": ");
+    MEMBER(jb, "\"clock_mhz\": ");
     gc_jbuf_num(jb, p->clock_mhz);
-    LIT(jb, ",\n  \"clock_source\": ");
+    MEMBER(jb, "\"clock_source\": ");
     gc_jbuf_str(jb, p->clock_source);
-    LIT(jb, ",\n  \"load_class\": ");
+    MEMBER(jb, "\"load_class\": ");
     gc_jbuf_str(jb, p->load_class);
-    LIT(jb, ",\n  \"bound\": ");
+    MEMBER(jb, "\"bound\": ");
     gc_jbuf_str(jb, gc_predict_resource(p->bound));
-    LIT(jb, ",\n  \"breakdown\": ");
+    MEMBER(jb, "\"breakdown\": ");
     res_map(jb, p->breakdown, GC_R_N);
-    LIT(jb, ",\n  \"busy\": ");
+    MEMBER(jb, "\"busy\": ");
     res_map(jb, p->busy, GC_R_N);
-    LIT(jb, ",\n  \"utilisation\": ");
+    MEMBER(jb, "\"utilisation\": ");
     res_map(jb, p->util, GC_R_LATENCY);
     launch_members(jb, p);
-    LIT(jb, ",\n  \"derived\": ");
+    MEMBER(jb, "\"derived\": ");
     derived_list(jb, &p->derived);
     if (extra && extra[0]) {
-        LIT(jb, ",\n  ");
+        LIT(jb, ",");
+        NL(jb, 2);
         gc_jbuf_json(jb, extra);
     }
-    LIT(jb, "\n}\n");
+    NL(jb, 0);
+    LIT(jb, "}");
+    NL(jb, 0);
 }
 
 /* literal text, then a number (printf's %ld) or a text in quotes as it is */
@@ -158,7 +179,8 @@ static void gemm_template(gc_jbuf_t *jb, const gc_gemm_result_t *r)
     KV_LONG(jb, ", \"split_k\": ", r->split);
     KV_LONG(jb, ", \"align_bytes\": ", r->align);
     KV_QRAW(jb, ", \"rule\": ", r->why);
-    LIT(jb, "},\n");
+    LIT(jb, "},");
+    NL(jb, 0);
 }
 
 /* [a, b, c] of three longs */
@@ -193,29 +215,46 @@ static void gemm_kernel(gc_jbuf_t *jb, const gc_gemm_kpred_t *k)
     gc_jbuf_g6(jb, fin(k->kernel_us));
     LIT(jb, ", \"clock_mhz\": ");
     gc_jbuf_g6(jb, fin(k->pred.clock_mhz));
-    LIT(jb, ", \"prediction\":\n");
+    LIT(jb, ", \"prediction\":");
+    NL(jb, 0);
     gc_predict_json(jb, &k->pred, NULL);
 }
 
 void gc_gemm_json(gc_jbuf_t *jb, const gc_gemm_result_t *r)
 {
-    KV_QRAW(jb, "{\n  \"schema\": \"gpucal-gemm/1\",\n  \"kernel\": ", r->pred.kernel);
-    KV_QRAW(jb, ",\n  \"arch\": ", r->pred.arch);
-    LIT(jb, ",\n  \"time_us\": ");
+    LIT(jb, "{");
+    NL(jb, 2);
+    LIT(jb, "\"schema\": \"gpucal-gemm/1\",");
+    NL(jb, 2);
+    KV_QRAW(jb, "\"kernel\": ", r->pred.kernel);
+    LIT(jb, ",");
+    NL(jb, 2);
+    KV_QRAW(jb, "\"arch\": ", r->pred.arch);
+    MEMBER(jb, "\"time_us\": ");
     gc_jbuf_g6(jb, fin(r->time_us));
-    LIT(jb, ",\n  \"launch_us\": ");
+    MEMBER(jb, "\"launch_us\": ");
     gc_jbuf_g6(jb, fin(r->launch_us));
-    LIT(jb, ",\n  \"clock_mhz\": ");
+    MEMBER(jb, "\"clock_mhz\": ");
     gc_jbuf_g6(jb, fin(r->clock_mhz));
-    KV_QRAW(jb, ",\n  \"clock_source\": ", r->clock_source);
-    LIT(jb, ",\n");
+    LIT(jb, ",");
+    NL(jb, 2);
+    KV_QRAW(jb, "\"clock_source\": ", r->clock_source);
+    LIT(jb, ",");
+    NL(jb, 0);
     gemm_template(jb, r);
-    LIT(jb, "  \"kernels\": [\n");
+    LIT(jb, "  \"kernels\": [");
+    NL(jb, 0);
     for (int i = 0; i < r->n_kernels; i++) {
         gemm_kernel(jb, &r->kern[i]);
-        gc_jbuf_lit(jb, i + 1 < r->n_kernels ? "  },\n" : "  }\n");
+        LIT(jb, "  }");
+        if (i + 1 < r->n_kernels)
+            LIT(jb, ",");
+        NL(jb, 0);
     }
-    LIT(jb, "  ]\n}\n");
+    LIT(jb, "  ]");
+    NL(jb, 0);
+    LIT(jb, "}");
+    NL(jb, 0);
 }
 
 /* One kernel of an operator (gpucal-ops/1). */
@@ -252,14 +291,19 @@ void gc_tresult_json(gc_jbuf_t *jb, const gc_tresult_t *r)
     }
     KV_QRAW(jb, "{\"schema\": \"gpucal-ops/1\", \"op\": ", r->template_name);
     KV_QRAW(jb, ", \"arch\": ", r->pred[0].arch);
-    LIT(jb, ", \"kernels\": [\n");
+    LIT(jb, ", \"kernels\": [");
+    NL(jb, 0);
     for (int i = 0; i < r->n; i++) {
         ops_kernel(jb, &r->k[i], &r->pred[i]);
-        gc_jbuf_lit(jb, i + 1 < r->n ? "},\n" : "}\n");
+        LIT(jb, "}");
+        if (i + 1 < r->n)
+            LIT(jb, ",");
+        NL(jb, 0);
     }
     LIT(jb, "], \"time_us\": ");
     gc_jbuf_fixed(jb, r->time_us, 4);
     LIT(jb, ", \"kernel_us\": ");
     gc_jbuf_fixed(jb, r->kernel_us, 4);
-    LIT(jb, "}\n");
+    LIT(jb, "}");
+    NL(jb, 0);
 }
