@@ -132,7 +132,7 @@ void gc_jbuf_litn(gc_jbuf_t *jb, const char *s, size_t n)
         put(jb, s, n);
 }
 
-void gc_jbuf_lit1(gc_jbuf_t *jb, const char *s, size_t n)
+void gc_jbuf_lit1_slow(gc_jbuf_t *jb, const char *s, size_t n)
 {
     if (jb->compact && jb->pend) /* the blanks after a dropped newline */
         while (n > 0 && *s == ' ')
@@ -190,10 +190,35 @@ void gc_jbuf_qraw(gc_jbuf_t *jb, const char *s)
     put(jb, "\"", 1);
 }
 
+/* Room for a value of at most n bytes written in place, the space a
+ * dropped newline asks for already in front; NULL when out of memory. */
+static char *value_at(gc_jbuf_t *jb, size_t n)
+{
+    if (!room(jb, n + 2))
+        return NULL;
+    if (jb->compact && jb->pend) { /* a value never starts with a bracket */
+        jb->pend = 0;
+        if (jb->prev != '{' && jb->prev != '[')
+            jb->p[jb->len++] = ' ';
+    }
+    return jb->p + jb->len;
+}
+
+/* The value of k bytes written at value_at's place. */
+static void value_done(gc_jbuf_t *jb, size_t k)
+{
+    if (k == 0)
+        return;
+    jb->len += k;
+    jb->p[jb->len] = '\0';
+    jb->prev = jb->p[jb->len - 1];
+}
+
 void gc_jbuf_num(gc_jbuf_t *jb, double v)
 {
-    char buf[64];
-    put(jb, buf, gc_num_format_len(buf, sizeof(buf), isfinite(v) ? v : 0, 0));
+    char *d = value_at(jb, 64);
+    if (d)
+        value_done(jb, gc_num_format_len(d, 64, isfinite(v) ? v : 0, 0));
 }
 
 void gc_jbuf_long(gc_jbuf_t *jb, long v)
@@ -207,7 +232,11 @@ void gc_jbuf_long(gc_jbuf_t *jb, long v)
     } while (u);
     if (v < 0)
         dig[--k] = '-';
-    put(jb, dig + k, sizeof(dig) - (size_t)k);
+    char *d = value_at(jb, sizeof(dig));
+    if (d) {
+        memcpy(d, dig + k, sizeof(dig) - (size_t)k);
+        value_done(jb, sizeof(dig) - (size_t)k);
+    }
 }
 
 void gc_jbuf_fixed(gc_jbuf_t *jb, double v, int d)

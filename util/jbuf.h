@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct gc_jbuf {
     char *p;      /* the text, NUL-terminated when len > 0 (owned) */
@@ -45,8 +46,22 @@ void gc_jbuf_lit(gc_jbuf_t *jb, const char *s);
 void gc_jbuf_json(gc_jbuf_t *jb, const char *s);
 
 /* Literal text of n bytes without a newline (gc_jbuf_litn without the
- * scan for one): blanks in front are dropped after a dropped newline. */
-void gc_jbuf_lit1(gc_jbuf_t *jb, const char *s, size_t n);
+ * scan for one): blanks in front are dropped after a dropped newline.
+ * Inline, so that a literal's constant length makes its copy a few moves;
+ * gc_jbuf_lit1_slow does the rest (growth, a dropped newline). */
+void gc_jbuf_lit1_slow(gc_jbuf_t *jb, const char *s, size_t n);
+
+static inline void gc_jbuf_lit1(gc_jbuf_t *jb, const char *s, size_t n)
+{
+    if (n > 0 && !jb->pend && jb->len + n + 1 <= jb->cap) {
+        memcpy(jb->p + jb->len, s, n);
+        jb->len += n;
+        jb->p[jb->len] = '\0';
+        jb->prev = s[n - 1];
+        return;
+    }
+    gc_jbuf_lit1_slow(jb, s, n);
+}
 
 /* A newline and indent blanks (0..16) in the pretty layout; in the compact
  * one nothing now, the next byte decides (see above). */
