@@ -343,6 +343,23 @@ static int by_use(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* 1 for the names this file writes: "arch-" 32 hex digits ".bin", and
+ * mkstemp's ".arch-XXXXXX" (nothing else in the folder is touched) */
+static int is_image_name(const char *n)
+{
+    if (strncmp(n, "arch-", 5) || strlen(n) != 5 + 32 + 4 || strcmp(n + 37, ".bin"))
+        return 0;
+    for (int i = 5; i < 37; i++)
+        if (!strchr("0123456789abcdef", n[i]))
+            return 0;
+    return 1;
+}
+
+static int is_temp_name(const char *n)
+{
+    return !strncmp(n, ".arch-", 6) && strlen(n) == 12;
+}
+
 /* The images of dir (at most max) into e; temporary files of writers that
  * died more than an hour ago are removed on the way. Returns the count. */
 static size_t list_images(const char *dir, entry_t *e, size_t max)
@@ -353,7 +370,7 @@ static size_t list_images(const char *dir, entry_t *e, size_t max)
     for (struct dirent *de; d && (de = readdir(d));) {
         char p[4400];
         struct stat st;
-        int image = !strncmp(de->d_name, "arch-", 5), tmp = !strncmp(de->d_name, ".arch-", 6);
+        int image = is_image_name(de->d_name), tmp = is_temp_name(de->d_name);
         if ((!image && !tmp) || strlen(de->d_name) >= sizeof(e->name) ||
             (size_t)snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= sizeof(p) ||
             lstat(p, &st) != 0 || !S_ISREG(st.st_mode))

@@ -93,16 +93,20 @@ grep -q "exit 2" "$T/bad.on" || fail "bad YAML: not refused ($(cat "$T/bad.on"))
 P=$T/prune
 mkdir -p "$P"
 for i in $(seq 40); do
-    echo x >"$P/arch-old$i.bin"
+    echo x >"$P/arch-$(printf '%032x' "$i").bin"
 done
-echo x >"$P/.arch-dead"
-touch -a -m -d '2 days ago' "$P"/arch-old*.bin "$P/.arch-dead"
+echo x >"$P/.arch-dead00"
+echo x >"$P/arch-notes.txt" # not a name the cache writes: left alone
+touch -a -m -d '2 days ago' "$P"/arch-*.bin "$P/.arch-dead00" "$P/arch-notes.txt"
 cp "$GC_SRC/arch/hopper-h100.yaml" "$T/p.yaml"
 run env GPUCAL_CACHE_DIR=$P $G predict gemm --m 4096 --n 4096 --k 4096 --dtype f16 --arch "$T/p.yaml"
 expect_rc 0 "pruning"
-[ "$(ls "$P" | grep -c '^arch-')" -eq 32 ] || fail "pruning: $(ls "$P" | grep -c '^arch-') images kept, not 32"
-[ "$(ls "$P" | grep '^arch-' | grep -vc old)" -eq 1 ] || fail "pruning: the new image was removed"
-[ ! -e "$P/.arch-dead" ] || fail "pruning: a dead writer's temporary file stayed"
+[ "$(ls "$P" | grep -c '^arch-.*\.bin$')" -eq 32 ] ||
+    fail "pruning: $(ls "$P" | grep -c '^arch-.*\.bin$') images kept, not 32"
+[ "$(ls "$P" | grep '^arch-.*\.bin$' | grep -vc '^arch-0000000000')" -eq 1 ] ||
+    fail "pruning: the new image was removed"
+[ ! -e "$P/.arch-dead00" ] || fail "pruning: a dead writer's temporary file stayed"
+[ -e "$P/arch-notes.txt" ] || fail "pruning: removed a file the cache did not write"
 
 # off writes nothing; a small file is never cached
 run env GPUCAL_CACHE_DIR=off $G predict gemm --m 4096 --n 4096 --k 4096 --dtype f16 --arch "$H"
