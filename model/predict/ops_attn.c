@@ -100,11 +100,22 @@ static void fa_steps(kb_t *b, gc_kernel_t *k, const fa_cfg_t *c, const char *dt)
     cp->l1 = 0;
     kb_op(b, S, GC_OP_BAR, 1);
     kb_alu(b, S, "imad", 6, 0);
+    /* softmax.h, scale_apply_exp2 and softmax_rescale_o, as the SASS runs
+     * them (ncu's per-opcode counts of this kernel on the lent H100, b2 h32
+     * s4096 d128: FMUL 336, FADD 128, FSETP 72, FMNMX 72, MUFU 68, F2FP 33,
+     * SHFL 8 per warp and K/V block): the score times the log2 scale (FMUL)
+     * minus the row max (FADD), not fused; exp2f is ex2.approx.f32 without
+     * .ftz, which handles subnormal results around MUFU.EX2 with a range
+     * test and a scaling before and after (FSETP, 2 FMUL); the row sum
+     * (FADD); the O accumulators and the row sum rescaled (FMUL); the row
+     * max joins the row's 4 threads with 2 shuffles per row (quad_allreduce_) */
     kb_alu(b, X, "fmnmx", e + 2 * rows, 0);
-    kb_alu(b, X, "ffma", e + e + mw * D / 32 + 4 * rows, 0); /* exp2 arg, sum, O rescale */
+    kb_alu(b, X, "fsetp", e + 2 * rows, 0);
+    kb_alu(b, X, "fmul", 3 * e + mw * D / 32 + rows, 0);
+    kb_alu(b, X, "fadd", 2 * e, 0);
     kb_alu(b, X, "mufu.ex2", e + rows, 0);
     kb_alu(b, X, "f2f", e / 2, 0);
-    kb_op(b, X, GC_OP_SHFL, 4 * rows);
+    kb_op(b, X, GC_OP_SHFL, 2 * rows);
     gc_kop_t *m2 = kb_op(b, O, GC_OP_MMA, (mw / 16) * (D / 8) * (BN / 16));
     m2->inst = "mma";
     m2->shape = "m16n8k16";
