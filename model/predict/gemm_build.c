@@ -150,12 +150,8 @@ static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
             !(strcmp(t->a, at) == 0 || (dt == GC_GEMM_BF16 && !strcmp(t->a, "f16"))) ||
             gc_tensor_shape(t->shape, &m, &n, &k) || k != ik)
             continue;
-        if (n == want)
+        if (gc_nearest_n(n, want, &below, &above))
             return want;
-        if (n < want && n > below)
-            below = n;
-        if (n > want && (!above || n < above))
-            above = n;
     }
     return below ? below : above ? above : want;
 }

@@ -125,15 +125,8 @@ int gc_machine_wgmma_n(const gc_machine_t *m, const char *at, const char *ct, in
         if (strcmp(w->c, ct) || !(strcmp(w->a, at) == 0 || (or_f16 && !strcmp(w->a, "f16"))))
             continue;
         for (int i = 0; i < w->n_forms; i++) {
-            int n = w->n[i];
-            if (w->k[i] != ik)
-                continue;
-            if (n == want)
+            if (w->k[i] == ik && gc_nearest_n(w->n[i], want, &below, &above))
                 return want;
-            if (n < want && n > below)
-                below = n;
-            if (n > want && (!above || n < above))
-                above = n;
         }
     }
     return below ? below : above;

@@ -63,6 +63,20 @@ int gc_machine_alu(const gc_machine_t *m, const gc_kop_t *op, const char *file, 
  * N below it, else the smallest above it; 0 when m has none of those types.
  * The arch's forms are grouped by type pair once, at create: gemm asks
  * this for every candidate tile. */
+/* One candidate N of a wgmma form against the N wanted: 1 when it is want;
+ * else keeps in *below the largest N under want and in *above the smallest
+ * over it (0: none yet). The choice is then *below, else *above. */
+static inline int gc_nearest_n(int n, int want, int *below, int *above)
+{
+    if (n == want)
+        return 1;
+    if (n < want && n > *below)
+        *below = n;
+    if (n > want && (!*above || n < *above))
+        *above = n;
+    return 0;
+}
+
 int gc_machine_wgmma_n(const gc_machine_t *m, const char *at, const char *ct, int or_f16,
                        int ik, int want);
 
