@@ -15,14 +15,20 @@
  * every 10 ms; the clock of each interval is its cycles / ns, the first
  * 0.25 s (the clock settling) are left out, and the row gives the median
  * over the intervals, its 95 % interval and the seconds covered (>= 1 s,
- * 0.3 s with --quick). The load's own rate (GB/s, TFLOP/s) goes into the
- * trailer so a reader can see the load was real. Writes OUT/clock.csv. */
+ * 0.3 s with --quick). The load's own rate (GB/s, TFLOP/s) and the board's
+ * power draw while it ran (NVML, read every 20 ms from the host after the
+ * same settling time, median; "not read" where the driver's NVML library is
+ * absent) go into the trailer so a reader can see the load was real.
+ * Writes OUT/clock.csv. */
 #include <cuda_fp16.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 #include "mem_sass.h"
 #include "mem_util.cuh"
+#include "power.h"
 
 enum { MAXS = 1024, SAMPLE_NS = 10000000 };
 static const double SETTLE_S = 0.25;
@@ -310,7 +316,41 @@ typedef struct clk {
     unsigned long long *d_cnt;
     __half *d_rnd;
     float *d_sink;
+    gc_power_t *pw; /* NULL: no NVML */
 } clk_t;
+
+/* Waits for the load on the default stream, reading the board's power every
+ * 20 ms once SETTLE_S have passed: *w gets the median reading (0 when there
+ * were none), *n their count. An error of the load ends the wait; the
+ * caller's synchronisation reports it. */
+static void clock_wait_power(gc_power_t *pw, double *w, int *n)
+{
+    enum { MAXP = 512 };
+    double x[MAXP], t0 = gc_host_seconds();
+    int m = 0;
+    while (cudaStreamQuery(0) == cudaErrorNotReady) {
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+        double v;
+        if (pw && m < MAXP && gc_host_seconds() - t0 >= SETTLE_S && gc_power_read_w(pw, &v) == 0)
+            x[m++] = v;
+    }
+    *n = m;
+    *w = 0;
+    if (m) {
+        double lo, hi;
+        gc_stats_median(x, m, w, &lo, &hi);
+    }
+}
+
+/* The trailer's power words for the load (watts from clock_wait_power). */
+static void power_words(char *buf, size_t n, const clk_t *c, double w, int nw)
+{
+    if (nw > 0)
+        snprintf(buf, n, "; board power %.0f W (NVML, median of %d readings)", w, nw);
+    else
+        snprintf(buf, n, "; board power not read (%s)", c->pw ? "NVML gave no reading" : "no NVML");
+}
 
 /* Starts the memory load: allocates and fills the copy buffers (freed
  * by the caller), then launches k_clk_mem with as many blocks as can run
@@ -356,22 +396,22 @@ static int clock_start_tensor(clk_t *c, int want, gc_err_t *err)
 /* Writes the metadata line describing load li (memory, or the tensor
  * kernel kind the device ran: 1 wgmma, 2 mma.sync, else none) with its
  * rate (bytes or FMAs per second). Returns the writer's status. */
-static int clock_load_meta(const clk_t *c, int li, int kind, double rate)
+static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const char *pwr)
 {
     gc_mctx_t *ctx = c->ctx;
     gc_trace_writer_t *w = c->w;
     int sms = c->sms;
     if (li == 0)
-        return gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)",
-                                 (c->n16 * sizeof(uint4)) >> 20, c->mem_blocks, rate / 1e9);
+        return gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)%s",
+                                 (c->n16 * sizeof(uint4)) >> 20, c->mem_blocks, rate / 1e9, pwr);
     const char *key = li == 1 ? "tensor_load" : "tensor_mma_load";
     if (kind == 1)
-        return gc_trace_put_meta(w, key, "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)", sms, 2 * rate / 1e12,
-                                 ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HGMMA") : -1L);
+        return gc_trace_put_meta(w, key, "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)%s", sms, 2 * rate / 1e12,
+                                 ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HGMMA") : -1L, pwr);
     if (kind == 2)
-        return gc_trace_put_meta(w, key, "mma.sync.m16n8k16.f32.f16.f16, random f16, 8 warps x %d SMs: %.1f TFLOP/s (SASS: %ld HMMA)", sms, 2 * rate / 1e12,
-                                 ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HMMA") : -1L);
-    return gc_trace_put_meta(w, key, "no tensor-core kernel for this GPU: the row is the idle clock of a spinning kernel");
+        return gc_trace_put_meta(w, key, "mma.sync.m16n8k16.f32.f16.f16, random f16, 8 warps x %d SMs: %.1f TFLOP/s (SASS: %ld HMMA)%s", sms, 2 * rate / 1e12,
+                                 ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HMMA") : -1L, pwr);
+    return gc_trace_put_meta(w, key, "no tensor-core kernel for this GPU: the row is the idle clock of a spinning kernel%s", pwr);
 }
 
 /* Runs load li (0 memory, 1 tensor, 2 tensor_mma), reads its clock samples and
@@ -388,8 +428,10 @@ static int clock_load(clk_t *c, int li, gc_err_t *err)
     rc = li == 0 ? clock_start_memory(c, err) : clock_start_tensor(c, li, err);
     if (rc)
         return rc;
-    int nsmp = 0, kind = 0;
+    int nsmp = 0, kind = 0, npw = 0;
     unsigned long long cnt = 0;
+    double watts = 0;
+    clock_wait_power(c->pw, &watts, &npw);
     rc = gc_mem_sync(li == 0 ? "running the memory load" : "running a tensor load", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nsmp, c->d_n, sizeof(int), cudaMemcpyDeviceToHost), "reading samples", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(&cnt, c->d_cnt, sizeof(cnt), cudaMemcpyDeviceToHost), "reading the load", err);
@@ -408,7 +450,9 @@ static int clock_load(clk_t *c, int li, gc_err_t *err)
     double rate = total_s > 0 ? (double)cnt / total_s : 0;
     if ((rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f", name, med, lo, hi, secs)) != 0)
         return rc;
-    if (clock_load_meta(c, li, kind, rate))
+    char pwr[96];
+    power_words(pwr, sizeof(pwr), c, watts, npw);
+    if (clock_load_meta(c, li, kind, rate, pwr))
         return gc_mem_row_err(c->w, err);
     return 0;
 }
@@ -431,6 +475,10 @@ static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     double run_s = SETTLE_S + (ctx->quick ? 0.3 : 1.05);
     c.dur = (unsigned long long)(run_s * 1e9);
     c.n16 = (ctx->quick ? 256u : 1024u) << 16; /* 16-byte elements: 1 GiB (quick 256 MiB) */
+    char bus[32];
+    int dev = 0;
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetPCIBusId(bus, sizeof(bus), dev) == cudaSuccess)
+        c.pw = gc_power_open(bus, NULL);
     rc = gc_cuda_check(cudaMalloc(&c.d_s, sizeof(c.h_s)), "allocating clock samples", err);
     rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_n, sizeof(int)), "allocating", err);
     rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_kind, sizeof(int)), "allocating", err);
@@ -452,6 +500,7 @@ static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     cudaFree(c.d_cnt);
     cudaFree(c.d_rnd);
     cudaFree(c.d_sink);
+    gc_power_close(c.pw);
     return rc;
 }
 

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "sass_fixture.h"
 #include "measure/measure.h"
+#include "measure/power.h"
 #include "util/fsio.h"
 
 static void test_median(void)
@@ -63,9 +64,23 @@ static void test_sass(void)
     CHECK_HAS(e.msg, "no 'Function :' sections");
 }
 
+/* The power reader degrades to "not read": a library that is not there,
+ * a library without NVML's entry points (libc), and no bus id give NULL;
+ * reading and closing NULL are safe. */
+static void test_power(void)
+{
+    CHECK(gc_power_open("00000000:00:00.0", "/nonexistent/libnvidia-ml.so.1") == NULL);
+    CHECK(gc_power_open("00000000:00:00.0", "libc.so.6") == NULL);
+    CHECK(gc_power_open(NULL, "libc.so.6") == NULL);
+    double w = -7;
+    CHECK(gc_power_read_w(NULL, &w) == -1 && w == -7);
+    gc_power_close(NULL);
+}
+
 int main(void)
 {
     test_median();
     test_sass();
+    test_power();
     CHECK_DONE();
 }

@@ -1,0 +1,30 @@
+/* power.h - the board's power draw, read through NVML when the driver's
+ * library (libnvidia-ml.so.1) is on the machine. gpucal-measure does not
+ * link NVML: it is opened at run time, so a host without it still builds
+ * and runs every bench (the power is then reported as not read). */
+#ifndef GC_POWER_H
+#define GC_POWER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gc_power gc_power_t;
+
+/* Opens NVML and finds the board whose PCI bus id is `pci_bus_id` (as
+ * cudaDeviceGetPCIBusId writes it). NULL when NVML or the board is not
+ * there; never fails otherwise. lib: the library to open (NULL: the
+ * driver's libnvidia-ml.so.1). */
+gc_power_t *gc_power_open(const char *pci_bus_id, const char *lib);
+
+/* The board's power draw now, in watts, into *w. 0, or -1 when NVML does
+ * not give it. */
+int gc_power_read_w(gc_power_t *p, double *w);
+
+/* Closes NVML; p may be NULL. */
+void gc_power_close(gc_power_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
