@@ -79,22 +79,8 @@ static const char *const partners[5] = {"ffma", "iadd3", "ex2", "ldsm", "shfl"};
  * ascending. */
 static int put_list(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
-    int cw = gc_table_col(t, "warps");
     double ws[16];
-    size_t n = 0;
-    for (size_t r = 0; r < t->nrows; r++) {
-        double w = gc_table_num(t, cw, r);
-        size_t i = 0;
-        while (i < n && ws[i] != w)
-            i++;
-        if (i == n && n < 16)
-            ws[n++] = w;
-    }
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && ws[j - 1] > ws[j]; j--) {
-            double x = ws[j];
-            ws[j] = ws[j - 1], ws[j - 1] = x;
-        }
+    size_t n = gc_table_distinct(t, gc_table_col(t, "warps"), ws, 16);
     gc_sm_t *s = &c->a->sm;
     gc_coissue_t *e = n ? gc_calib_grow(c, (void **)&s->coissue, &s->n_coissue, sizeof(*e), n)
                         : NULL;

@@ -139,7 +139,6 @@ int gc_bench_dsm(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
     int ccl = gc_table_col(t, "cluster"), crank = gc_table_col(t, "dst_rank");
     int rc;
     double sizes[32];
-    size_t nsz = 0;
     long local = -1, remote = -1, best = -1;
     for (size_t r = 0; r < t->nrows; r++) {
         if ((rc = check_row(t, file, r, err)) != 0)
@@ -148,11 +147,6 @@ int gc_bench_dsm(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
         if (cs > 16)
             return gc_err_at(err, GC_EINPUT, file, t->line[r], 0,
                              "column 'cluster': %g blocks (a cluster has at most 16)", cs);
-        size_t q = 0;
-        while (q < nsz && sizes[q] != cs)
-            q++;
-        if (q == nsz && nsz < 32)
-            sizes[nsz++] = cs;
         if (is(t, "metric", r, "latency")) {
             if (cs == 1 && local < 0)
                 local = (long)r;
@@ -181,12 +175,7 @@ int gc_bench_dsm(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
                              gc_table_txt(t, gc_table_col(t, "pattern"), (size_t)best),
                              gc_table_num(t, ccl, (size_t)best)));
     /* per cluster size: mean latency over the target ranks, ring throughput */
-    for (size_t i = 1; i < nsz; i++)
-        for (size_t j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
-            double x = sizes[j];
-            sizes[j] = sizes[j - 1];
-            sizes[j - 1] = x;
-        }
+    size_t nsz = gc_table_distinct(t, ccl, sizes, 32);
     gc_dsm_point_t *pt =
         nsz ? gc_calib_grow(c, (void **)&d->clusters, &d->n_clusters, sizeof(*pt), nsz) : NULL;
     if (nsz && !pt)

@@ -72,6 +72,25 @@ const char *gc_table_txt(const gc_table_t *t, int col, size_t row)
     return t->dict[col][t->txt[col][slot_of(t, row)]];
 }
 
+size_t gc_table_distinct(const gc_table_t *t, int col, double *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        double v = gc_table_num(t, col, r);
+        size_t i = 0;
+        while (i < n && out[i] != v)
+            i++;
+        if (i == n && n < max)
+            out[n++] = v;
+    }
+    for (size_t i = 1; i < n; i++) /* insertion: a few values */
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            double x = out[j];
+            out[j] = out[j - 1], out[j - 1] = x;
+        }
+    return n;
+}
+
 long gc_table_meta_line(const gc_table_t *t, const char *key)
 {
     return gc_trace_meta_line(t->r, key);

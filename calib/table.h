@@ -90,6 +90,10 @@ int gc_table_has(const gc_table_t *t, int col);
 double gc_table_num(const gc_table_t *t, int col, size_t row);
 const char *gc_table_txt(const gc_table_t *t, int col, size_t row);
 
+/* The distinct values of numeric column col in out[], ascending: the first
+ * max of them in row order; returns how many. Not for a streamed table. */
+size_t gc_table_distinct(const gc_table_t *t, int col, double *out, size_t max);
+
 /* The line of the metadata key in the file (for messages), or 0. */
 long gc_table_meta_line(const gc_table_t *t, const char *key);
 
