@@ -130,6 +130,23 @@ static int exp10_of(uint64_t m, int e, double v)
     return -j;
 }
 
+/* The fewest decimals d in [lo, hi] whose rounding of m x 2^e reads back
+ * (scaled's ok), by bisection: reading back is monotonic in d. hi must read
+ * back (or be the bound the caller accepts). */
+static int fewest_decimals(uint64_t m, int e, int quarter, int lo, int hi)
+{
+    int ok;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        scaled(m, e, mid, quarter, &ok);
+        if (ok)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* The plain text of v (0 < |v| < 1e15, normal); returns its length, *d
  * its decimals. */
 static size_t plain(char *buf, size_t n, double v, int *d)
@@ -156,14 +173,7 @@ static size_t plain(char *buf, size_t n, double v, int *d)
         else
             hi--;
     }
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        scaled(m, e, mid, quarter, &ok);
-        if (ok)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
+    lo = fewest_decimals(m, e, quarter, lo, hi);
     *d = lo;
     return put_fixed(buf, n, scaled(m, e, lo, quarter, &ok), lo, (int)(bits >> 63));
 }
@@ -179,15 +189,8 @@ static size_t small_g(char *buf, size_t n, double v)
     uint64_t frac = bits & ((1ULL << 52) - 1), m = frac | 1ULL << 52;
     int e = (int)(bits >> 52 & 0x7FF) - 1075, quarter = frac == 0, ok;
     int x = exp10_of(m, e, v);
-    int lo = -x, hi = 16 - x; /* p = d + 1 + x significant digits, 1 .. 17 */
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        scaled(m, e, mid, quarter, &ok);
-        if (ok)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
+    /* p = d + 1 + x significant digits, 1 .. 17 */
+    int lo = fewest_decimals(m, e, quarter, -x, 16 - x);
     u128_t r = scaled(m, e, lo, quarter, &ok);
     int p = lo + 1 + x;
     char dig[24];
