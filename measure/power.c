@@ -19,21 +19,15 @@ struct gc_power {
     init_fn shutdown;
 };
 
-/* dlsym into a function pointer without the object-to-function cast ISO C
- * leaves undefined (POSIX dlsym: the union is the documented way). */
-static void *sym(void *lib, const char *name)
-{
-    return dlsym(lib, name);
-}
-
 gc_power_t *gc_power_open(const char *pci_bus_id, const char *lib)
 {
     void *h = dlopen(lib ? lib : "libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!h || !pci_bus_id)
         return h ? (dlclose(h), NULL) : NULL;
-    union { void *p; init_fn f; } init = {sym(h, "nvmlInit_v2")}, down = {sym(h, "nvmlShutdown")};
-    union { void *p; handle_fn f; } get = {sym(h, "nvmlDeviceGetHandleByPciBusId_v2")};
-    union { void *p; usage_fn f; } use = {sym(h, "nvmlDeviceGetPowerUsage")};
+    /* each symbol through a union: ISO C has no object-to-function cast */
+    union { void *p; init_fn f; } init = {dlsym(h, "nvmlInit_v2")}, down = {dlsym(h, "nvmlShutdown")};
+    union { void *p; handle_fn f; } get = {dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2")};
+    union { void *p; usage_fn f; } use = {dlsym(h, "nvmlDeviceGetPowerUsage")};
     gc_power_t *p = NULL;
     void *dev = NULL;
     if (init.p && down.p && get.p && use.p && init.f() == 0) {
