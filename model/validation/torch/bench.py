@@ -2,7 +2,7 @@
 durations) on the device machine.  stdlib + torch only.
 
   python3 bench.py --set gemm|ops --out FILE.csv [--times FILE] [--budget-s S]
-  python3 bench.py --ncu ARGS_FILE      (under ncu --profile-from-start off)
+  python3 bench.py --ncu ARGS_FILE [--ncu-calls N]  (under ncu --profile-from-start off)
 
 Per row: inputs are drawn at random (torch.randn; never zeros) and rotate
 among k copies so that repeated calls do not find them in L2 (k copies hold
@@ -278,9 +278,9 @@ def one_row(rid, split, cls, args, tgt, max_reps, l2, tmpdir, rows,
     torch.cuda.empty_cache()
 
 
-def run_ncu(args_file):
+def run_ncu(args_file, calls=2):
     """Under ncu --profile-from-start off: for each args line, one warm-up
-    call, then profiling on, a marker kernel (bitwise_not on int16), two
+    call, then profiling on, a marker kernel (bitwise_not on int16), `calls`
     calls, profiling off.  The k-th marker in ncu's report opens line k."""
     lines = [x.strip() for x in open(args_file) if x.strip()]
     mark = torch.zeros(7, dtype=torch.int16, device=DEV)
@@ -294,8 +294,8 @@ def run_ncu(args_file):
                 torch.cuda.synchronize()
                 torch.cuda.profiler.start()
                 torch.bitwise_not(mark)
-                fn(*x)
-                fn(*x)
+                for _ in range(calls):
+                    fn(*x)
                 torch.cuda.synchronize()
                 torch.cuda.profiler.stop()
             del x
@@ -314,10 +314,11 @@ def main():
     ap.add_argument("--max-reps", type=int, default=2000)
     ap.add_argument("--budget-s", type=float, default=150.0)
     ap.add_argument("--ncu")
+    ap.add_argument("--ncu-calls", type=int, default=2)
     a = ap.parse_args()
     torch.manual_seed(2026)
     if a.ncu:
-        run_ncu(a.ncu)
+        run_ncu(a.ncu, a.ncu_calls)
         return
     run_set(a.set, a.out, a.times, a.target_s, a.budget_s, a.max_reps)
 

@@ -10,7 +10,8 @@
 //   seed002_time time OUT.csv   warm-up 5, then 50 launches each timed with
 //                               events (median, min) and 50 back to back
 //                               (mean); checks 4096 sampled outputs
-//   seed002_time ncu            1 warm-up + 3 launches per kernel (for ncu)
+//   seed002_time ncu [N]        N launches per kernel, default 4 (1 warm-up + 3;
+//                               for ncu)
 #include <cuda_fp16.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +90,7 @@ static double check(const Bufs &b, const int *d_idx, const std::vector<int> &idx
 
 int main(int argc, char **argv) {
   if (argc < 2 || (strcmp(argv[1], "time") && strcmp(argv[1], "ncu"))) {
-    fprintf(stderr, "usage: seed002_time time OUT.csv | ncu\n");
+    fprintf(stderr, "usage: seed002_time time OUT.csv | ncu [N]\n");
     return 2;
   }
   size_t n = (size_t)SZ * SZ;
@@ -102,8 +103,9 @@ int main(int argc, char **argv) {
   CK(cudaDeviceSynchronize());
   const int nums[6] = {10, 11, 20, 21, 30, 31};
   if (!strcmp(argv[1], "ncu")) {
+    int reps = argc > 2 ? atoi(argv[2]) : 4;
     for (int i = 0; i < 6; i++)
-      for (int r = 0; r < 4; r++) launch(nums[i], b);
+      for (int r = 0; r < reps; r++) launch(nums[i], b);
     CK(cudaDeviceSynchronize());
     return 0;
   }
