@@ -4,16 +4,18 @@
 #
 #   me=NAME.sh; what=FILE.csv; . "$(dirname "$0")/check_common.sh"; check_args "$@"
 #
-# check_args GPUCAL CSV ARCH [--holdout] [--kernels] sets G, CSV, ARCH,
+# check_args GPUCAL CSV ARCH [--holdout|--fresh] [--kernels] sets G, CSV, ARCH,
 # split (train, or holdout with --holdout: model choices are made on the
-# train rows only, the held-out rows are read only for the final report)
+# train rows only, the held-out rows are read only for the final report;
+# --fresh: the sealed set measured apart, data/<gpu>/*_fresh.csv, read
+# only for the final report too)
 # and kern (1 with --kernels), makes the folder $tmp (removed on exit) and
 # writes $tmp/rows: the split's rows as id, class, args, kernels, time_us,
 # tab-separated. Bad usage, an unreadable GPUCAL or CSV, or a split with no
 # rows: one line on stderr naming what is wrong, exit 2.
 
 check_usage() {
-    echo "usage: $me GPUCAL $what ARCH [--holdout] [--kernels]" >&2
+    echo "usage: $me GPUCAL $what ARCH [--holdout|--fresh] [--kernels]" >&2
     exit 2
 }
 
@@ -28,8 +30,9 @@ check_args() {
     for o in "$@"; do
         case $o in
         --holdout) split=holdout ;;
+        --fresh) split=fresh ;;
         --kernels) kern=1 ;;
-        *) echo "$me: unknown option '$o' (--holdout, --kernels)" >&2; exit 2 ;;
+        *) echo "$me: unknown option '$o' (--holdout, --fresh, --kernels)" >&2; exit 2 ;;
         esac
     done
     [ -x "$G" ] || { echo "$me: $G: not an executable (give the gpucal binary)" >&2; exit 2; }

@@ -9,9 +9,10 @@
 # and largest |error| per shape class and overall.
 #
 # Model choices are made on the train rows only: the held-out third is read
-# only with --holdout (for the final report).
+# only with --holdout (for the final report); the sealed fresh set
+# (data/<gpu>/gemm_fresh.csv) only with --fresh.
 #
-# usage: sh model/validation/gemm_check.sh GPUCAL GEMM.csv ARCH [--holdout] [--kernels]
+# usage: sh model/validation/gemm_check.sh GPUCAL GEMM.csv ARCH [--holdout|--fresh] [--kernels]
 set -u
 me=gemm_check.sh
 what=GEMM.csv

@@ -8,9 +8,10 @@
 # median and largest |error| per operator class and overall.
 #
 # Model choices are made on the train rows only: the held-out rows are read
-# only with --holdout (the lead reports them).
+# only with --holdout (the lead reports them); the sealed fresh set
+# (data/<gpu>/ops_fresh.csv) only with --fresh.
 #
-# usage: sh model/validation/ops_check.sh GPUCAL OPS.csv ARCH [--holdout] [--kernels]
+# usage: sh model/validation/ops_check.sh GPUCAL OPS.csv ARCH [--holdout|--fresh] [--kernels]
 set -u
 me=ops_check.sh
 what=OPS.csv

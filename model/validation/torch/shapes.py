@@ -224,6 +224,94 @@ def op_cases():
                   + conv_cases())
 
 
+def fresh_gemm_cases():
+    """[(class, args)] of the sealed 'fresh' GEMM set: shapes of the kind users run (LLM
+    projections and decode steps, BERT, odd sizes, batched attention products) that are in
+    no other list; measured once, read only for the final report (split 'fresh')."""
+    c = []
+    for (m, n, k, d) in ((4096, 11008, 4096, "f16"), (4096, 4096, 11008, "bf16"),
+                         (8192, 14336, 4096, "bf16"), (2048, 5120, 5120, "f16"),
+                         (1024, 3072, 768, "f16"), (512, 768, 3072, "bf16"),
+                         (6144, 2048, 1536, "f16"), (2560, 2560, 2560, "bf16"),
+                         (1536, 1536, 1536, "tf32"), (3000, 3000, 3000, "tf32"),
+                         (768, 768, 768, "tf32"), (1536, 1536, 1536, "f32"),
+                         (3072, 1024, 2048, "f32"), (640, 640, 640, "f32"),
+                         (8192, 4096, 14336, "f8e4m3"), (2048, 2048, 8192, "f8e4m3")):
+        c.append(("square", gemm_args(m, n, k, d, "nt" if d == "f8e4m3" else "nn")))
+    for (m, n, k, d) in ((32, 4096, 4096, "bf16"), (8, 8192, 8192, "f16"),
+                         (64, 14336, 4096, "bf16"), (4, 11008, 4096, "f16"),
+                         (100, 4096, 4096, "f32"), (256, 4096, 4096, "tf32"),
+                         (2, 5120, 5120, "f32")):
+        c.append(("skinny_m", gemm_args(m, n, k, d)))
+    for (m, n, k, d) in ((8192, 8, 8192, "f16"), (4096, 64, 4096, "bf16"),
+                         (16384, 32, 2048, "f16")):
+        c.append(("skinny_n", gemm_args(m, n, k, d)))
+    for (m, n, k, d) in ((128, 128, 65536, "bf16"), (384, 384, 24576, "f16"),
+                         (2048, 2048, 32768, "bf16"), (96, 96, 49152, "f32")):
+        c.append(("large_k", gemm_args(m, n, k, d)))
+    for (m, n, k, d) in ((3000, 3000, 3001, "f16"), (1023, 1023, 1023, "bf16"),
+                         (4096, 4096, 1001, "f16"), (5000, 700, 3000, "f16"),
+                         (1999, 2001, 1003, "tf32"), (3333, 3333, 3333, "f32")):
+        c.append(("unaligned", gemm_args(m, n, k, d)))
+    for (b, m, n, k, d) in ((192, 512, 512, 64, "f16"), (64, 2048, 2048, 128, "bf16"),
+                            (48, 1024, 1024, 64, "f16"), (12, 384, 384, 384, "bf16"),
+                            (24, 1024, 64, 1024, "f16"), (16, 256, 256, 4096, "tf32")):
+        c.append(("batched", gemm_args(m, n, k, d, "nn", b)))
+    for (m, n, k, d, lay) in ((3072, 3072, 3072, "f16", "tn"), (2048, 8192, 1024, "bf16", "nt"),
+                              (4096, 1024, 4096, "f16", "tt"), (2048, 2048, 2048, "tf32", "tn")):
+        c.append(("layout", gemm_args(m, n, k, d, lay)))
+    return dedupe(c)
+
+
+def fresh_op_cases():
+    """[(class, args)] of the sealed 'fresh' operator set (see fresh_gemm_cases)."""
+    c = []
+    for (b, h, s, hd, causal, d) in ((2, 16, 1536, 64, False, "bf16"),
+                                     (4, 40, 1024, 128, True, "f16"),
+                                     (1, 32, 16384, 128, True, "bf16"),
+                                     (8, 12, 768, 64, False, "f16"),
+                                     (16, 8, 256, 64, False, "f16"),
+                                     (2, 24, 3072, 128, True, "f16"),
+                                     (1, 16, 32768, 64, True, "bf16"),
+                                     (64, 16, 128, 64, False, "bf16")):
+        c.append(("attention", attention_args(b, h, s, hd, causal, d)))
+    for op, shapes_ in (("softmax", ((8192, 2048, "f16"), (32768, 256, "f32"),
+                                     (1024, 16384, "bf16"), (2000, 3000, "f32"),
+                                     (500000, 16, "f16"), (6144, 6144, "bf16"))),
+                        ("layernorm", ((8192, 4096, "bf16"), (32768, 768, "f16"),
+                                       (1000, 2560, "f32"), (4096, 12288, "f16"),
+                                       (262144, 64, "f32"), (64, 8192, "bf16"))),
+                        ("rowsum", ((8192, 2048, "f16"), (50000, 512, "bf16"),
+                                    (3, 10000000, "f32"), (131072, 64, "f32"),
+                                    (4096, 12288, "bf16"), (777, 777, "f16"))),
+                        ("transpose", ((2048, 2048, "f32"), (4096, 1024, "f16"),
+                                       (12288, 768, "bf16"), (333, 777, "f32"),
+                                       (65536, 64, "f16")))):
+        for r, col, d in shapes_:
+            c.append((op, rows_cols_args(op, r, col, d)))
+    for op, n, d in (("gelu", 3000000, "f16"), ("relu", 50000000, "bf16"),
+                     ("add", 12345678, "f32"), ("mul", 1 << 22, "f16"),
+                     ("exp", 1 << 25, "f32"), ("gelu", 1 << 20, "bf16"),
+                     ("relu", 1 << 15, "f32")):
+        c.append(("elementwise", elementwise_args(op, n, d)))
+    for (n, ch, h, w, k, r, st, p, d) in ((8, 64, 224, 224, 64, 3, 1, 1, "f16"),
+                                          (16, 128, 112, 112, 128, 3, 1, 1, "bf16"),
+                                          (64, 256, 28, 28, 512, 1, 1, 0, "f16"),
+                                          (4, 3, 512, 512, 32, 3, 2, 1, "f16"),
+                                          (32, 96, 35, 35, 128, 3, 1, 1, "f16"),
+                                          (1, 128, 64, 64, 256, 3, 2, 1, "bf16"),
+                                          (8, 512, 14, 14, 512, 3, 1, 1, "f16"),
+                                          (64, 32, 64, 64, 64, 5, 1, 2, "f16")):
+        c.append(("conv2d", conv2d_args(n, ch, h, w, k, r, r, st, p, d)))
+    return dedupe(c)
+
+
+def fresh_ids(prefix, cases):
+    """[(id, 'fresh', class, args)]: ids prefix001.. in order."""
+    return [("%s%03d" % (prefix, i + 1), "fresh", cls, a)
+            for i, (cls, a) in enumerate(cases)]
+
+
 def dedupe(cases):
     seen, out = set(), []
     for cls, a in cases:

@@ -35,6 +35,16 @@ class TestShapes(unittest.TestCase):
         self.assertEqual((op, p["seq"], p["causal"], p["dtype"]),
                          ("attention", 3, True, "bf16"))
 
+    def test_fresh_sets_apart(self):
+        old = set(a for _, a in shapes.gemm_cases() + shapes.op_cases())
+        fg, fo = shapes.fresh_gemm_cases(), shapes.fresh_op_cases()
+        self.assertGreaterEqual(len(fg) + len(fo), 80)
+        for _, a in fg + fo:
+            self.assertNotIn(a, old)
+            shapes.parse_args(a)
+        ids = shapes.fresh_ids("fg", fg)
+        self.assertEqual(ids[0][:2], ("fg001", "fresh"))
+
     def test_case_counts(self):
         g, o = shapes.gemm_cases(), shapes.op_cases()
         self.assertGreaterEqual(len(g), 100)
