@@ -109,8 +109,8 @@ typedef struct gc_coissue {
 
 typedef struct gc_sm {
     gc_qty_t count, sub_cores, fp32_lanes, tensor_cores, clock_base_mhz, clock_max_mhz,
-        clock_tensor_mhz, clock_mma_mhz, clock_memory_mhz, max_threads, max_warps, max_blocks,
-        max_block_threads, registers, max_regs_thread, reg_alloc_unit, shared_max_kib,
+        clock_tensor_mhz, clock_mma_mhz, clock_fma_mhz, clock_memory_mhz, max_threads, max_warps,
+        max_blocks, max_block_threads, registers, max_regs_thread, reg_alloc_unit, shared_max_kib,
         shared_block_max_kib, l1_shared_kib, launch_overhead_us, kernel_floor_us,
         block_dispatch_ns, overlap_tensor_fma, overlap_tensor_alu, overlap_tensor_xu,
         overlap_tensor_ldsm, overlap_tensor_shfl;

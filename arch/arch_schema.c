@@ -388,6 +388,9 @@ static const gc_field_t sm_f[] = {
     Q(gc_sm_t, clock_mma_mhz, GC_F_POS, 0, 1e4, "MHz",
       "SM clock sustained under a heavy mma.sync load (measured; on Hopper below "
       "clock_tensor_mhz's wgmma load in power, so higher)."),
+    Q(gc_sm_t, clock_fma_mhz, GC_F_POS, 0, 1e4, "MHz",
+      "SM clock sustained under a heavy CUDA-core FP32 load (every SM full of warps issuing "
+      "FFMA; measured)."),
     Q(gc_sm_t, clock_memory_mhz, GC_F_POS, 0, 1e4, "MHz",
       "SM clock sustained under a memory-bound load (measured)."),
     Q(gc_sm_t, max_threads, GC_F_INT, 32, 8192, "threads/SM", "Resident threads per SM."),

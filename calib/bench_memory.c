@@ -898,70 +898,155 @@ int gc_bench_bw(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err
 
 /* ---- clock: sustained SM clocks ---- */
 
+enum { CLK_NL = 5 };
+static const char *const clk_loads[CLK_NL] = {"idle", "memory", "tensor", "tensor_mma", "fma"};
+
+/* What the clock trace says of one load: its row (line 0: none) with the
+ * clock, interval, part (-1: a trace without the column; 0 settled, 1
+ * unsettled) and seconds run, and its samples (count, first line, the last
+ * one's t_s). */
+typedef struct clk_load {
+    double v, lo, hi, t_s;
+    long line;
+    int part;
+    long samples, sample_line;
+    double last_t;
+} clk_load_t;
+
+/* The columns of the clock trace calib reads. */
+typedef struct clk_cols {
+    int load, clk, lo, hi, part, t;
+} clk_cols_t;
+
+/* One sample row r of load L: well formed (lo <= clock <= hi) and after the
+ * load's previous sample in time. */
+static int clk_sample(const gc_table_t *t, const char *file, size_t r, const clk_cols_t *k,
+                      const char *name, clk_load_t *L, gc_err_t *err)
+{
+    int rc = gc_table_check_ci(t, file, r, k->clk, k->lo, k->hi, err);
+    if (rc)
+        return rc;
+    if (!gc_table_has(t, k->t))
+        return gc_err_at(err, GC_EINPUT, file, t->line[r], 1,
+                         "a sample row needs the t_s column (measure the clock bench again)");
+    double ts = gc_table_num(t, k->t, r);
+    if (L->samples && ts <= L->last_t)
+        return gc_err_at(err, GC_EINPUT, file, t->line[r], 1,
+                         "sample of load '%s' at t_s %g is not after the one before it (t_s "
+                         "%g): a load's samples are in time order (measure it again)",
+                         name, ts, L->last_t);
+    if (!L->samples)
+        L->sample_line = t->line[r];
+    L->samples++;
+    L->last_t = ts;
+    return 0;
+}
+
+/* The row of load L (its clock, settled or not): one per load. */
+static int clk_row(const gc_table_t *t, const char *file, size_t r, const clk_cols_t *k,
+                   const char *name, int part, clk_load_t *L, gc_err_t *err)
+{
+    if (L->line) /* gpucal measure writes one row per load: a second is an edit or a mix */
+        return gc_err_at(err, GC_EINPUT, file, t->line[r], 1,
+                         "load '%s' given twice (first on line %ld): the clock trace "
+                         "holds one row per load (keep one)",
+                         name, L->line);
+    int rc = gc_table_check_ci(t, file, r, k->clk, k->lo, k->hi, err);
+    if (rc)
+        return rc;
+    L->v = gc_table_num(t, k->clk, r);
+    L->lo = gc_table_num(t, k->lo, r);
+    L->hi = gc_table_num(t, k->hi, r);
+    L->t_s = gc_table_has(t, k->t) ? gc_table_num(t, k->t, r) : 0;
+    L->part = part;
+    L->line = t->line[r];
+    return 0;
+}
+
+/* Reads every row into L[] by load; a load with samples but no row of its
+ * own is refused. */
+static int clk_read(const gc_table_t *t, const char *file, clk_load_t L[CLK_NL], gc_err_t *err)
+{
+    clk_cols_t k = {gc_table_col(t, "load"), gc_table_col(t, "clock_mhz"),
+                    gc_table_col(t, "clock_lo"), gc_table_col(t, "clock_hi"),
+                    gc_table_col(t, "part"),     gc_table_col(t, "t_s")};
+    int has_part = gc_table_has(t, k.part), rc;
+    for (size_t r = 0; r < t->nrows; r++) {
+        int li = 0;
+        while (li < CLK_NL && strcmp(gc_table_txt(t, k.load, r), clk_loads[li]))
+            li++;
+        if (li == CLK_NL)
+            continue; /* the contract admits only these names */
+        const char *part = has_part ? gc_table_txt(t, k.part, r) : NULL;
+        if (part && !strcmp(part, "sample"))
+            rc = clk_sample(t, file, r, &k, clk_loads[li], &L[li], err);
+        else
+            rc = clk_row(t, file, r, &k, clk_loads[li], part ? strcmp(part, "settled") != 0 : -1,
+                         &L[li], err);
+        if (rc)
+            return rc;
+    }
+    for (int li = 0; li < CLK_NL; li++)
+        if (L[li].samples && !L[li].line)
+            return gc_err_at(err, GC_EINPUT, file, L[li].sample_line, 1,
+                             "load '%s' has clock samples but no row of its own (part settled "
+                             "or unsettled): the trace was cut or edited (measure it again)",
+                             clk_loads[li]);
+    return 0;
+}
+
+/* The source of load L's clock: the old form for a trace without `part`. */
+static const char *clk_source(gc_calib_ctx_t *c, const char *file, const clk_load_t *L,
+                              const char *name)
+{
+    if (L->part < 0)
+        return gc_calib_str(c, "%s:%ld: SM clock sustained under the %s load", file, L->line,
+                            name);
+    if (L->part == 0)
+        return gc_calib_str(c, "%s:%ld: SM clock sustained under the %s load: median of its "
+                               "last second, settled after %.2f s (%ld samples)",
+                            file, L->line, name, L->t_s, L->samples);
+    return gc_calib_str(c, "%s:%ld: SM clock under the %s load: median of its last second, "
+                           "still moving when the run ended after %.2f s (%ld samples)",
+                        file, L->line, name, L->t_s, L->samples);
+}
+
 int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
-    enum { NL = 4 };
-    static const char *const loads[NL] = {"idle", "memory", "tensor", "tensor_mma"};
-    static const char *const keys[NL] = {NULL, "memory", "tensor", "mma"};
-    int cl = gc_table_col(t, "load"), cc = gc_table_col(t, "clock_mhz"),
-        clo = gc_table_col(t, "clock_lo"), chi = gc_table_col(t, "clock_hi");
-    double val[NL] = {0}, lo[NL], hi[NL];
-    long line[NL] = {0};
-    int rc;
-    for (int k = 0; k < NL; k++) {
-        size_t m = 0;
-        double s = 0;
-        for (size_t r = 0; r < t->nrows; r++) {
-            if (strcmp(gc_table_txt(t, cl, r), loads[k]))
-                continue;
-            if (m) /* gpucal measure writes one row per load: a second is an edit or a mix */
-                return gc_err_at(err, GC_EINPUT, file, t->line[r], 1,
-                                 "load '%s' given twice (first on line %ld): the clock trace "
-                                 "holds one row per load (keep one)",
-                                 loads[k], line[k]);
-            if ((rc = gc_table_check_ci(t, file, r, cc, clo, chi, err)) != 0)
-                return rc;
-            double l = gc_table_num(t, clo, r), h = gc_table_num(t, chi, r);
-            if (!m || l < lo[k])
-                lo[k] = l;
-            if (!m || h > hi[k])
-                hi[k] = h;
-            if (!m)
-                line[k] = t->line[r];
-            s += gc_table_num(t, cc, r);
-            m++;
-        }
-        if (m)
-            val[k] = s / (double)m;
-    }
+    static const char *const keys[CLK_NL] = {NULL, "memory", "tensor", "mma", "fma"};
+    clk_load_t L[CLK_NL];
+    memset(L, 0, sizeof(L));
+    int rc = clk_read(t, file, L, err);
+    if (rc)
+        return rc;
     gc_sm_t *sm = &c->a->sm;
-    gc_qty_t *dst[NL] = {NULL, &sm->clock_memory_mhz, &sm->clock_tensor_mhz, &sm->clock_mma_mhz};
-    int best = -1;
-    for (int k = 0; k < NL; k++) {
-        if (!line[k])
+    gc_qty_t *dst[CLK_NL] = {NULL, &sm->clock_memory_mhz, &sm->clock_tensor_mhz,
+                             &sm->clock_mma_mhz, &sm->clock_fma_mhz};
+    int best = -1, n = 0;
+    for (int k = 0; k < CLK_NL; k++) {
+        if (!L[k].line)
             continue;
+        n++;
         if (dst[k])
-            gc_calib_put(c, dst[k], val[k], lo[k], hi[k],
-                         gc_calib_str(c, "%s:%ld: SM clock sustained under the %s load", file,
-                                      line[k], loads[k]),
-                         NULL);
-        if (best < 0 || val[k] > val[best])
+            gc_calib_put(c, dst[k], L[k].v, L[k].lo, L[k].hi,
+                         clk_source(c, file, &L[k], clk_loads[k]), NULL);
+        if (L[k].part == 1)
+            gc_calib_info(c, "%s:%ld: the %s load's clock was still moving after %.2f s", file,
+                          L[k].line, clk_loads[k], L[k].t_s);
+        if (best < 0 || L[k].v > L[best].v)
             best = k;
     }
     if (best >= 0) {
-        c->clk = val[best];
-        c->clk_lo = lo[best];
-        c->clk_hi = hi[best];
+        c->clk = L[best].v;
+        c->clk_lo = L[best].lo;
+        c->clk_hi = L[best].hi;
         c->clk_src = gc_calib_str(c, "%s:%ld: the highest sustained SM clock measured (%s load)",
-                                  file, line[best], loads[best]);
+                                  file, L[best].line, clk_loads[best]);
     }
-    int n = 0;
-    for (int k = 0; k < NL; k++) {
-        n += !!line[k];
-        if (k && !line[k])
+    for (int k = 1; k < CLK_NL; k++)
+        if (!L[k].line)
             gc_calib_leave_out(c, file, 0, "sm.clock_%s_mhz left out: no '%s' load rows", keys[k],
-                               loads[k]);
-    }
+                               clk_loads[k]);
     gc_calib_info(c, "%s: clocks of %d load%s", file, n, n == 1 ? "" : "s");
     return 0;
 }

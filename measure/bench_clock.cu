@@ -1,6 +1,7 @@
-/* bench_clock.cu - the `clock` bench: the SM clock the GPU sustains
- *   - idle:   no load besides the measuring thread (one thread spins 20 ms
- *             reading %globaltimer against clock64, 50 times: 1 s);
+/* bench_clock.cu - the `clock` bench: the SM clock against time under each
+ * load, until it settles.
+ *   - idle:   no load besides the measuring thread (one thread on one SM
+ *             spinning on %globaltimer);
  *   - memory: under a DRAM-bound kernel (every SM copies between two 1 GiB
  *             buffers with 16-byte accesses);
  *   - tensor: under a tensor-bound kernel (on sm_90a every SM runs two
@@ -10,16 +11,24 @@
  *   - tensor_mma: under mma.sync.m16n8k16 HMMA on random registers, 8 warps
  *             per SM, on every GPU (on Hopper the kernels that cannot use
  *             wgmma: Ampere-style GEMMs, FlashAttention-2; they draw less
- *             power than wgmma and hold a higher clock).
- * Under load, thread 0 of block 0 records (%globaltimer, clock64) about
- * every 10 ms; the clock of each interval is its cycles / ns, the first
- * 0.25 s (the clock settling) are left out, and the row gives the median
- * over the intervals, its 95 % interval and the seconds covered (>= 1 s,
- * 0.3 s with --quick). The load's own rate (GB/s, TFLOP/s) and the board's
- * power draw while it ran (NVML, read every 20 ms from the host after the
- * same settling time, median; "not read" where the driver's NVML library is
- * absent) go into the trailer so a reader can see the load was real.
- * Writes OUT/clock.csv. */
+ *             power than wgmma and hold a higher clock);
+ *   - fma:    under CUDA-core FP32 work: every SM full of warps (as many
+ *             1024-thread blocks as fit), each thread running 8 independent
+ *             FFMA chains on random non-zero registers (the SIMT SGEMMs'
+ *             inner loop: cuBLAS's sm80_xmma ffma and cutlass simt kernels).
+ * Under load, thread 0 of block 0 records (%globaltimer, clock64) every
+ * 10 ms into pinned host memory the host reads while the load runs; the
+ * host reads the board's power (NVML, instantaneous where the driver gives
+ * it) every 10 ms too. The load runs until its clock settles: the median
+ * clock of the intervals of its last second moves by less than 0.5 % from
+ * the median of the second before (at least 2 s), or until 4 s have passed
+ * (quick: windows of 0.25 s, at most 0.6 s); the host then raises a stop
+ * flag the kernel polls. Each load writes its row (part `settled` or
+ * `unsettled`: the last second's median clock, its 95 % interval, how long
+ * it ran, the power over that second) and then its curve: one `sample` row
+ * per 50 ms (mean clock over the bin, its end time, the median power read
+ * in it). The load's own rate (GB/s, TFLOP/s) and power go into the
+ * trailer so a reader can see the load was real. Writes OUT/clock.csv. */
 #include <cuda_fp16.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,49 +39,105 @@
 #include "mem_util.cuh"
 #include "power.h"
 
-enum { MAXS = 1024, SAMPLE_NS = 10000000 };
-static const double SETTLE_S = 0.25;
+enum { MAXS = 1024, SAMPLE_NS = 10000000, MAXP = 1024, MAXBINS = 256, NRND = 4096 };
+static const double TOL = 0.005; /* settled: the last window's median within 0.5 % */
+static const double BIN_S = 0.05; /* the curve's rows */
+static const double POLL_S = 0.01; /* the host's power readings and settling checks */
 
-static __device__ __forceinline__ void sample(gc_clk_sample_t *smp, int maxs, int *ns,
-                                              unsigned long long *next, unsigned long long t)
+/* The control block in pinned host memory: the samples the sampler
+ * writes, their count (written after them), and the host's stop. */
+typedef struct clk_ctl {
+    gc_clk_sample_t s[MAXS];
+    int n;
+    int stop;
+} clk_ctl_t;
+
+/* What every load kernel gets: the control block (its device address),
+ * the device flag every block polls, and the longest the load may run. */
+typedef struct clk_args {
+    clk_ctl_t *ctl;
+    int *dstop;
+    unsigned long long dur_ns;
+} clk_args_t;
+
+/* The sampler's step at time t: every SAMPLE_NS a sample (then its count,
+ * after a system fence, so the host never reads half a sample), and the
+ * host's stop relayed to the device flag the blocks poll. */
+static __device__ __forceinline__ void clk_sample(const clk_args_t &a, int *ns,
+                                                  unsigned long long *next, unsigned long long t)
 {
-    if (t >= *next && *ns < maxs) {
-        smp[*ns].ns = t;
-        smp[*ns].cyc = gc_clock();
-        (*ns)++;
-        *next = t + SAMPLE_NS;
+    if (t < *next)
+        return;
+    *next = t + SAMPLE_NS;
+    if (*ns < MAXS) {
+        volatile gc_clk_sample_t *p = &a.ctl->s[*ns];
+        p->ns = t;
+        p->cyc = gc_clock();
+        __threadfence_system();
+        *(volatile int *)&a.ctl->n = ++*ns;
+    }
+    if (*(volatile int *)&a.ctl->stop)
+        *(volatile int *)a.dstop = 1;
+}
+
+/* 1 once the load should end: its time is up or the host said stop. */
+static __device__ __forceinline__ int clk_done(const clk_args_t &a, unsigned long long start,
+                                               unsigned long long t)
+{
+    return t - start >= a.dur_ns || *(volatile int *)a.dstop;
+}
+
+/* No load: the calling thread samples until the load should end. */
+static __device__ void clk_spin(const clk_args_t &ca)
+{
+    unsigned long long start = gc_globaltimer(), next = 0;
+    int ns = 0;
+    for (;;) {
+        unsigned long long t = gc_globaltimer();
+        clk_sample(ca, &ns, &next, t);
+        if (clk_done(ca, start, t))
+            break;
     }
 }
 
-/* DRAM-bound: copy a -> b over and over until `dur` ns have passed. */
-__global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_mem(const uint4 *a, uint4 *b, size_t n,
-                                                  unsigned long long dur, gc_clk_sample_t *smp,
-                                                  int maxs, int *nsmp,
-                                                  unsigned long long *bytes)
+/* The idle load: one thread on one SM sampling. */
+__global__ void k_clk_idle(clk_args_t ca)
 {
-    size_t G = (size_t)gridDim.x * blockDim.x;
-    size_t i0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    clk_spin(ca);
+}
+
+/* DRAM-bound: copy a -> b over and over until the load ends. */
+__global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_mem(const uint4 *a, uint4 *b, size_t n,
+                                                  clk_args_t ca, unsigned long long *bytes)
+{
+    /* 32-bit indices (n < 2^32 16-byte elements) and the sampler's state in
+     * shared memory: the loop fits in the 32 registers full occupancy
+     * leaves, without spilling */
+    __shared__ unsigned long long next;
+    __shared__ int ns;
+    unsigned G = gridDim.x * blockDim.x, m = (unsigned)n;
+    unsigned i0 = blockIdx.x * blockDim.x + threadIdx.x;
     int sampler = blockIdx.x == 0 && threadIdx.x == 0;
-    unsigned long long start = gc_globaltimer(), next = 0, moved = 0;
-    int ns = 0;
+    unsigned long long start = gc_globaltimer();
+    unsigned iters = 0;
+    if (sampler)
+        next = 0, ns = 0;
     for (;;) {
-        for (size_t i = i0; i + 3 * G < n; i += 4 * G) {
+        for (unsigned i = i0; i + 3 * G < m; i += 4 * G) {
             uint4 v0 = a[i], v1 = a[i + G], v2 = a[i + 2 * G], v3 = a[i + 3 * G];
             b[i] = v0;
             b[i + G] = v1;
             b[i + 2 * G] = v2;
             b[i + 3 * G] = v3;
-            moved += 8 * sizeof(uint4);
+            iters++;
         }
         unsigned long long t = gc_globaltimer();
         if (sampler)
-            sample(smp, maxs, &ns, &next, t);
-        if (t - start >= dur)
+            clk_sample(ca, &ns, &next, t);
+        if (clk_done(ca, start, t))
             break;
     }
-    atomicAdd(bytes, moved);
-    if (sampler)
-        *nsmp = ns;
+    atomicAdd(bytes, (unsigned long long)iters * 8 * sizeof(uint4));
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -103,18 +168,18 @@ static __device__ __forceinline__ void wgmma_64x64x16(float *d, uint64_t da, uin
 
 /* One step of a load kernel's loop, by the whole block: thread 0 reads
  * the global timer, takes a clock sample when it is the sampler, and
- * sets *stop once dur ns have passed since start; returns *stop, the
- * same in every thread. Inlined so the kernel's code is unchanged. */
-static __device__ __forceinline__ int clk_tick(int *stop, int sampler, gc_clk_sample_t *smp, int maxs,
+ * sets *stop once the load should end; returns *stop, the same in every
+ * thread. Inlined so the kernel's code is unchanged. */
+static __device__ __forceinline__ int clk_tick(int *stop, int sampler, const clk_args_t &a,
                                                int *ns, unsigned long long *next,
-                                               unsigned long long start, unsigned long long dur)
+                                               unsigned long long start)
 {
     __syncthreads();
     if (threadIdx.x == 0) {
         unsigned long long t = gc_globaltimer();
         if (sampler)
-            sample(smp, maxs, ns, next, t);
-        *stop = t - start >= dur;
+            clk_sample(a, ns, next, t);
+        *stop = clk_done(a, start, t);
     }
     __syncthreads();
     return *stop;
@@ -134,12 +199,11 @@ static __device__ __forceinline__ void mma_16x8x16(float *c, const unsigned *a, 
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /* The wgmma load of k_clk_tensor: two warpgroups issue
- * wgmma.m64n64k16.f32.f16.f16 from shared memory until `dur` ns have
- * passed; returns the wgmmas issued by this thread's warpgroup, *acc the
+ * wgmma.m64n64k16.f32.f16.f16 from shared memory until the load ends;
+ * returns the wgmmas issued by this thread's warpgroup, *acc the
  * accumulators' sum. */
-static __device__ unsigned long long clk_wgmma(const __half *rnd, unsigned long long dur,
-                                               int sampler, gc_clk_sample_t *smp, int maxs,
-                                               int *ns, float *acc)
+static __device__ unsigned long long clk_wgmma(const __half *rnd, const clk_args_t &ca,
+                                               int sampler, int *ns, float *acc)
 {
     __shared__ int stop;
     unsigned long long start = gc_globaltimer(), next = 0, done = 0;
@@ -166,7 +230,7 @@ static __device__ unsigned long long clk_wgmma(const __half *rnd, unsigned long 
             asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
         }
         done += 32 * 8;
-        if (clk_tick(&stop, sampler, smp, maxs, ns, &next, start, dur))
+        if (clk_tick(&stop, sampler, ca, ns, &next, start))
             break;
     }
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
@@ -179,10 +243,9 @@ static __device__ unsigned long long clk_wgmma(const __half *rnd, unsigned long 
 
 #if __CUDA_ARCH__ >= 800
 /* The mma.sync load of k_clk_tensor: every warp runs 4 independent
- * mma.sync.m16n8k16 chains on random registers until `dur` ns have passed;
+ * mma.sync.m16n8k16 chains on random registers until the load ends;
  * returns the mmas this warp issued, *acc the accumulators' sum. */
-static __device__ unsigned long long clk_mma(const __half *rnd, unsigned long long dur,
-                                             int sampler, gc_clk_sample_t *smp, int maxs,
+static __device__ unsigned long long clk_mma(const __half *rnd, const clk_args_t &ca, int sampler,
                                              int *ns, float *acc)
 {
     __shared__ int stop;
@@ -201,7 +264,7 @@ static __device__ unsigned long long clk_mma(const __half *rnd, unsigned long lo
                 mma_16x8x16(c[q], a, b);
         }
         done += 256 * 4;
-        if (clk_tick(&stop, sampler, smp, maxs, ns, &next, start, dur))
+        if (clk_tick(&stop, sampler, ca, ns, &next, start))
             break;
     }
     for (int q = 0; q < 4; q++)
@@ -210,14 +273,12 @@ static __device__ unsigned long long clk_mma(const __half *rnd, unsigned long lo
 }
 #endif
 
-/* Tensor-bound: until `dur` ns have passed. want: 1 = wgmma where this GPU
- * has it (else mma.sync), 2 = mma.sync. *kind tells what ran: 1 = wgmma,
- * 2 = mma.sync, 0 = neither compiled for this GPU. ops counts
- * multiply-adds. */
-__global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsigned long long dur,
-                                                       gc_clk_sample_t *smp, int maxs,
-                                                       int *nsmp, unsigned long long *ops,
-                                                       float *sink, int *kind, int want)
+/* Tensor-bound until the load ends. want: 1 = wgmma where this GPU has it
+ * (else mma.sync), 2 = mma.sync. *kind tells what ran: 1 = wgmma, 2 =
+ * mma.sync, 0 = neither compiled for this GPU. ops counts multiply-adds. */
+__global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, clk_args_t ca,
+                                                       unsigned long long *ops, float *sink,
+                                                       int *kind, int want)
 {
     int sampler = blockIdx.x == 0 && threadIdx.x == 0;
     int ns = 0, ran = 0;
@@ -225,186 +286,230 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, unsign
     unsigned long long fma = 0;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     if (want == 1) {
-        unsigned long long done = clk_wgmma(rnd, dur, sampler, smp, maxs, &ns, &acc);
+        unsigned long long done = clk_wgmma(rnd, ca, sampler, &ns, &acc);
         fma = threadIdx.x % 128 == 0 ? done * 64ull * 64 * 16 : 0;
         ran = 1;
     }
 #endif
 #if __CUDA_ARCH__ >= 800
     if (!ran) {
-        unsigned long long done = clk_mma(rnd, dur, sampler, smp, maxs, &ns, &acc);
+        unsigned long long done = clk_mma(rnd, ca, sampler, &ns, &acc);
         fma = threadIdx.x % 32 == 0 ? done * 16ull * 8 * 16 : 0;
         ran = 2;
     }
 #endif
-    (void)rnd, (void)dur, (void)want;
+    if (!ran && sampler) /* no tensor-core kernel for this GPU: an idle clock */
+        clk_spin(ca);
+    (void)rnd, (void)want, (void)ns;
     if (fma)
         atomicAdd(ops, fma);
     if (threadIdx.x == 0 && blockIdx.x == 0)
         *kind = ran;
     if (acc == 1234.5f)
         sink[0] = acc;
-    if (sampler)
-        *nsmp = ns;
 }
 
-/* Per-interval clocks of the samples after the settling time. */
-static int clocks_of(const gc_clk_sample_t *s, int n, double *med, double *lo, double *hi,
-                     double *secs, gc_err_t *err)
+/* CUDA-core FP32 until the load ends: every thread runs 8 independent FFMA
+ * chains, the multiplicands 8 random non-zero registers; step 2i adds x y
+ * to a chain and step 2i + 1 takes the same product back (-x y), so the
+ * accumulators stay near their random start (no overflow, no denormals)
+ * while every operand changes from one FFMA to the next. ops counts the
+ * FFMAs (one per thread each). */
+__global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_fma(const float *rnd, clk_args_t ca,
+                                                  unsigned long long *ops, float *sink)
 {
-    double *x = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-    if (!x)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
-    int m = 0;
-    unsigned long long first = 0;
-    for (int i = 0; i + 1 < n; i++) {
-        if ((double)(s[i].ns - s[0].ns) < SETTLE_S * 1e9)
-            continue;
-        if (!first)
-            first = s[i].ns;
-        double dn = (double)(s[i + 1].ns - s[i].ns), dc = (double)(s[i + 1].cyc - s[i].cyc);
-        if (dn > 0)
-            x[m++] = dc / dn * 1e3;
+    __shared__ int stop;
+    int sampler = blockIdx.x == 0 && threadIdx.x == 0;
+    unsigned long long start = gc_globaltimer(), next = 0, done = 0;
+    int ns = 0;
+    unsigned id = (blockIdx.x * blockDim.x + threadIdx.x) * 16u;
+    float x[4], y[4], acc[8];
+    for (int i = 0; i < 4; i++) {
+        x[i] = rnd[(id + i) % NRND];
+        y[i] = rnd[(id + 4 + i) % NRND];
     }
-    if (m < 3) {
-        free(x);
-        return gc_err_set(err, GC_ERUN, "only %d clock samples under load (need 3)", m);
+    for (int q = 0; q < 8; q++)
+        acc[q] = rnd[(id + 8 + q) % NRND];
+    for (;;) {
+#pragma unroll 4
+        for (int j = 0; j < 64; j++) {
+#pragma unroll
+            for (int s = 0; s < 8; s++) {
+#pragma unroll
+                for (int q = 0; q < 8; q++) {
+                    float v = x[(q + s / 2) & 3];
+                    acc[q] = __fmaf_rn(s & 1 ? -v : v, y[q & 3], acc[q]);
+                }
+            }
+        }
+        done += 64 * 64;
+        if (clk_tick(&stop, sampler, ca, &ns, &next, start))
+            break;
     }
-    *secs = (double)(s[n - 1].ns - first) / 1e9;
-    gc_stats_median(x, m, med, lo, hi);
-    free(x);
-    return 0;
+    float sum = 0;
+    for (int q = 0; q < 8; q++)
+        sum += acc[q];
+    if (sum == 1234.5f)
+        sink[0] = sum;
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(ops, done * 32);
 }
 
-typedef struct load {
-    const char *name;
-    double seconds_run;
-} load_t;
+/* ---- the host side ---- */
 
-/* The idle row: 50 spins of 20 ms (5 with --quick), their median, range
- * and seconds, unless resume skips it. Returns 0 or the first error. */
-static int clock_idle(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
-{
-    int rc;
-    if (gc_resume_skip(ctx, 1))
-        return 0;
-    enum { N = 50 };
-    double x[N];
-    int n = ctx->quick ? 5 : N;
-    for (int i = 0; i < n; i++) {
-        if ((rc = gc_clock_measure(20.0, &x[i], err)) != 0)
-            return rc;
-        gc_progress(ctx, i + 1, n + 2, "idle");
-    }
-    double med, lo, hi;
-    gc_stats_median(x, n, &med, &lo, &hi);
-    return GC_MEM_ROW(w, err, "idle,%.1f,%.1f,%.1f,%.3f", med, lo, hi, n * 0.020);
-}
+enum { L_IDLE, L_MEM, L_TENSOR, L_MMA, L_FMA, NLOADS };
+static const char *const load_names[NLOADS] = {"idle", "memory", "tensor", "tensor_mma", "fma"};
 
-/* State of the loaded-clock part: the plan (SMs, run time in ns, copy
- * size in 16-byte elements), the memory load's block count, and the
- * device buffers and host samples. */
+/* State of the bench: the plan (SMs, the longest run and the settling
+ * window in seconds, the copy size in 16-byte elements), the block counts
+ * of the memory and FMA loads, the device buffers, the control block, and
+ * the power readings and curve of the load now running. */
 typedef struct clk {
     gc_mctx_t *ctx;
     gc_trace_writer_t *w;
-    int sms, mem_blocks;
-    unsigned long long dur;
+    int sms, mem_blocks, fma_blocks;
+    double cap_s, win_s;
     size_t n16;
     uint4 *a, *b;
-    gc_clk_sample_t *d_s, h_s[MAXS];
-    int *d_n, *d_kind;
+    clk_ctl_t *ctl, *d_ctl; /* pinned host memory and its device address */
+    int *d_stop, *d_kind;
     unsigned long long *d_cnt;
     __half *d_rnd;
-    float *d_sink;
+    float *d_frnd, *d_sink;
     gc_power_t *pw; /* NULL: no NVML */
+    gc_pw_sample_t pws[MAXP];
+    int npw;
+    gc_clk_bin_t bins[MAXBINS];
 } clk_t;
 
-/* Waits for the load on the default stream, reading the board's power every
- * 20 ms once SETTLE_S have passed: *w gets the median reading (0 when there
- * were none), *n their count. An error of the load ends the wait; the
- * caller's synchronisation reports it. */
-static void clock_wait_power(gc_power_t *pw, double *w, int *n)
+/* Waits for the load on the default stream: every POLL_S reads the
+ * board's power (into c->pws, seconds since t0) and judges the samples so
+ * far; once the clock has settled, tells the kernel to stop. An error of
+ * the load ends the wait; the caller's synchronisation reports it. */
+static void clock_watch(clk_t *c, double t0)
 {
-    enum { MAXP = 512 };
-    double x[MAXP], t0 = gc_host_seconds();
-    int m = 0;
+    volatile clk_ctl_t *ctl = c->ctl;
+    c->npw = 0;
     while (cudaStreamQuery(0) == cudaErrorNotReady) {
-        struct timespec ts = {0, 20000000};
+        struct timespec ts = {0, (long)(POLL_S * 1e9)};
         nanosleep(&ts, NULL);
         double v;
-        if (pw && m < MAXP && gc_host_seconds() - t0 >= SETTLE_S && gc_power_read_w(pw, &v) == 0)
-            x[m++] = v;
-    }
-    *n = m;
-    *w = 0;
-    if (m) {
-        double lo, hi;
-        gc_stats_median(x, m, w, &lo, &hi);
+        if (c->pw && c->npw < MAXP && gc_power_read_w(c->pw, &v) == 0)
+            c->pws[c->npw++] = (gc_pw_sample_t){gc_host_seconds() - t0, v};
+        gc_clk_settle_t st;
+        int n = ctl->n;
+        if (!ctl->stop && gc_clk_settle(c->ctl->s, n, c->win_s, TOL, &st) == 0 && st.settled)
+            ctl->stop = 1;
     }
 }
 
-/* The trailer's power words for the load (watts from clock_wait_power). */
-static void power_words(char *buf, size_t n, const clk_t *c, double w, int nw)
+/* Fills what every load shares once: the control block, the flags and
+ * counters, random f16 in [-1, 1) for the tensor loads and random non-zero
+ * f32 in [-1, 1) for the FMA load (a fixed LCG), and the block counts of
+ * the memory and FMA loads (as many as can run at once). Returns 0 or the
+ * first CUDA error. */
+static int clock_setup(clk_t *c, gc_err_t *err)
 {
-    if (nw > 0)
-        snprintf(buf, n, "; board power %.0f W (NVML, median of %d readings)", w, nw);
+    static __half hr[NRND];
+    static float fr[NRND];
+    uint32_t s = 12345;
+    for (int i = 0; i < NRND; i++) {
+        s = s * 1664525u + 1013904223u;
+        float v = (float)((int)(s >> 9) - (1 << 22)) / (float)(1 << 22);
+        hr[i] = __float2half(v);
+        fr[i] = v != 0 ? v : 0.5f;
+    }
+    int rc = gc_cuda_check(cudaHostAlloc((void **)&c->ctl, sizeof(*c->ctl), cudaHostAllocMapped), "allocating the clock samples (pinned host memory)", err);
+    rc = rc ? rc : gc_cuda_check(cudaHostGetDevicePointer((void **)&c->d_ctl, c->ctl, 0), "mapping the clock samples", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_stop, sizeof(int)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_kind, sizeof(int)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_cnt, sizeof(*c->d_cnt)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_sink, sizeof(float)), "allocating", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_rnd, sizeof(hr)), "allocating random data", err);
+    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_frnd, sizeof(fr)), "allocating random data", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(c->d_rnd, hr, sizeof(hr), cudaMemcpyHostToDevice), "copying random data", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(c->d_frnd, fr, sizeof(fr), cudaMemcpyHostToDevice), "copying random data", err);
+    int pm = 0, pf = 0;
+    rc = rc ? rc : gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pm, k_clk_mem, 1024, 0), "sizing the memory load", err);
+    rc = rc ? rc : gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pf, k_clk_fma, 1024, 0), "sizing the FMA load", err);
+    c->mem_blocks = (pm > 0 ? pm : 1) * c->sms;
+    c->fma_blocks = (pf > 0 ? pf : 1) * c->sms;
+    return rc;
+}
+
+/* Frees what clock_setup and the memory load allocated (NULLs are fine). */
+static void clock_teardown(clk_t *c)
+{
+    cudaFree(c->a);
+    cudaFree(c->b);
+    cudaFree(c->d_stop);
+    cudaFree(c->d_kind);
+    cudaFree(c->d_cnt);
+    cudaFree(c->d_sink);
+    cudaFree(c->d_rnd);
+    cudaFree(c->d_frnd);
+    if (c->ctl)
+        cudaFreeHost(c->ctl);
+    gc_power_close(c->pw);
+}
+
+/* Starts load li on the default stream (the memory load first allocates
+ * and fills its copy buffers, freed by the caller). Returns 0 or the first
+ * CUDA error. */
+static int clock_start(clk_t *c, int li, gc_err_t *err)
+{
+    clk_args_t ca = {c->d_ctl, c->d_stop, (unsigned long long)(c->cap_s * 1e9)};
+    size_t bytes = c->n16 * sizeof(uint4);
+    int rc = 0;
+    if (li == L_IDLE) {
+        k_clk_idle<<<1, 1>>>(ca);
+    } else if (li == L_MEM) {
+        rc = gc_cuda_check(cudaMalloc(&c->a, bytes), "allocating the copy source", err);
+        rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->b, bytes), "allocating the copy target", err);
+        rc = rc ? rc : gc_cuda_check(cudaMemset(c->a, 0x3c, bytes), "filling the copy source", err);
+        if (rc)
+            return rc;
+        k_clk_mem<<<c->mem_blocks, 1024>>>(c->a, c->b, c->n16, ca, c->d_cnt);
+    } else if (li == L_FMA) {
+        k_clk_fma<<<c->fma_blocks, 1024>>>(c->d_frnd, ca, c->d_cnt, c->d_sink);
+    } else {
+        k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, ca, c->d_cnt, c->d_sink, c->d_kind,
+                                      li == L_TENSOR ? 1 : 2);
+    }
+    return gc_cuda_check(cudaGetLastError(), "launching a clock load", err);
+}
+
+/* The trailer's power words for a load whose row ends at t_s (watts: the
+ * median over its last window, 0 when none was read). */
+static void power_words(char *buf, size_t n, const clk_t *c, double watts, double t_s)
+{
+    int m = 0;
+    for (int i = 0; i < c->npw; i++)
+        m += c->pws[i].t_s > t_s - c->win_s && c->pws[i].t_s <= t_s;
+    if (watts > 0)
+        snprintf(buf, n, "; board power %.0f W over its last %.2f s (NVML %s, median of %d readings)",
+                 watts, c->win_s, gc_power_instant(c->pw) ? "instantaneous" : "1-s average", m);
     else
         snprintf(buf, n, "; board power not read (%s)", c->pw ? "NVML gave no reading" : "no NVML");
 }
 
-/* Starts the memory load: allocates and fills the copy buffers (freed
- * by the caller), then launches k_clk_mem with as many blocks as can run
- * at once. Returns 0 or the first CUDA error. */
-static int clock_start_memory(clk_t *c, gc_err_t *err)
-{
-    size_t n16 = c->n16;
-    int rc = gc_cuda_check(cudaMalloc(&c->a, n16 * sizeof(uint4)), "allocating the copy source", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->b, n16 * sizeof(uint4)), "allocating the copy target", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemset(c->a, 0x3c, n16 * sizeof(uint4)), "filling the copy source", err);
-    if (rc)
-        return rc;
-    /* as many blocks as can run at once: every block loads the whole time */
-    int per = 0;
-    rc = gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_clk_mem, 1024, 0), "sizing the memory load", err);
-    if (rc)
-        return rc;
-    c->mem_blocks = (per > 0 ? per : 1) * c->sms;
-    k_clk_mem<<<c->mem_blocks, 1024>>>(c->a, c->b, n16, c->dur, c->d_s, MAXS, c->d_n, c->d_cnt);
-    return 0;
-}
-
-/* Starts the tensor load: random f16 in [-1, 1) from a fixed LCG, copied
- * to the device, then k_clk_tensor on one block per SM. Returns 0 or the
- * first CUDA error. */
-static int clock_start_tensor(clk_t *c, int want, gc_err_t *err)
-{
-    enum { NR = 4096 };
-    __half hr[NR];
-    uint32_t s = 12345;
-    for (int i = 0; i < NR; i++) {
-        s = s * 1664525u + 1013904223u;
-        hr[i] = __float2half((float)((int)(s >> 9) - (1 << 22)) / (float)(1 << 22));
-    }
-    int rc = gc_cuda_check(cudaMalloc(&c->d_rnd, sizeof(hr)), "allocating random data", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemcpy(c->d_rnd, hr, sizeof(hr), cudaMemcpyHostToDevice), "copying random data", err);
-    if (rc)
-        return rc;
-    k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, c->dur, c->d_s, MAXS, c->d_n, c->d_cnt, c->d_sink, c->d_kind, want);
-    return 0;
-}
-
-/* Writes the metadata line describing load li (memory, or the tensor
- * kernel kind the device ran: 1 wgmma, 2 mma.sync, else none) with its
- * rate (bytes or FMAs per second). Returns the writer's status. */
+/* Writes the metadata line describing load li (for the tensor loads, the
+ * kernel kind the device ran: 1 wgmma, 2 mma.sync, else none) with its rate
+ * (bytes or FMAs per second). Returns the writer's status. */
 static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const char *pwr)
 {
     gc_mctx_t *ctx = c->ctx;
     gc_trace_writer_t *w = c->w;
     int sms = c->sms;
-    if (li == 0)
+    if (li == L_IDLE)
+        return gc_trace_put_meta(w, "idle_load", "none: one thread on one SM reading %%globaltimer and clock64%s", pwr);
+    if (li == L_MEM)
         return gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)%s",
                                  (c->n16 * sizeof(uint4)) >> 20, c->mem_blocks, rate / 1e9, pwr);
-    const char *key = li == 1 ? "tensor_load" : "tensor_mma_load";
+    if (li == L_FMA)
+        return gc_trace_put_meta(w, "fma_load", "FFMA on random non-zero f32 registers, 8 chains per thread, %d blocks x 1024 threads: %.1f TFLOP/s (SASS: %ld FFMA)%s", c->fma_blocks, 2 * rate / 1e12,
+                                 ctx->sass ? gc_sass_count(ctx->sass, "k_clk_fma", "FFMA") : -1L, pwr);
+    const char *key = li == L_TENSOR ? "tensor_load" : "tensor_mma_load";
     if (kind == 1)
         return gc_trace_put_meta(w, key, "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)%s", sms, 2 * rate / 1e12,
                                  ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HGMMA") : -1L, pwr);
@@ -414,102 +519,102 @@ static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const 
     return gc_trace_put_meta(w, key, "no tensor-core kernel for this GPU: the row is the idle clock of a spinning kernel%s", pwr);
 }
 
-/* Runs load li (0 memory, 1 tensor, 2 tensor_mma), reads its clock samples and
- * counter, and writes its row and its metadata line. Returns 0 or the
- * first error. */
+/* Writes load li's row (its settled or unsettled clock: the median over
+ * the last window, how long it ran, the power over that window into
+ * *watts) and its curve (one sample row per bin). Returns 0 or the
+ * writer's error. */
+static int clock_rows(clk_t *c, int li, const gc_clk_settle_t *st, double *watts, gc_err_t *err)
+{
+    const char *name = load_names[li];
+    *watts = gc_clk_power(c->pws, c->npw, st->t_s - c->win_s, st->t_s);
+    int rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,%s,%.3f,%.1f", name, st->med, st->lo,
+                        st->hi, c->win_s, st->settled ? "settled" : "unsettled", st->t_s, *watts);
+    int nb = gc_clk_bins(c->ctl->s, c->ctl->n, c->pws, c->npw, BIN_S, c->bins, MAXBINS);
+    for (int i = 0; i < nb && !rc; i++) {
+        const gc_clk_bin_t *b = &c->bins[i];
+        rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,sample,%.3f,%.1f", name, b->mhz, b->mhz,
+                        b->mhz, b->len_s, b->t_s, b->w);
+    }
+    return rc;
+}
+
+/* Runs load li until its clock settles (or its time is up), then writes
+ * its row, its curve and its metadata line. Returns 0 or the first error. */
 static int clock_load(clk_t *c, int li, gc_err_t *err)
 {
-    static const char *const names[3] = {"memory", "tensor", "tensor_mma"};
-    const char *name = names[li];
+    const char *name = load_names[li];
+    memset(c->ctl, 0, sizeof(*c->ctl));
     int rc = gc_cuda_check(cudaMemset(c->d_cnt, 0, sizeof(*c->d_cnt)), "clearing a counter", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemset(c->d_stop, 0, sizeof(int)), "clearing", err);
     rc = rc ? rc : gc_cuda_check(cudaMemset(c->d_kind, 0xff, sizeof(int)), "clearing", err);
+    rc = rc ? rc : clock_start(c, li, err);
     if (rc)
         return rc;
-    rc = li == 0 ? clock_start_memory(c, err) : clock_start_tensor(c, li, err);
-    if (rc)
-        return rc;
-    int nsmp = 0, kind = 0, npw = 0;
+    clock_watch(c, gc_host_seconds());
+    int kind = 0;
     unsigned long long cnt = 0;
-    double watts = 0;
-    clock_wait_power(c->pw, &watts, &npw);
-    rc = gc_mem_sync(li == 0 ? "running the memory load" : "running a tensor load", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nsmp, c->d_n, sizeof(int), cudaMemcpyDeviceToHost), "reading samples", err);
+    rc = gc_mem_sync("running a clock load", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(&cnt, c->d_cnt, sizeof(cnt), cudaMemcpyDeviceToHost), "reading the load", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(&kind, c->d_kind, sizeof(int), cudaMemcpyDeviceToHost), "reading the load", err);
     if (rc)
         return rc;
-    if (nsmp < 2 || nsmp > MAXS)
-        return gc_err_set(err, GC_ERUN, "%s load: %d clock samples", name, nsmp);
-    gc_clk_sample_t *h_s = c->h_s;
-    rc = gc_cuda_check(cudaMemcpy(h_s, c->d_s, sizeof(gc_clk_sample_t) * (size_t)nsmp, cudaMemcpyDeviceToHost), "reading samples", err);
-    double med = 0, lo = 0, hi = 0, secs = 0;
-    rc = rc ? rc : clocks_of(h_s, nsmp, &med, &lo, &hi, &secs, err);
-    if (rc)
+    int n = c->ctl->n;
+    gc_clk_settle_t st;
+    if (n < 2 || n > MAXS || gc_clk_settle(c->ctl->s, n, c->win_s, TOL, &st) != 0)
+        return gc_err_set(err, GC_ERUN, "%s load: %d clock samples, too few to judge its clock", name, n);
+    const gc_clk_sample_t *s = c->ctl->s;
+    double total_s = (double)(s[n - 1].ns - s[0].ns) / 1e9;
+    double rate = total_s > 0 ? (double)cnt / total_s : 0, watts = 0;
+    if ((rc = clock_rows(c, li, &st, &watts, err)) != 0)
         return rc;
-    double total_s = (double)(h_s[nsmp - 1].ns - h_s[0].ns) / 1e9;
-    double rate = total_s > 0 ? (double)cnt / total_s : 0;
-    if ((rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f", name, med, lo, hi, secs)) != 0)
-        return rc;
-    char pwr[96];
-    power_words(pwr, sizeof(pwr), c, watts, npw);
+    char pwr[160];
+    power_words(pwr, sizeof(pwr), c, watts, st.t_s);
     if (clock_load_meta(c, li, kind, rate, pwr))
         return gc_mem_row_err(c->w, err);
     return 0;
 }
 
-/* The clock bench: the idle row, then the clock under a memory load and
- * under a tensor load; frees every buffer on every path. Returns 0 or
- * the first error. */
+/* The clock bench: each load in turn (idle, memory, tensor, tensor_mma,
+ * fma) until its clock settles; frees every buffer on every path. Returns
+ * 0 or the first error. */
 static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
     int rc = gc_measure_columns(w, "clock");
     if (rc)
         return gc_err_set(err, rc, "%s", gc_trace_writer_err(w)->msg);
-    if ((rc = clock_idle(ctx, w, err)) != 0)
-        return rc;
-    clk_t c;
-    memset(&c, 0, sizeof(c));
-    c.ctx = ctx;
-    c.w = w;
-    c.sms = ctx->dev.sms;
-    double run_s = SETTLE_S + (ctx->quick ? 0.3 : 1.05);
-    c.dur = (unsigned long long)(run_s * 1e9);
-    c.n16 = (ctx->quick ? 256u : 1024u) << 16; /* 16-byte elements: 1 GiB (quick 256 MiB) */
+    clk_t *c = (clk_t *)calloc(1, sizeof(*c));
+    if (!c)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    c->ctx = ctx;
+    c->w = w;
+    c->sms = ctx->dev.sms;
+    c->cap_s = ctx->quick ? 0.6 : 4.0;
+    c->win_s = ctx->quick ? 0.25 : 1.0;
+    c->n16 = (ctx->quick ? 256u : 1024u) << 16; /* 16-byte elements: 1 GiB (quick 256 MiB) */
     char bus[32];
     int dev = 0;
     if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetPCIBusId(bus, sizeof(bus), dev) == cudaSuccess)
-        c.pw = gc_power_open(bus, NULL);
-    rc = gc_cuda_check(cudaMalloc(&c.d_s, sizeof(c.h_s)), "allocating clock samples", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_n, sizeof(int)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_kind, sizeof(int)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_cnt, sizeof(*c.d_cnt)), "allocating", err);
-    rc = rc ? rc : gc_cuda_check(cudaMalloc(&c.d_sink, sizeof(float)), "allocating", err);
-    for (int li = 0; li < 3 && !rc; li++) {
-        gc_progress(ctx, li + 1 + (ctx->quick ? 5 : 50), (ctx->quick ? 5 : 50) + 3,
-                    li == 0 ? "memory" : li == 1 ? "tensor" : "tensor (mma.sync)");
-        if (gc_resume_skip(ctx, 1))
-            continue;
-        rc = clock_load(&c, li, err);
-        cudaFree(c.a);
-        cudaFree(c.b);
-        c.a = c.b = NULL;
+        c->pw = gc_power_open(bus, NULL);
+    rc = clock_setup(c, err);
+    static const char *const labels[NLOADS] = {"idle", "memory", "tensor", "tensor (mma.sync)", "fma (FP32)"};
+    for (int li = 0; li < NLOADS && !rc; li++) {
+        gc_progress(ctx, li + 1, NLOADS, labels[li]);
+        rc = clock_load(c, li, err);
+        cudaFree(c->a);
+        cudaFree(c->b);
+        c->a = c->b = NULL;
     }
-    cudaFree(c.d_s);
-    cudaFree(c.d_n);
-    cudaFree(c.d_kind);
-    cudaFree(c.d_cnt);
-    cudaFree(c.d_rnd);
-    cudaFree(c.d_sink);
-    gc_power_close(c.pw);
+    clock_teardown(c);
+    free(c);
     return rc;
 }
 
 extern "C" const gc_bench_t gc_bench_clock = {
     "clock",
-    "SM clock sustained at idle, under a DRAM-bound and under a tensor-bound load",
+    "SM clock against time, idle and under DRAM, tensor (wgmma, mma.sync) and FP32 (FFMA) load, until it settles",
     run_clock,
     gc_mem_sass_clock,
     gc_mem_sass_clock_n,
     0,
-    1,
+    0,
 };

@@ -19,7 +19,8 @@ mkdir -p "$B" "$OUT"
 GENCODE=${GENCODE:--gencode=arch=compute_90a,code=sm_90a}
 t0=$(date +%s)
 for f in util/err.c util/fsio.c util/arena.c util/numfmt.c traces/trace.c \
-         measure/stats.c measure/sass.c measure/ring.c measure/mem_sass.c; do
+         measure/stats.c measure/sass.c measure/ring.c measure/mem_sass.c measure/power.c \
+         measure/clk_series.c; do
     gcc -std=c11 -O2 -Wall -Wextra -Wno-format-truncation -I. -c "$f" -o "$B/$(basename "$f" .c).o" &
 done
 for f in main harness mem_util bench_clock bench_pchase bench_pchase_fine bench_bw bw_variants bench_tma \
@@ -28,7 +29,7 @@ for f in main harness mem_util bench_clock bench_pchase bench_pchase_fine bench_
          -Werror=all-warnings -DGPUCAL_VERSION='"0.1.0"' -I. -c "measure/$f.cu" -o "$B/$f.o" &
 done
 wait
-nvcc $GENCODE -o "$B/gpucal-measure" "$B"/*.o -lm
+nvcc $GENCODE -o "$B/gpucal-measure" "$B"/*.o -lm -ldl
 echo "built in $(( $(date +%s) - t0 )) s"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu --format=csv || true
 cuobjdump -sass -arch sm_90a "$B/gpucal-measure" > "$B/h100_mem.sass" 2>&1 || true

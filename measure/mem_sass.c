@@ -42,12 +42,17 @@ const gc_sass_rule_t gc_mem_sass_bw[] = {
 const int gc_mem_sass_bw_n = N(gc_mem_sass_bw);
 
 /* the tensor load's opcodes depend on the GPU (HGMMA on sm_90a, HMMA
- * elsewhere): bench_clock.cu counts them into the trace instead */
+ * elsewhere): bench_clock.cu counts them into the trace instead. The FMA
+ * load's loop body is 64 FFMAs (unrolled 4 times: 256); the recorded H100
+ * dump predates that kernel and holds the first gc_mem_sass_clock_dump_n
+ * rules' kernels only. */
 const gc_sass_rule_t gc_mem_sass_clock[] = {
     {"k_clk_mem", "LDG.E.128", 4, -1},
     {"k_clk_mem", "STG.E.128", 4, -1},
+    {"k_clk_fma", "FFMA", 64, -1},
 };
 const int gc_mem_sass_clock_n = N(gc_mem_sass_clock);
+const int gc_mem_sass_clock_dump_n = 2;
 
 const gc_sass_rule_t gc_mem_sass_tma[] = {
     {"k_tma_lat", "UBLKCP", 1, -1},

@@ -19,6 +19,7 @@ extern const gc_sass_rule_t gc_mem_sass_bw[];
 extern const int gc_mem_sass_bw_n;
 extern const gc_sass_rule_t gc_mem_sass_clock[];
 extern const int gc_mem_sass_clock_n;
+extern const int gc_mem_sass_clock_dump_n; /* the rules tests/fixtures/sass/h100_mem.sass can check */
 extern const gc_sass_rule_t gc_mem_sass_tma[];
 extern const int gc_mem_sass_tma_n;
 extern const gc_sass_rule_t gc_mem_sass_dsm[];

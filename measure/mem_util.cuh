@@ -1,14 +1,16 @@
 /* mem_util.cuh - what the memory benches (pchase, pchase_fine, bw, clock,
  * tma, dsm, dpx) share: device-side loads with a named cache path, the
- * span of a multi-block timed region, clock samples under load, and host
- * helpers (device buffers, the clock-read overhead, rows). Host functions
- * live in mem_util.cu. CUDA runtime and libc only. */
+ * span of a multi-block timed region, and host helpers (device buffers,
+ * the clock-read overhead, rows); clock samples under load are in
+ * clk_series.h. Host functions live in mem_util.cu. CUDA runtime and libc
+ * only. */
 #ifndef GC_MEM_UTIL_CUH
 #define GC_MEM_UTIL_CUH
 
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "clk_series.h"
 #include "devclock.cuh"
 #include "measure.h"
 
@@ -85,12 +87,6 @@ static __device__ __forceinline__ void gc_span_close(gc_span_dev_t *s, long long
     atomicAdd(&s->ns, t1 - t0);
 }
 
-/* ---- clock samples under load (bench_clock.cu) ---- */
-
-typedef struct gc_clk_sample {
-    unsigned long long ns;   /* %globaltimer */
-    long long cyc;           /* clock64 of the sampling SM */
-} gc_clk_sample_t;
 
 /* ---- host helpers (mem_util.cu) ---- */
 #ifdef __cplusplus

@@ -17,9 +17,15 @@ typedef struct gc_power gc_power_t;
  * driver's libnvidia-ml.so.1). */
 gc_power_t *gc_power_open(const char *pci_bus_id, const char *lib);
 
-/* The board's power draw now, in watts, into *w. 0, or -1 when NVML does
- * not give it. */
+/* The board's power draw now, in watts, into *w: the instantaneous
+ * reading where the driver gives it (NVML_FI_DEV_POWER_INSTANT), else
+ * nvmlDeviceGetPowerUsage (on Ampere and newer but GA100 an average over
+ * the last second). 0, or -1 when NVML gives neither. */
 int gc_power_read_w(gc_power_t *p, double *w);
+
+/* 1 when p's last reading was the instantaneous one, else 0 (p may be
+ * NULL). */
+int gc_power_instant(const gc_power_t *p);
 
 /* Closes NVML; p may be NULL. */
 void gc_power_close(gc_power_t *p);

@@ -3,7 +3,8 @@
  * every committed trace (traces/h100/, traces/h200/) has exactly the columns
  * the table gives its bench, in order (less trailing columns marked late,
  * which the committed traces predate): what the measurement wrote is what
- * the table says. */
+ * the table says; and the clock bench's newer columns are late and
+ * optional, so the older traces still read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,10 +70,55 @@ static void traces_match(const char *src, const char *gpu)
     }
 }
 
+/* the column of bench b called name, or NULL */
+static const gc_bench_col_t *col_of(const gc_bench_spec_t *b, const char *name)
+{
+    for (int c = 0; b && c < b->ncols; c++)
+        if (!strcmp(b->cols[c].name, name))
+            return &b->cols[c];
+    return NULL;
+}
+
+static int has_choice(const gc_bench_col_t *c, const char *v)
+{
+    for (int i = 0; c && c->choices && c->choices[i]; i++)
+        if (!strcmp(c->choices[i], v))
+            return 1;
+    return 0;
+}
+
+/* the clock bench: five loads; the curve's columns come after the five the
+ * older traces have, marked late and read when present (so the committed
+ * H100 trace, which predates them, still calibrates), in this order */
+static void clock_columns(void)
+{
+    const gc_bench_spec_t *b = gc_bench_spec("clock");
+    CHECK(b != NULL);
+    const char *loads[] = {"idle", "memory", "tensor", "tensor_mma", "fma"};
+    for (int i = 0; i < 5; i++)
+        CHECK(has_choice(col_of(b, "load"), loads[i]));
+    static const char *const names[] = {"load",    "clock_mhz", "clock_lo", "clock_hi",
+                                        "seconds", "part",      "t_s",      "power_w"};
+    CHECK(b && b->ncols == 8);
+    for (int c = 0; b && c < b->ncols && c < 8; c++) {
+        CHECK(!strcmp(b->cols[c].name, names[c]));
+        CHECK(b->cols[c].late == (c >= 5));
+        if (c >= 5)
+            CHECK(b->cols[c].use == GC_BCOL_OPTIONAL);
+    }
+    const gc_bench_col_t *part = col_of(b, "part");
+    CHECK(has_choice(part, "settled") && has_choice(part, "unsettled") &&
+          has_choice(part, "sample") && !has_choice(part, "idle"));
+    const gc_bench_col_t *t = col_of(b, "t_s"), *w = col_of(b, "power_w");
+    CHECK(t && t->type == GC_BCOL_NUM && t->lo == 0 && !strcmp(t->unit, "s"));
+    CHECK(w && w->type == GC_BCOL_NUM && w->lo == 0 && !strcmp(w->unit, "W"));
+}
+
 int main(void)
 {
     const char *src = getenv("GC_SRC");
     well_formed();
+    clock_columns();
     if (src) {
         traces_match(src, "h100");
         traces_match(src, "h200");

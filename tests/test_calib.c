@@ -410,6 +410,7 @@ static void write_bw_clock(void)
     gc_trace_rowf(w, "memory,1700.0,1690.0,1705.0,2.000");
     gc_trace_rowf(w, "tensor,1650.0,1620.0,1660.0,2.000");
     gc_trace_rowf(w, "tensor_mma,1720.0,1715.0,1725.0,2.000");
+    gc_trace_rowf(w, "fma,1900.0,1890.0,1905.0,2.000");
     finish(w);
 }
 
@@ -662,6 +663,11 @@ static void check_rest(const gc_arch_t *a)
     near(&a->sm.overlap_tensor_ldsm, 0.375, 1e-12, "overlap ldsm");
     near(&a->sm.overlap_tensor_shfl, 0.5, 1e-12, "overlap shfl");
     near(&a->sm.clock_mma_mhz, 1720, 0, "clock mma");
+    near(&a->sm.clock_fma_mhz, 1900, 0, "clock fma");
+    /* a trace of the older form (no curve): the older source */
+    CHECK_HAS(a->sm.clock_fma_mhz.src, "clock.csv:");
+    CHECK(a->sm.clock_fma_mhz.src && !strcmp(strstr(a->sm.clock_fma_mhz.src, ": SM"),
+                                             ": SM clock sustained under the fma load"));
     /* sm.coissue: both warp counts, ascending */
     CHECK(a->sm.n_coissue == 2);
     if (a->sm.n_coissue == 2) {
@@ -685,6 +691,75 @@ static char *emit(const gc_arch_t *a, size_t *len)
     CHECK(gc_arch_emit(a, fp, &e) == 0);
     fclose(fp);
     return buf;
+}
+
+/* A clock trace of the newer form: each load's row (settled or not) and
+ * its curve of samples, power in watts, the fma load. */
+static void write_clock_series(void)
+{
+    gc_trace_writer_t *w = start("clock", NULL);
+    static const char *const ccols[] = {"load",    "clock_mhz", "clock_lo", "clock_hi",
+                                        "seconds", "part",      "t_s",      "power_w"};
+    gc_trace_columns(w, ccols, 8);
+    static const struct {
+        const char *load, *part;
+        double mhz, lo, hi, t_s, w, first, last;
+    } L[] = {
+        {"idle", "settled", 1980.0, 1979.9, 1980.0, 2.000, 80.0, 1980.0, 1980.0},
+        {"memory", "settled", 1700.0, 1690.0, 1705.0, 2.010, 450.0, 1980.0, 1700.0},
+        {"tensor", "unsettled", 1455.0, 1450.0, 1460.0, 4.000, 700.0, 1900.0, 1455.0},
+        {"tensor_mma", "settled", 1812.6, 1812.5, 1812.7, 2.500, 650.0, 1980.0, 1812.6},
+        {"fma", "settled", 1930.0, 1925.0, 1935.0, 2.250, 520.0, 1980.0, 1930.0},
+    };
+    for (size_t i = 0; i < sizeof(L) / sizeof(L[0]); i++) {
+        gc_trace_rowf(w, "%s,%.1f,%.1f,%.1f,1.000,%s,%.3f,%.1f", L[i].load, L[i].mhz, L[i].lo,
+                      L[i].hi, L[i].part, L[i].t_s, L[i].w);
+        /* the curve: from its first clock to its last in 50 ms steps */
+        int n = (int)(L[i].t_s / 0.05 + 0.5);
+        for (int k = 1; k <= n; k++) {
+            double f = (double)(k - 1) / (n - 1), mhz = L[i].first + f * (L[i].last - L[i].first);
+            gc_trace_rowf(w, "%s,%.1f,%.1f,%.1f,0.050,sample,%.3f,%.1f", L[i].load, mhz, mhz, mhz,
+                          0.05 * k, L[i].w);
+        }
+    }
+    finish(w);
+}
+
+/* A clock trace of before the fma load leaves sm.clock_fma_mhz out; the
+ * newer clock trace calibrates each load's row, samples and all. */
+static void check_clock_series(void)
+{
+    gc_trace_writer_t *w = start("clock", NULL);
+    static const char *const ccols[] = {"load", "clock_mhz", "clock_lo", "clock_hi", "seconds"};
+    gc_trace_columns(w, ccols, 5);
+    gc_trace_rowf(w, "idle,1755.0,1750.0,1760.0,0.300");
+    gc_trace_rowf(w, "tensor,1650.0,1620.0,1660.0,2.000");
+    finish(w);
+    gc_err_t e;
+    gc_arch_t *a = run(dir, &e);
+    CHECK(a != NULL);
+    if (a) {
+        CHECK(!a->sm.clock_fma_mhz.set && !a->sm.clock_memory_mhz.set);
+        near(&a->sm.clock_tensor_mhz, 1650, 0, "clock tensor (older form)");
+        gc_arch_destroy(a);
+    }
+    write_clock_series();
+    a = run(dir, &e);
+    if (!a)
+        fprintf(stderr, "calib failed: %s\n", e.msg);
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    near(&a->sm.clock_fma_mhz, 1930, 0, "clock fma");
+    CHECK(a->sm.clock_fma_mhz.lo == 1925 && a->sm.clock_fma_mhz.hi == 1935);
+    CHECK_HAS(a->sm.clock_fma_mhz.src, "clock.csv:");
+    CHECK_HAS(a->sm.clock_fma_mhz.src, "under the fma load: median of its last second, settled "
+                                       "after 2.25 s (45 samples)");
+    near(&a->sm.clock_tensor_mhz, 1455, 0, "clock tensor (series)");
+    CHECK_HAS(a->sm.clock_tensor_mhz.src, "still moving when the run ended after 4.00 s");
+    near(&a->sm.clock_memory_mhz, 1700, 0, "clock memory (series)");
+    near(&a->sm.clock_mma_mhz, 1812.6, 0, "clock mma (series)");
+    gc_arch_destroy(a);
 }
 
 static void write_file(const char *path, const char *text)
@@ -788,6 +863,7 @@ int main(int argc, char **argv)
         gc_arch_destroy(a);
     }
     check_overlap();
+    check_clock_series();
     /* a missing bench leaves its keys out, nothing defaulted */
     char p[700];
     snprintf(p, sizeof(p), "%s/bw.csv", dir);

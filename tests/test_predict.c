@@ -567,9 +567,63 @@ static void coissue_by_warps(void)
     gc_arch_destroy(all);
 }
 
+/* sm.clock_fma_mhz: a loop of CUDA-core FP32 work (the FMA pipe its busiest
+ * pipe, no tensor op) runs at it where the arch has it, at the maximum clock
+ * where not (class fma either way); a loop whose busiest pipe is another
+ * (integer ALU, MUFU) stays compute at the maximum clock. The cycles do not
+ * depend on the clock here (no DRAM), only the launch's 2 us does. */
+static void fma_clock(void)
+{
+    gc_prediction_t p, q;
+    gc_err_t e;
+    gc_arch_t *a = toy(), *f = toy_with("  clock_max_mhz: 1000\n",
+                                        "  clock_max_mhz: 1000\n  clock_fma_mhz: 900\n");
+    CHECK(a != NULL && f != NULL);
+    if (!a || !f) {
+        gc_arch_destroy(a);
+        gc_arch_destroy(f);
+        return;
+    }
+    const char *ffma = HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                            "loop: {trips: 1000, ops: [{op: alu, name: ffma, count: 8, "
+                            "chains: 8}, {op: alu, name: iadd3, count: 1}]}\n";
+    CHECK(predict(a, ffma, 0, &p, &e) == 0);
+    CHECK_STR(p.load_class, "fma");
+    CHECK_STR(p.clock_source, "sm.clock_max_mhz");
+    CHECK_NEAR(p.clock_mhz, 1000, 0);
+    CHECK(predict(f, ffma, 0, &q, &e) == 0);
+    CHECK_STR(q.load_class, "fma");
+    CHECK_STR(q.clock_source, "sm.clock_fma_mhz");
+    CHECK_NEAR(q.clock_mhz, 900, 0);
+    CHECK_NEAR(q.cycles - 1800, p.cycles - 2000, 1e-9 * p.cycles);
+    CHECK_NEAR(q.time_us, q.cycles / 900, 1e-12 * q.time_us);
+    /* --clock still wins */
+    CHECK(predict(f, ffma, 700, &q, &e) == 0);
+    CHECK_STR(q.clock_source, "--clock");
+    CHECK_NEAR(q.clock_mhz, 700, 0);
+    /* the integer pipe busiest, then MUFU (16/clk/SM) busiest beside FFMA */
+    CHECK(predict(f,
+                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: alu, name: iadd3, count: 8, chains: 8}, "
+                       "{op: alu, name: ffma, count: 2}]}\n",
+                  0, &q, &e) == 0);
+    CHECK_STR(q.load_class, "compute");
+    CHECK_NEAR(q.clock_mhz, 1000, 0);
+    CHECK(predict(f,
+                  HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                       "loop: {trips: 1000, ops: [{op: alu, name: mufu.ex2, count: 2, "
+                       "chains: 2}, {op: alu, name: ffma, count: 8, chains: 8}]}\n",
+                  0, &q, &e) == 0);
+    CHECK_STR(q.load_class, "compute");
+    CHECK_STR(q.clock_source, "sm.clock_max_mhz");
+    gc_arch_destroy(a);
+    gc_arch_destroy(f);
+}
+
 int main(void)
 {
     gc_warn_set_quiet(1);
+    fma_clock();
     synthetic();
     refinements();
     floor_and_dispatch();

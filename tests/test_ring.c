@@ -227,7 +227,7 @@ static void test_sass(void)
         {gc_mem_sass_pchase, gc_mem_sass_pchase_n, "ok: LDG.E.64.STRONG.SM x"},
         {gc_mem_sass_fine, gc_mem_sass_fine_n, "ok: LDG.E.64.STRONG.GPU x"},
         {gc_mem_sass_bw, gc_mem_sass_bw_n, "ok: LDG.E.128.STRONG.SM x"},
-        {gc_mem_sass_clock, gc_mem_sass_clock_n, "ok: LDG.E.128 x"},
+        {gc_mem_sass_clock, gc_mem_sass_clock_dump_n, "ok: LDG.E.128 x"},
         {gc_mem_sass_tma, gc_mem_sass_tma_n, "ok: UBLKCP x"},
         {gc_mem_sass_dsm, gc_mem_sass_dsm_n, "ok: LD.E x"},
         {gc_mem_sass_dpx, gc_mem_sass_dpx_n, "ok: VIMNMX3 x"},
@@ -248,6 +248,10 @@ static void test_sass(void)
     /* the tensor load really is wgmma, the TMA bench really loads tiles */
     CHECK(gc_sass_count(s, "k_clk_tensor", "HGMMA") >= 8);
     CHECK(gc_sass_count(s, "k_tma_lat", "UTMALDG.3D") >= 1);
+    /* the FMA load's rule: this dump predates k_clk_fma, so there it fails */
+    CHECK(gc_mem_sass_clock_n == gc_mem_sass_clock_dump_n + 1);
+    CHECK(gc_sass_check(s, gc_mem_sass_clock, gc_mem_sass_clock_n, out, sizeof(out)) == 1);
+    CHECK_HAS(out, "no function k_clk_fma");
     /* a rule on the wrong kernel fails, and says so */
     gc_sass_rule_t wrong[] = {{"k_pchase_global", "LDG.E.64.STRONG.SM", 1, -1},
                               {"k_no_such_bench", "LDG", 1, -1}};

@@ -16,7 +16,8 @@ static const char *const scopes[] = {"sm", "gpu", NULL};
 static const char *const paths[] = {"l1", "l2", "global", "shared", "shared_idx", "tma", NULL};
 static const char *const patterns[] = {"seq", "rand", NULL};
 static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
-static const char *const loads[] = {"idle", "memory", "tensor", "tensor_mma", NULL};
+static const char *const loads[] = {"idle", "memory", "tensor", "tensor_mma", "fma", NULL};
+static const char *const clock_parts[] = {"settled", "unsettled", "sample", NULL};
 static const char *const metrics[] = {"latency", "throughput", NULL};
 static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
 
@@ -34,6 +35,8 @@ static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_gra
 #define UNWHOLE(n, u, w) {n, GC_BCOL_WHOLE, u, w, 0, 0, NULL, GC_BCOL_UNREAD, 0}
 #define OPTTXT(n, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, NULL, GC_BCOL_OPTIONAL, 0}
 #define OPTNUM(n, lo, u, w) {n, GC_BCOL_NUM, u, w, lo, 0, NULL, GC_BCOL_OPTIONAL, 0}
+#define LATEOPTTXT(n, ch, w) {n, GC_BCOL_TEXT, "-", w, 0, 0, ch, GC_BCOL_OPTIONAL, 1}
+#define LATEOPTNUM(n, lo, u, w) {n, GC_BCOL_NUM, u, w, lo, 0, NULL, GC_BCOL_OPTIONAL, 1}
 
 /* the common columns of the warps x ILP sweeps */
 #define SWEEP_POINT \
@@ -171,11 +174,14 @@ static const gc_bench_col_t dpx_cols[] = {
     UNNUM("clock_mhz", "MHz", "SM clock during the timed region"),
 };
 static const gc_bench_col_t clock_cols[] = {
-    TXT("load", loads, "idle, memory (DRAM-bound), tensor (tensor-bound: wgmma where the GPU has it) or tensor_mma (mma.sync-bound)"),
-    POS("clock_mhz", "MHz", "SM clock sustained under that load"),
-    NUM("clock_lo", 0, "MHz", "95 % interval of clock_mhz, low end"),
-    NUM("clock_hi", 0, "MHz", "95 % interval of clock_mhz, high end"),
-    UNNUM("seconds", "s", "how long the load ran"),
+    TXT("load", loads, "idle, memory (DRAM-bound), tensor (tensor-bound: wgmma where the GPU has it), tensor_mma (mma.sync-bound) or fma (CUDA-core FP32: FFMA-bound)"),
+    POS("clock_mhz", "MHz", "the load's row: SM clock sustained under that load (median over its last second); sample: the mean clock over the interval"),
+    NUM("clock_lo", 0, "MHz", "95 % interval of clock_mhz, low end (sample: clock_mhz)"),
+    NUM("clock_hi", 0, "MHz", "95 % interval of clock_mhz, high end (sample: clock_mhz)"),
+    UNNUM("seconds", "s", "the load's row: the seconds its median covers; sample: the interval's length"),
+    LATEOPTTXT("part", clock_parts, "settled or unsettled: the load's row (settled: the median of its last second moved < 0.5 % from the second before; unsettled: the run reached its cap first); sample: one interval of the clock against time"),
+    LATEOPTNUM("t_s", 0, "s", "seconds from the load's start to the end of the interval (sample) or of the run (the load's row: how long it took to settle)"),
+    LATEOPTNUM("power_w", 0, "W", "board power (NVML, median of the readings in the interval; the load's row: its last second); 0: not read"),
 };
 static const gc_bench_col_t launch_cols[] = {
     TXT("kernel", launch_kernels, "empty, empty_stream (back to back), or empty_graph (a CUDA graph of `batch` kernels)"),
@@ -246,8 +252,10 @@ static const gc_bench_spec_t specs[] = {
     {"pchase_fine", "fine-grained pointer chase: every access's latency", fine_cols,
      NC(fine_cols)},
     {"bw", "bandwidth of L1, shared memory, L2 and DRAM", bw_cols, NC(bw_cols)},
-    {"clock", "the SM clock sustained idle, under DRAM load and under tensor load", clock_cols,
-     NC(clock_cols)},
+    {"clock",
+     "the SM clock against time, idle and under DRAM, tensor (wgmma, mma.sync) and CUDA-core "
+     "FP32 load, until it settles",
+     clock_cols, NC(clock_cols)},
     {"launch", "what an empty kernel launch costs, timed as a user times it", launch_cols,
      NC(launch_cols)},
     {"numeric", "what single mma/wgmma instructions return on deterministic inputs",

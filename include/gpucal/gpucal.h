@@ -89,7 +89,7 @@ typedef struct gpucal_result {
     double kernel_us;         /* time_us without launch overheads */
     double clock_mhz;
     const char *clock_source; /* arch key of the clock, or "--clock" */
-    const char *load_class;   /* tensor | memory | compute */
+    const char *load_class;   /* tensor | memory | fma | compute */
     const char *bound;        /* resource name of the largest breakdown entry */
     double breakdown_cyc[GPUCAL_R_N]; /* stall stack, sums to cycles */
     double busy_cyc[GPUCAL_R_N];      /* cycles each resource needs alone */

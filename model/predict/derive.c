@@ -401,6 +401,8 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
     m->has_clock_memory = s->clock_memory_mhz.set;
     m->clock_tensor_mhz = s->clock_tensor_mhz.set ? s->clock_tensor_mhz.v : m->clock_max_mhz;
     m->clock_memory_mhz = s->clock_memory_mhz.set ? s->clock_memory_mhz.v : m->clock_max_mhz;
+    m->has_clock_fma = s->clock_fma_mhz.set;
+    m->clock_fma_mhz = s->clock_fma_mhz.set ? s->clock_fma_mhz.v : m->clock_max_mhz;
     /* L2 bandwidth: the 16-byte figure, else the 4-byte one, else 2.5 x DRAM */
     if (mem->l2.bw_v4_bytes_clk.set)
         m->l2_bw_clk = mem->l2.bw_v4_bytes_clk.v;

@@ -115,8 +115,8 @@ typedef struct gc_machine {
     double overlap_tensor[5]; /* mma.sync beside FMA, ALU, MUFU, ldmatrix, shfl: share hidden */
     int n_coissue;            /* points of sm.coissue (0: the scalars above hold everywhere) */
     double co_warps[8], co_overlap[8][5]; /* by warps on the SM, ascending */
-    double clock_max_mhz, clock_tensor_mhz, clock_memory_mhz;
-    int has_clock_tensor, has_clock_memory; /* the file states them */
+    double clock_max_mhz, clock_tensor_mhz, clock_memory_mhz, clock_fma_mhz;
+    int has_clock_tensor, has_clock_memory, has_clock_fma; /* the file states them */
     gc_derived_list_t derived; /* the SM and memory figures derived, in rule order */
     gc_mform_t *forms;         /* one per arch tensor entry, in file order */
     size_t n_forms;

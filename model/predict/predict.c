@@ -738,19 +738,51 @@ static void copy_name(char *dst, size_t n, const char *src)
     dst[i] = 0;
 }
 
+/* 1 when the loop's CUDA-core work is busiest on the FMA pipe (FFMA,
+ * FADD, FMUL, HFMA2, IMAD: gc_derive_alu_pipe's class 0) with W warps on
+ * the SM. */
+static int fma_pipe_busiest(const plan_t *loop, double W)
+{
+    double thr[4];
+    pipes_cls(loop->alu, loop->n_alu, W, thr);
+    return thr[0] > 0 && thr[0] >= thr[1] && thr[0] >= thr[2] && thr[0] >= thr[3];
+}
+
+/* The load class of a kernel: tensor when its main loop issues tensor
+ * instructions or the tensor pipe bounds it; memory when L2 or DRAM bound
+ * it; fma when its main loop is CUDA-core FP32 work: no tensor op, the FMA
+ * pipe the busiest CUDA-core pipe and busy for at least half of the
+ * kernel's cycles without the launch (fma_share; a SIMT GEMM's loop keeps
+ * it busy nearly all the time, as the clock bench's FFMA load does, while a
+ * pointer chase or a short kernel leaves it idle and draws far less power);
+ * else compute. bound: the largest entry of busy. */
+static const char *load_class(const plan_t *loop, int bound, double fma_share, double W)
+{
+    if (loop->n_tensor > 0 || bound == GC_R_TENSOR)
+        return "tensor";
+    if (bound == GC_R_DRAM || bound == GC_R_L2)
+        return "memory";
+    if (fma_share >= 0.5 && fma_pipe_busiest(loop, W))
+        return "fma";
+    return "compute";
+}
+
 /* The clock a prediction runs at: given (--clock), or the sustained clock
  * of the load class its main loop and bound imply. A main loop that issues
  * tensor instructions runs the SM at the clock measured while its form ran
  * (every H100 tensor-core bench row ran at 1544-1874 MHz, at one warp per
  * SM as at full rate; every CUDA-core and shared-memory bench row at
- * 1968-2000 MHz), whatever bounds it. */
+ * 1968-2000 MHz), whatever bounds it. A CUDA-core FP32 loop runs at the
+ * clock the clock bench measured under seconds of FFMA on every SM
+ * (sm.clock_fma_mhz) when the arch has it. fma_share: the busiest
+ * CUDA-core pipe's cycles over the kernel's (launch excluded); W: warps on
+ * the SM. */
 static double pick_clock(const gc_machine_t *m, const plan_t *loop, const gc_predict_opts_t *o,
-                         int bound, const char **cls, const char **src)
+                         int bound, double fma_share, double W, const char **cls,
+                         const char **src)
 {
     int tensor_loop = loop->n_tensor > 0;
-    *cls = tensor_loop || bound == GC_R_TENSOR        ? "tensor"
-           : (bound == GC_R_DRAM || bound == GC_R_L2) ? "memory"
-                                                      : "compute";
+    *cls = load_class(loop, bound, fma_share, W);
     if (o && o->clock_mhz > 0) {
         *src = "--clock";
         return o->clock_mhz;
@@ -767,6 +799,10 @@ static double pick_clock(const gc_machine_t *m, const plan_t *loop, const gc_pre
     if (!strcmp(*cls, "memory") && m->has_clock_memory) {
         *src = "sm.clock_memory_mhz";
         return m->clock_memory_mhz;
+    }
+    if (!strcmp(*cls, "fma") && m->has_clock_fma) {
+        *src = "sm.clock_fma_mhz";
+        return m->clock_fma_mhz;
     }
     return m->clock_max_mhz;
 }
@@ -836,11 +872,13 @@ int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_
     if (pl[1].n_tensor > 0) {
         /* a tensor main loop runs at its clock whatever bounds it
          * (pick_clock): no run at the default clock to find the bound */
-        c.clock_mhz = pick_clock(m, &pl[1], o, GC_R_TENSOR, &cls, &src);
+        c.clock_mhz = pick_clock(m, &pl[1], o, GC_R_TENSOR, 0, p->warps_per_sm, &cls, &src);
         cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);
     } else {
         cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);
-        want = pick_clock(m, &pl[1], o, largest(p->busy), &cls, &src);
+        double own = cyc - p->breakdown[GC_R_LAUNCH];
+        want = pick_clock(m, &pl[1], o, largest(p->busy), own > 0 ? p->busy[GC_R_ALU] / own : 0,
+                          p->warps_per_sm, &cls, &src);
         if (want != c.clock_mhz) {
             c.clock_mhz = want;
             cyc = run(&c, k, pl, p->blocks_per_sm, wpb, p);

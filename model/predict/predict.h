@@ -66,7 +66,7 @@ typedef struct gc_prediction {
     double time_us;              /* cycles / clock_mhz */
     double clock_mhz;            /* the clock used */
     const char *clock_source;    /* arch key it came from, or "--clock" */
-    const char *load_class;      /* tensor | memory | compute */
+    const char *load_class;      /* tensor | memory | fma | compute */
     int bound;                   /* GC_R_*: largest entry of breakdown (the stack) */
     double breakdown[GC_R_N];    /* stall stack: cycles attributed to each resource; sums
                                   * to cycles */

@@ -1,0 +1,56 @@
+#!/bin/sh
+# device_clock.sh - for the device tool (GPU host): the clock bench alone.
+#   sh measure/device_clock.sh
+# Builds gpucal-measure for sm_90a with CUDA alone (cmake -DGPUCAL_CUDA=ON;
+# the GPU host needs neither GSL nor libyaml), runs
+#   gpucal-measure --bench clock --out $OUT/h200
+# (idle, memory, tensor, tensor_mma and fma loads, each until its clock
+# settles: 2-4 s per load, 10-20 s in all), then again into $OUT/h200_run2
+# (GC_RUNS=1: once only) to show how far two runs agree, and leaves in $OUT:
+#   h200/clock.csv          the trace to commit as traces/h200/clock.csv
+#   h200_run2/clock.csv     the second run
+#   run*.err                the bench's progress and warnings
+#   nvidia-smi.txt          clocks, power, limit, temperature before and after
+#   clk_sass.txt            cuobjdump -sass of the k_clk_* kernels (the SASS
+#                           check's fixture material: FFMA in k_clk_fma)
+#   build.log               the build
+# Expected wall time: 1-3 min (the build), plus 25-45 s for the two runs.
+set -u
+OUT=${OUT:-/tmp/out}
+B=/tmp/gcclk
+mkdir -p "$OUT"
+t0=$(date +%s)
+cmake -S . -B "$B" -DGPUCAL_CUDA=ON \
+    -DGPUCAL_CUDA_GENCODE="-gencode=arch=compute_90a,code=sm_90a" >"$OUT/build.log" 2>&1
+if ! cmake --build "$B" -j16 --target gpucal-measure >>"$OUT/build.log" 2>&1; then
+    tail -40 "$OUT/build.log"
+    exit 1
+fi
+echo "built in $(($(date +%s) - t0)) s"
+smi() {
+    nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu \
+        --format=csv >>"$OUT/nvidia-smi.txt" 2>&1 || true
+    nvidia-smi --query-gpu=clocks_event_reasons.active --format=csv >>"$OUT/nvidia-smi.txt" 2>&1 || true
+}
+smi
+cuobjdump -sass -arch sm_90a "$B/gpucal-measure" 2>/dev/null |
+    awk '/Function :/ { keep = ($3 ~ /k_clk_/) } keep' >"$OUT/clk_sass.txt" || true
+echo "sass: $(grep -c 'Function :' "$OUT/clk_sass.txt") clock kernels," \
+    "$(awk '/Function :/ { f = ($3 ~ /k_clk_fma/) } f && / FFMA/' "$OUT/clk_sass.txt" | wc -l)" \
+    "FFMA in k_clk_fma"
+rc=0
+for r in $(seq 1 "${GC_RUNS:-2}"); do
+    d=h200
+    [ "$r" -gt 1 ] && d=h200_run$r
+    t=$(date +%s)
+    "$B/gpucal-measure" --bench clock --out "$OUT/$d" --force 2>"$OUT/run$r.err"
+    st=$?
+    [ "$st" -ne 0 ] && rc=$st
+    echo "== run $r: exit $st in $(($(date +%s) - t)) s"
+    grep -E 'warning|error|FAILED' "$OUT/run$r.err" | head -10
+    smi
+    # each load's row and its trailer line
+    [ -f "$OUT/$d/clock.csv" ] && grep -E ',(settled|unsettled),|_load:|sass_check' "$OUT/$d/clock.csv"
+done
+cat "$OUT/nvidia-smi.txt"
+exit $rc
