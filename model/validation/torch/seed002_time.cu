@@ -12,6 +12,9 @@
 //                               (mean); checks 4096 sampled outputs
 //   seed002_time ncu [N]        N launches per kernel, default 4 (1 warm-up + 3;
 //                               for ncu)
+//   seed002_time occ K B [N]    kernel K (10 .. 31) with B blocks per SM forced
+//                               by unused dynamic shared memory, N launches
+//                               (default 2; for ncu: occupancy sweeps)
 #include <cuda_fp16.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,20 +61,57 @@ __global__ void transpose_half(const half *B, half *BT, int K, int N) {
 
 struct Bufs { half *A, *B, *BT; float *C; };
 
-// Launches kernel `num` (10, 11, 20, 21, 30, 31) once, as runner.cu does.
-static void launch(int num, const Bufs &b) {
+// Launches kernel `num` (10, 11, 20, 21, 30, 31) once, as runner.cu does
+// (dyn: bytes of dynamic shared memory the kernel does not use, 0 as runner.cu).
+static void launch(int num, const Bufs &b, size_t dyn = 0) {
   dim3 blk(16, 16), g;
   int t = (num == 10) ? 32 : (num == 31) ? 128 : 64;
   g.x = (SZ + t - 1) / t; g.y = (SZ + t - 1) / t;
   switch (num) {
-    case 10: mma_matmul_1_0<<<g, blk>>>(b.A, b.B, b.C, SZ, SZ, SZ); break;
-    case 11: mma_matmul_1_1<<<g, blk>>>(b.A, b.B, b.C, SZ, SZ, SZ); break;
-    case 20: mma_matmul_2_0<<<g, blk>>>(b.A, b.BT, b.C, SZ, SZ, SZ); break;
-    case 21: mma_matmul_2_1<<<g, blk>>>(b.A, b.BT, b.C, SZ, SZ, SZ); break;
-    case 30: mma_matmul_3_0<<<g, blk>>>(b.A, b.BT, b.C, SZ, SZ, SZ); break;
-    case 31: mma_matmul_3_1<<<g, blk>>>(b.A, b.BT, b.C, SZ, SZ, SZ); break;
+    case 10: mma_matmul_1_0<<<g, blk, dyn>>>(b.A, b.B, b.C, SZ, SZ, SZ); break;
+    case 11: mma_matmul_1_1<<<g, blk, dyn>>>(b.A, b.B, b.C, SZ, SZ, SZ); break;
+    case 20: mma_matmul_2_0<<<g, blk, dyn>>>(b.A, b.BT, b.C, SZ, SZ, SZ); break;
+    case 21: mma_matmul_2_1<<<g, blk, dyn>>>(b.A, b.BT, b.C, SZ, SZ, SZ); break;
+    case 30: mma_matmul_3_0<<<g, blk, dyn>>>(b.A, b.BT, b.C, SZ, SZ, SZ); break;
+    case 31: mma_matmul_3_1<<<g, blk, dyn>>>(b.A, b.BT, b.C, SZ, SZ, SZ); break;
   }
   CK(cudaGetLastError());
+}
+
+static const void *kernel_of(int num) {
+  switch (num) {
+    case 10: return (const void *)mma_matmul_1_0;
+    case 11: return (const void *)mma_matmul_1_1;
+    case 20: return (const void *)mma_matmul_2_0;
+    case 21: return (const void *)mma_matmul_2_1;
+    case 30: return (const void *)mma_matmul_3_0;
+    case 31: return (const void *)mma_matmul_3_1;
+  }
+  return NULL;
+}
+
+// occ K B [N]: the smallest unused dynamic shared memory (1 KiB steps) that
+// leaves at most B blocks of kernel K per SM (all of the SM's shared memory
+// for shared: carveout 100), checked with the occupancy API; then N launches.
+static int occ(int num, int want, int reps, const Bufs &b) {
+  const void *f = kernel_of(num);
+  if (!f || want < 1) { fprintf(stderr, "occ: kernel 10..31 and blocks >= 1\n"); return 2; }
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  CK(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+  CK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          (int)p.sharedMemPerBlockOptin - 49152));
+  size_t dyn = 0;
+  int got = 0;
+  for (;; dyn += 1024) {
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&got, f, 256, dyn));
+    if (got <= want || dyn + 1024 > p.sharedMemPerBlockOptin - 49152) break;
+  }
+  printf("occ kernel %d.%d: %d blocks per SM (asked %d), %zu bytes of dynamic shared memory\n",
+         num / 10, num % 10, got, want, dyn);
+  for (int r = 0; r < reps; r++) launch(num, b, dyn);
+  CK(cudaDeviceSynchronize());
+  return got == want ? 0 : 3;
 }
 
 // ||C_sampled - ref|| / ||ref|| over the sampled outputs.
@@ -89,8 +129,9 @@ static double check(const Bufs &b, const int *d_idx, const std::vector<int> &idx
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || (strcmp(argv[1], "time") && strcmp(argv[1], "ncu"))) {
-    fprintf(stderr, "usage: seed002_time time OUT.csv | ncu [N]\n");
+  if (argc < 2 || (strcmp(argv[1], "time") && strcmp(argv[1], "ncu") &&
+                    (strcmp(argv[1], "occ") || argc < 4))) {
+    fprintf(stderr, "usage: seed002_time time OUT.csv | ncu [N] | occ K B [N]\n");
     return 2;
   }
   size_t n = (size_t)SZ * SZ;
@@ -102,6 +143,8 @@ int main(int argc, char **argv) {
   transpose_half<<<(n + 255) / 256, 256>>>(b.B, b.BT, SZ, SZ);
   CK(cudaDeviceSynchronize());
   const int nums[6] = {10, 11, 20, 21, 30, 31};
+  if (!strcmp(argv[1], "occ"))
+    return occ(atoi(argv[2]), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 2, b);
   if (!strcmp(argv[1], "ncu")) {
     int reps = argc > 2 ? atoi(argv[2]) : 4;
     for (int i = 0; i < 6; i++)
