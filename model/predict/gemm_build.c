@@ -236,9 +236,17 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
              s->dt == GC_GEMM_I8 ? "s32" : "f32");
 }
 
-/* CUDA-core SGEMM (CUTLASS SIMT / cuBLAS sm80_xmma ffma): each thread
- * holds tm x tn outputs, reads tm + tn operands per k from shared memory
- * with 16-byte loads, A stored transposed; cp.async stages of 8 k. */
+/* CUDA-core SGEMM (cuBLAS sm80_xmma ffma, CUTLASS simt_sgemm), counted
+ * per warp and k step of 8 off the loops the profiler executed (SASS of
+ * data/h200 rows g035 32x32, g037 128x64, g038 simt 256x128, g039 256x128:
+ * every loop instruction ran tiles x k steps times). Each thread holds
+ * tm x tn outputs: o * 8 FFMA; its fragments by LDS.128, (tm + tn) / 4 a k;
+ * A and B land in shared memory by 4-byte cp.async (the kernels are
+ * aligna4 / align1 of f32: LDGSTS.E.LTC128B), each with a 64-bit address
+ * add (IADD3 + IADD3.X); then loop control the four loops share: 6 more
+ * IADD3 and ~40 compares, selects, predicate moves, uniform adds and moves,
+ * the branch, the barrier and its cp.async waits (37-49 a k step in the
+ * four). */
 static void build_ffma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
@@ -248,22 +256,29 @@ static void build_ffma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info
     add_alu(b, &k->loop, "ffma", o * bk, o);
     gc_kop_t *l = add_mem(b, &k->loop, GC_OP_LDS, (tm + tn) / 4 * bk, 16);
     l->broadcast = 1; /* lanes in a row of the warp's layout share an address */
-    double w = s->align, copies = tile_in / w / (32 * W);
-    add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies, w);
+    double copies = tile_in / 4 / (32 * W);
+    add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies, 4);
     add(b, &k->loop, GC_OP_BAR, 1);
-    add_alu(b, &k->loop, "imad", 20, 0);
+    add_alu(b, &k->loop, "iadd3", 2 * copies + 6, 0);
+    add_alu(b, &k->loop, "isetp", 40, 0);
     double ob = 4, cb = (double)s->bm * s->bn * ob;
     gc_kop_t *st = add_mem(b, &k->epilogue, GC_OP_STG, cb / (W * 512), 16);
     st->sectors = 16;
     k->block[0] = 32L * s->warps;
-    k->regs = fmin(255, o + 2 * (tm + tn) + 48);
+    k->regs = s->regs > 0 ? s->regs : fmin(255, o + 2 * (tm + tn) + 48);
     k->shared_bytes = s->stages * tile_in;
     snprintf(info->inst, sizeof(info->inst), "ffma");
 }
 
 /* matrix x vector (cuBLAS gemvx, as profiled: blocks of 32 x 16 threads,
- * 32 outputs a block, the 16 warps splitting K, 4 loads in flight a lane,
- * partial sums added through shared memory). */
+ * 32 outputs a block, one a lane, the 16 warps splitting K), counted off
+ * the loop the profiler executed (SASS of data/h200 row g043: 4 trips of
+ * 382 instructions a warp for K = 4096): a trip takes 64 k of the warp's
+ * K / 16, issuing 64 coalesced 4-byte loads of the matrix (LDG.E.EF, one
+ * 128-byte line each) and 64 of the vector (every lane the same word), all
+ * before the first use, 134 IMAD of addresses, then one dependent chain of
+ * 64 FFMA into a single accumulator; the 16 partial sums are added through
+ * shared memory, halving 4 times (LDS, LDS, FADD, STS and a barrier each). */
 static void build_gemv(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
@@ -274,16 +289,23 @@ static void build_gemv(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info
     k->block[0] = 32;
     k->block[1] = 16;
     k->regs = 128;
-    k->loop.trips = ceil(s->k / 64.0);
+    k->loop.trips = ceil(s->k / (16 * 64.0));
     double eb = gc_gemm_in_bytes(s->dt);
-    add_mem(b, &k->loop, GC_OP_LDG, 4, eb)->l1 = 0;
-    add_alu(b, &k->loop, "ffma", 4, 1);
-    add_alu(b, &k->loop, "imad", 4, 0);
-    add_mem(b, &k->epilogue, GC_OP_STS, 1, 4);
-    add(b, &k->epilogue, GC_OP_BAR, 1);
-    add_mem(b, &k->epilogue, GC_OP_LDS, 4, 4);
+    add_mem(b, &k->loop, GC_OP_LDG, 64, eb)->l1 = 0;
+    gc_kop_t *x = add_mem(b, &k->loop, GC_OP_LDG, 64, eb);
+    x->l1 = 0;
+    x->sectors = x->lines = 1; /* one word for the whole warp */
+    add_alu(b, &k->loop, "ffma", 64, 1);
+    add_alu(b, &k->loop, "imad", 134, 0);
+    add(b, &k->epilogue, GC_OP_BAR, 5);
+    add_mem(b, &k->epilogue, GC_OP_LDS, 8, 4);
+    add_alu(b, &k->epilogue, "fadd", 4, 1);
+    add_mem(b, &k->epilogue, GC_OP_STS, 5, 4);
     add_mem(b, &k->epilogue, GC_OP_STG, 1.0 / 16, 4);
     k->read_bytes = ((double)outs * s->k + s->k) * eb * s->batch;
+    /* the matrix streams once (its loads evict first); what is read again
+     * is the vector, which stays in the L2 */
+    k->reuse_bytes = s->k * eb * s->batch;
     k->write_bytes = outs * gc_gemm_out_bytes(s->dt) * s->batch;
     snprintf(info->inst, sizeof(info->inst), "ffma");
 }

@@ -78,6 +78,7 @@ int gc_gemm_split_fill(double tiles, double sms, long k, int bk, int min_steps)
 
 typedef struct tile {
     int bm, bn, warps, stages;
+    int regs; /* per thread, as the profiler shows the library's kernel; 0: estimated */
 } tile_t;
 
 /* wgmma: 64-row slabs; at most 40960 f32 accumulators a block: 2 consumer
@@ -86,20 +87,23 @@ typedef struct tile {
  * cooperative kernels) hold beside fragments and addresses. Observed
  * nvjet tiles include 192x192 and 320x128. */
 static const tile_t t_wgmma[] = {
-    {64, 8, 12, 8},    {64, 16, 12, 8},   {64, 32, 12, 8},   {64, 64, 12, 8},
-    {64, 128, 12, 8},  {128, 16, 12, 7},  {128, 32, 12, 7},  {128, 64, 12, 6},
-    {128, 128, 12, 6}, {128, 256, 12, 4}, {256, 128, 12, 4}, {64, 256, 12, 4},
-    {192, 192, 12, 3}, {320, 128, 12, 3}, {128, 320, 12, 3},
+    {64, 8, 12, 8, 0},    {64, 16, 12, 8, 0},   {64, 32, 12, 8, 0},   {64, 64, 12, 8, 0},
+    {64, 128, 12, 8, 0},  {128, 16, 12, 7, 0},  {128, 32, 12, 7, 0},  {128, 64, 12, 6, 0},
+    {128, 128, 12, 6, 0}, {128, 256, 12, 4, 0}, {256, 128, 12, 4, 0}, {64, 256, 12, 4, 0},
+    {192, 192, 12, 3, 0}, {320, 128, 12, 3, 0}, {128, 320, 12, 3, 0},
 };
 /* mma.sync: CUTLASS's sm80 / sm75 tensorop tiles (observed names) */
 static const tile_t t_mma[] = {
-    {64, 64, 4, 6},  {128, 128, 4, 4}, {256, 64, 4, 3},
-    {64, 256, 4, 3}, {128, 256, 8, 3}, {256, 128, 8, 3},
+    {64, 64, 4, 6, 0},  {128, 128, 4, 4, 0}, {256, 64, 4, 3, 0},
+    {64, 256, 4, 3, 0}, {128, 256, 8, 3, 0}, {256, 128, 8, 3, 0},
 };
-/* SIMT: CUTLASS sgemm / cuBLAS sm80_xmma ffma tiles (observed names) */
+/* SIMT: cuBLAS's sm80_xmma ffma tiles (tilesize32x32x8 .. 256x128x8,
+ * stage3) and CUTLASS's simt_sgemm 128x64_8x5, 256x128_8x4, with the
+ * registers the profiler shows for each (data/h200/gemm.csv, train rows) */
 static const tile_t t_ffma[] = {
-    {32, 32, 2, 3},  {32, 64, 2, 3},   {64, 32, 2, 3},   {64, 64, 4, 3},   {128, 64, 4, 3},
-    {64, 128, 4, 3}, {128, 128, 4, 3}, {256, 128, 8, 3}, {128, 256, 8, 3},
+    {32, 32, 2, 3, 80},    {32, 64, 2, 3, 102},   {64, 32, 2, 3, 102},   {64, 64, 4, 3, 121},
+    {128, 64, 4, 3, 224},  {64, 128, 4, 3, 224},  {128, 64, 4, 5, 120},  {128, 128, 4, 3, 254},
+    {256, 128, 8, 3, 254}, {128, 256, 8, 3, 254}, {256, 128, 8, 4, 202},
 };
 
 static const tile_t *tiles_of(gc_gemm_family_t f, int *n)
@@ -280,7 +284,7 @@ static int has_reduce(const gc_gemm_spec_t *s)
 static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
 {
     gc_gemm_spec_t r = {
-        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4};
+        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4, 0};
     return r;
 }
 
@@ -425,7 +429,7 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
                                 g->k,        g->batch,   g->dtype,
                                 t[i].bm,     t[i].bn,    kstep(f, g->dtype),
                                 t[i].stages, t[i].warps, 1,
-                                align};
+                                align,       t[i].regs};
             if (f == GC_GEMM_FAM_MMA_LDG)
                 s.stages = 2; /* registers hold the next k step (CUTLASS MmaPipelined) */
             if (!(s.stages = fit_stages(a, &s)))
@@ -582,7 +586,7 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_p
     for (int i = 0; i < c.n_fam && !rc; i++) {
         if (c.fam[i] == GC_GEMM_FAM_GEMV) {
             gc_gemm_spec_t s = {
-                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4};
+                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4, 0};
             rc = try_spec(a, g, &s, o, &st);
         } else {
             rc = search_family(a, g, c.fam[i], c.align, o, &st);
