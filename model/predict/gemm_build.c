@@ -311,23 +311,34 @@ static void build_gemv(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info
 }
 
 /* split-K reduction (cublasLt splitKreduce_kernel as profiled: 32 x 16
- * threads, 32 columns a block, at most 16 blocks down the rows, each thread
- * summing the split f32 partials of its elements and writing C). The
- * partials were just written by the main kernel: they sit in the L2. */
+ * threads, 32 columns a block). The grid's rows: blocks of 16 rows, each
+ * thread taking `iters` rows one after another so that the grid stays near
+ * 512 blocks (every grid of the train rows: x * y = 512 or fewer blocks of
+ * one row each). Counted off its loop (SASS of data/h200 rows g104, g086:
+ * 60 instructions an output with split 4; 16 partial loads and 16 FADD a
+ * trip with split 32): per output, the split f32 partials, 16 loads issued
+ * at once and then added in a chain, ~40 instructions of addresses, the
+ * alpha/beta scaling, the conversion and the store; ~50 instructions of
+ * setup (parameter loads) before. The partials were just written by the
+ * main kernel: they sit in the L2. */
 static void build_reduce(bld_t *b, const gc_gemm_spec_t *s)
 {
     gc_kernel_t *k = b->k;
-    double gy = fmin(ceil(s->m / 16.0), 16);
-    k->grid[0] = (long)ceil(s->n / 32.0);
-    k->grid[1] = (long)gy;
+    double gx = ceil(s->n / 32.0), rows16 = ceil(s->m / 16.0);
+    double iters = fmax(1, floor(gx * rows16 / 512));
+    double chunk = fmin(16, s->split), chunks = ceil(s->split / 16.0);
+    k->grid[0] = (long)gx;
+    k->grid[1] = (long)ceil(rows16 / iters);
     k->grid[2] = s->batch;
     k->block[0] = 32;
     k->block[1] = 16;
     k->regs = 32;
-    k->loop.trips = ceil(s->m / (16 * gy));
-    add_mem(b, &k->loop, GC_OP_LDG, s->split, 4)->l1 = 0;
-    add_alu(b, &k->loop, "fadd", s->split, 1);
-    add_mem(b, &k->loop, GC_OP_STG, 1, gc_gemm_out_bytes(s->dt));
+    k->loop.trips = iters * chunks;
+    add_mem(b, &k->loop, GC_OP_LDG, chunk, 4)->l1 = 0;
+    add_alu(b, &k->loop, "fadd", chunk, 1);
+    add_alu(b, &k->loop, "imad", 1.5 * chunk + 40 / chunks, 0);
+    add_mem(b, &k->loop, GC_OP_STG, 1 / chunks, gc_gemm_out_bytes(s->dt));
+    add_alu(b, &k->prologue, "imad", 50, 1);
     double mn = (double)s->m * s->n * s->batch;
     k->read_bytes = mn * 4 * s->split;
     k->write_bytes = mn * gc_gemm_out_bytes(s->dt);
