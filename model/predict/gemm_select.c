@@ -225,18 +225,45 @@ static double qv(const gc_qty_t *q)
     return q->set && q->v > 0 ? q->v : 0;
 }
 
+/* latency of a dependent integer instruction (the arch's imad, else 4) */
+static double int_lat(const gc_arch_t *a)
+{
+    for (size_t i = 0; i < a->n_alu; i++)
+        if (a->alu[i].op && !strcmp(a->alu[i].op, "imad") && qv(&a->alu[i].latency_cyc) > 0)
+            return a->alu[i].latency_cyc.v;
+    return 4;
+}
+
+/* Instructions of the Hopper wgmma kernels' set-up and epilogue that one
+ * consumer warp runs once per tile, each waiting for the one before (tile
+ * coordinates by multiply-shift division, mbarrier set-up, the epilogue's
+ * addresses: uniform-datapath integer ops, SASS of data/h200 rows g001 and
+ * g041: 20 + 139 before the loop, 281 and 330 after it). */
+#define WGMMA_SERIAL_INST 440
+
 /* Cycles at a kernel's two ends that no overlap hides (the model's rounds
- * are the steady state): its first operands come from DRAM (the L2 when
- * the producer just wrote them: the reduction), through TMA when the
- * family loads with it, and its last stores must reach the L2 before it
- * ends. Arch values: memory.dram / l2 latency_cyc, memory.tma.latency_extra_cyc. */
-static double ends_cyc(const gc_arch_t *a, gc_gemm_family_t f)
+ * are the steady state): its first operands come from the L2 when the
+ * call's operands fit it (the call repeats: they stay there) else from
+ * DRAM, through TMA when the family loads with it (memory.tma.latency_cyc
+ * is a TMA load that hits the L2); and its last stores must reach the L2
+ * before it ends. A wgmma kernel also runs its serial set-up and epilogue
+ * code and, launched in clusters, waits once for the cluster's barrier (a
+ * distributed shared-memory round trip). Arch values: memory.dram / l2
+ * latency_cyc, memory.tma, memory.dsm.latency_cyc, alu imad latency. */
+static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s)
 {
     double l2 = qv(&a->memory.l2.latency_cyc), dram = qv(&a->memory.dram.latency_cyc);
-    double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : dram;
-    if (f == GC_GEMM_FAM_WGMMA)
-        first += qv(&a->memory.tma.latency_extra_cyc);
-    return first + l2;
+    double L2 = qv(&a->memory.l2.size_mib) * 1048576;
+    double eb = gc_gemm_in_bytes(s->dt);
+    int fits = ((double)s->m * s->k + (double)s->k * s->n) * eb * s->batch <= L2;
+    gc_gemm_family_t f = s->fam;
+    double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : fits ? l2 : dram;
+    if (f != GC_GEMM_FAM_WGMMA)
+        return first + l2;
+    double tma = qv(&a->memory.tma.latency_cyc);
+    first = fits && tma > 0 ? tma : first + qv(&a->memory.tma.latency_extra_cyc);
+    double cluster = ceil((double)s->m / s->bm) >= 2 ? qv(&a->memory.dsm.latency_cyc) : 0;
+    return first + l2 + cluster + WGMMA_SERIAL_INST * int_lat(a);
 }
 
 /* Predict one kernel of spec s: its description, the model's prediction and
@@ -254,7 +281,7 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
     if (!rc && csrc)
         p.clock_source = csrc;
     if (!rc) {
-        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s->fam) / p.clock_mhz;
+        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s) / p.clock_mhz;
         if (kp) {
             memset(kp, 0, sizeof(*kp));
             kp->fam = s->fam;
