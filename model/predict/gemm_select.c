@@ -106,12 +106,27 @@ static const tile_t t_ffma[] = {
     {256, 128, 8, 3, 254}, {128, 256, 8, 3, 254}, {256, 128, 8, 4, 202},
 };
 
-static const tile_t *tiles_of(gc_gemm_family_t f, int *n)
+/* tf32 on Hopper runs cuBLAS's sm90_xmma kernels, not nvjet: tile sizes
+ * 64x128 and 64x256 (warpgroupsize1x1x1) and 128x256 (2x1x1), the only ones
+ * the profiler shows for tf32 (data/h200/gemm.csv, data/h100/gemm.csv) */
+static const tile_t t_wgmma_tf32[] = {
+    {64, 128, 12, 8, 0},
+    {64, 256, 12, 4, 0},
+    {128, 256, 12, 4, 0},
+};
+
+/* cuBLAS's sm90_xmma tf32 kernels split K (segment_k_on, after a
+ * workspace memset) only for deep K: every train row with K >= 8192 and
+ * few tiles ran segment_k_on (g064, g088, g090), every one with K <= 4096
+ * segment_k_off, even with half the SMs idle (g060: 64 tiles; g027, g097) */
+#define TF32_SEGMENT_K_MIN 8192
+
+static const tile_t *tiles_of(gc_gemm_family_t f, gc_gemm_dtype_t dt, int *n)
 {
 #define TN(t) (*n = (int)(sizeof(t) / sizeof(t[0])), t)
     switch (f) {
     case GC_GEMM_FAM_WGMMA:
-        return TN(t_wgmma);
+        return dt == GC_GEMM_TF32 ? TN(t_wgmma_tf32) : TN(t_wgmma);
     case GC_GEMM_FAM_MMA:
     case GC_GEMM_FAM_MMA_LDG:
         return TN(t_mma);
@@ -444,7 +459,7 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
                        gc_gemm_spec_t *out)
 {
     int nt, n = 0;
-    const tile_t *t = tiles_of(f, &nt);
+    const tile_t *t = tiles_of(f, g->dtype, &nt);
     double sms = a->sm.count.set ? a->sm.count.v : 1;
     int orients = f == GC_GEMM_FAM_WGMMA && g->m != g->n ? 2 : 1;
     for (int or = 0; or < orients; or ++) {
@@ -464,7 +479,8 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
             out[n++] = s;
             double tiles = ceil((double)m / s.bm) * ceil((double)n_ / s.bn) * g->batch;
             s.split = gc_gemm_split_fill(tiles, sms, g->k, s.bk, 4);
-            if (s.split > 1)
+            if (s.split > 1 &&
+                !(f == GC_GEMM_FAM_WGMMA && g->dtype == GC_GEMM_TF32 && g->k < TF32_SEGMENT_K_MIN))
                 out[n++] = s;
         }
     }
