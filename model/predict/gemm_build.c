@@ -158,25 +158,40 @@ static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
 
 /* Hopper warp-specialised wgmma (CUTLASS sm90 TMA warpspecialized; cuBLAS's
  * nvjet and sm90_xmma kernels: 384 threads = 1 producer + 2 consumer
- * warpgroups, 168 registers, as the profiler shows every one of them). The
- * consumers split the tile along M when it has two m64 slabs or more, else
- * along N. One TMA load of A and of B per stage; clusters of 2 share B. */
+ * warpgroups, 168 registers, as the profiler shows every one of them).
+ * A tile whose f32 accumulators exceed 128 a thread of one warpgroup is
+ * shared by both consumers ("coop" in nvjet's names: 256x128, 192x192,
+ * 320x128, 128x256, 128x200, 64x512; sm90_xmma tf32 128x256 is
+ * warpgroupsize2x1x1), split along M when its 64-row slabs pair up, else
+ * along N; a smaller tile is one consumer's alone (ping-pong: the two
+ * alternate tiles, mainloops in turn; sm90_xmma 64x128, 64x256 are
+ * warpgroupsize1x1x1; the SASS of H200 rows g001 and g041 shows the
+ * wgmma of a 64x8 and a 128x8 tile executed by 4 warps a CTA). A consumer
+ * issues a k step's wgmma back to back (those into one accumulator
+ * pipeline in the tensor core) and waits once a k step for the group
+ * before (WARPGROUP.DEPBAR in the SASS): one dependent step a k step. One
+ * TMA load of A and of B per stage; clusters of 2 share B. */
 static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
                         gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
-    double eb = gc_gemm_in_bytes(s->dt), W = 12;
-    int ik = inst_k(s->dt);
-    int n_inst = s->bm >= 128 ? s->bn : s->bn / 2;
-    if (n_inst % 8 || n_inst < 8)
-        n_inst = s->bn;
-    if (n_inst > 256)
-        n_inst = 256;
-    n_inst = wgmma_n(a, s->dt, ik, n_inst);
-    double T = (s->bm / 64.0) * ((double)s->bn / n_inst) * (s->bk / ik); /* wgmma per k step */
+    double eb = gc_gemm_in_bytes(s->dt);
+    int ik = inst_k(s->dt), slabs = s->bm / 64;
+    int coop = (double)s->bm * s->bn / 128 > 128;
+    int wgs = coop ? 2 : 1, wm = slabs, wn = s->bn; /* consumers, each one's slabs and N */
+    double W = 4.0 * wgs; /* the warps described: the consumers; the producer's few
+                           * instructions (one thread issues the TMA) ride on them */
+    if (coop && slabs % 2 == 0)
+        wm = slabs / 2;
+    else if (coop)
+        wn = s->bn / 2;
+    int n_inst = wgmma_n(a, s->dt, ik, wn / (int)ceil(wn / 256.0));
+    double parts = (double)wn / n_inst; /* instructions across a consumer's N */
+    double chains = wgs * wm * parts;   /* independent accumulators of the tile */
     char shape[32];
     snprintf(shape, sizeof(shape), "m64n%dk%d", n_inst, ik);
-    add_tensor(b, GC_OP_WGMMA, 4 * T / W, 4 * T / W / (s->bk / ik), shape, s->dt);
+    double per_wg = chains / wgs * (s->bk / ik); /* wgmma a consumer warp issues a k step */
+    add_tensor(b, GC_OP_WGMMA, per_wg, per_wg, shape, s->dt);
     double steps = k->loop.trips, pro = fmin(s->stages - 1.0, steps);
     double lfrac = (steps - pro) / steps;
     double tm = ceil((double)s->m / s->bm);
@@ -186,8 +201,9 @@ static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
     add_alu(b, &k->loop, "iadd3", 12, 0); /* mbarrier waits and arrivals, fences */
     add(b, &k->prologue, GC_OP_TMA, pro / W)->bytes = a_b + b_b;
     epilogue(b, s, W);
-    k->block[0] = 384;
+    k->block[0] = (long)(32 * W);
     k->regs = 168;
+    k->blocks_per_sm = 1; /* the library's block of 384 threads x 168 registers fills the SM */
     k->shared_bytes = s->stages * (double)(s->bm + s->bn) * s->bk * eb + 1024;
     snprintf(info->inst, sizeof(info->inst), "wgmma %s %s.%s ss", shape, ab_type(s->dt),
              s->dt == GC_GEMM_I8 ? "s32" : "f32");

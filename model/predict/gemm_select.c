@@ -304,6 +304,8 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
             kp->kernel_us = *us;
             for (int i = 0; i < 3; i++)
                 kp->block[i] = k->block[i];
+            if (s->fam == GC_GEMM_FAM_WGMMA) /* described: its consumer warps */
+                kp->block[0] = 384;
             kp->regs = (int)k->regs;
             if (s->fam <= GC_GEMM_FAM_FFMA)
                 gc_gemm_lib_grid(a, s, kp->grid, &kp->persistent);
