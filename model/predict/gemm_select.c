@@ -81,16 +81,20 @@ typedef struct tile {
     int regs; /* per thread, as the profiler shows the library's kernel; 0: estimated */
 } tile_t;
 
-/* wgmma: 64-row slabs; at most 40960 f32 accumulators a block: 2 consumer
- * warpgroups x 128 threads x 160, what the 232 registers CUTLASS gives a
- * consumer thread (setmaxnreg; producer 40: sm90 warpspecialized
- * cooperative kernels) hold beside fragments and addresses. Observed
- * nvjet tiles include 192x192 and 320x128. */
+/* wgmma (f16, bf16, f8, i8): the tiles of cuBLAS's nvjet kernels the
+ * profiler shows on the train rows of both GPUs, as (64-row slabs of the
+ * wgmma's M, its N) with the stages their names give (nvjet_sm90_*_AxB_KxS:
+ * 24x64 and 32x128 are N x M; the stage counts are for 128-byte k steps):
+ * 64x8 .. 64x128, 64x512, 128x8 .. 128x256, 192x192, 256x16, 256x128,
+ * 320x128; the most accumulators, 40960 (320x128), is what 2 consumer
+ * warpgroups hold with the 232 registers CUTLASS gives a consumer thread
+ * (setmaxnreg; sm90 warp-specialised kernels). */
 static const tile_t t_wgmma[] = {
-    {64, 8, 12, 8, 0},    {64, 16, 12, 8, 0},   {64, 32, 12, 8, 0},   {64, 64, 12, 8, 0},
-    {64, 128, 12, 8, 0},  {128, 16, 12, 7, 0},  {128, 32, 12, 7, 0},  {128, 64, 12, 6, 0},
-    {128, 128, 12, 6, 0}, {128, 256, 12, 4, 0}, {256, 128, 12, 4, 0}, {64, 256, 12, 4, 0},
-    {192, 192, 12, 3, 0}, {320, 128, 12, 3, 0}, {128, 320, 12, 3, 0},
+    {64, 8, 12, 16, 0},   {64, 16, 12, 16, 0},  {64, 24, 12, 16, 0},  {64, 32, 12, 16, 0},
+    {64, 48, 12, 15, 0},  {64, 64, 12, 13, 0},  {64, 128, 12, 8, 0},  {64, 512, 12, 2, 0},
+    {128, 8, 12, 12, 0},  {128, 16, 12, 11, 0}, {128, 32, 12, 10, 0}, {128, 64, 12, 8, 0},
+    {128, 128, 12, 6, 0}, {128, 160, 12, 5, 0}, {128, 200, 12, 5, 0}, {128, 256, 12, 4, 0},
+    {192, 192, 12, 3, 0}, {256, 16, 12, 6, 0},  {256, 128, 12, 4, 0}, {320, 128, 12, 3, 0},
 };
 /* mma.sync: CUTLASS's sm80 / sm75 tensorop tiles (observed names) */
 static const tile_t t_mma[] = {
