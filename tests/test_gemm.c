@@ -1,8 +1,10 @@
 /* test_gemm.c - the gemm template's library model (gemm.h, gemm_int.h):
  * split-K and alignment arithmetic with known answers, the family each rule
  * picks on the shipped Hopper / Ampere / Turing arch files, the kernels a
- * call lists (memset, main, reduction) and bad arguments. */
+ * call lists (memset, main, reduction), the kernel descriptions against the
+ * SASS counts and grids the profiler showed, and bad arguments. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "model/predict/gemm.h"
@@ -124,6 +126,98 @@ static void hopper(void)
     gc_arch_destroy(h);
 }
 
+/* the count of class c (and alu name, when given) in phase ph */
+static double op_count(const gc_kphase_t *ph, gc_opclass_t c, const char *name, double *width)
+{
+    double n = 0;
+    for (size_t i = 0; i < ph->n_ops; i++)
+        if (ph->ops[i].cls == c && (!name || (ph->ops[i].name && !strcmp(ph->ops[i].name, name)))) {
+            n += ph->ops[i].count;
+            if (width)
+                *width = ph->ops[i].width;
+        }
+    return n;
+}
+
+/* The descriptions against the SASS counts and grids the profiler showed
+ * (model/kernels/README.md, gemm): known answers. */
+static void descriptions(void)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_arch_t *h = NULL;
+    CHECK(gc_arch_open(&h, "hopper-h200", &e) == 0 && gc_machine_attach(h, &e) == 0);
+    if (!h)
+        return;
+    gc_kernel_t *k = NULL;
+    /* sm80_xmma ffma 256x128x8, 8 warps (g039): 1024 FFMA, 48 LDS.128, 12
+     * 4-byte LDGSTS a warp and k step; 254 registers as profiled */
+    gc_gemm_spec_t f = {
+        GC_GEMM_FAM_FFMA, 4096, 4096, 4096, 1, GC_GEMM_F32, 256, 128, 8, 3, 8, 1, 16, 254};
+    CHECK(gc_gemm_build(h, &f, &k, NULL, &e) == 0 && k);
+    if (k) {
+        double w = 0;
+        CHECK_NEAR(op_count(&k->loop, GC_OP_ALU, "ffma", NULL), 1024, 1e-9);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_LDS, NULL, NULL), 48, 1e-9);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_CP_ASYNC, NULL, &w), 12, 1e-9);
+        CHECK_NEAR(w, 4, 1e-9);
+        CHECK(k->regs == 254 && k->loop.trips == 512);
+        gc_kernel_destroy(k);
+    }
+    /* splitKreduce grids as profiled: 1024 x 1024 (32, 16), 4 rows a thread
+     * (g104); 777 x 1234 (39, 17) (g105); 512 x 512 (16, 32) (g079) */
+    static const long want[3][4] = {{1024, 1024, 32, 16}, {777, 1234, 39, 17}, {512, 512, 16, 32}};
+    for (int i = 0; i < 3; i++) {
+        gc_gemm_spec_t r = {GC_GEMM_FAM_REDUCE,
+                            want[i][0],
+                            want[i][1],
+                            4096,
+                            1,
+                            GC_GEMM_F16,
+                            0,
+                            0,
+                            0,
+                            1,
+                            16,
+                            4,
+                            4,
+                            0};
+        k = NULL;
+        CHECK(gc_gemm_build(h, &r, &k, NULL, &e) == 0 && k);
+        if (k) {
+            CHECK(k->grid[0] == want[i][2] && k->grid[1] == want[i][3]);
+            gc_kernel_destroy(k);
+        }
+    }
+    /* wgmma: 64x8 is one consumer's (ping-pong), 4 wgmma a k step; 256x128
+     * is shared by both ("coop"), each 2 slabs x m64n128 x 4 k16 */
+    gc_gemm_spec_t p = {
+        GC_GEMM_FAM_WGMMA, 256, 256, 256, 1, GC_GEMM_F16, 64, 8, 64, 8, 12, 1, 16, 0};
+    k = NULL;
+    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
+    if (k) {
+        CHECK(k->block[0] == 128 && k->blocks_per_sm == 1);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 4, 1e-9);
+        gc_kernel_destroy(k);
+    }
+    p.bm = 256, p.bn = 128, p.m = p.n = 4096;
+    k = NULL;
+    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
+    if (k) {
+        CHECK(k->block[0] == 256);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 8, 1e-9);
+        gc_kernel_destroy(k);
+    }
+    /* tf32: no in-kernel split below K = 8192 (segment_k_off), and the
+     * reported block is the library's 384 threads */
+    int rc;
+    gc_gemm_result_t *r = call(h, 2048, 2048, 2048, 1, GC_GEMM_TF32, "nn", &rc, &e);
+    CHECK(rc == 0 && !(r->fam == GC_GEMM_FAM_WGMMA && r->split > 1));
+    r = call(h, 4096, 4096, 4096, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->kern[r->n_kernels - 1].block[0] == 384);
+    gc_arch_destroy(h);
+}
+
 static void older_archs(void)
 {
     gc_err_t e;
@@ -151,6 +245,7 @@ int main(void)
     split_arithmetic();
     alignment();
     hopper();
+    descriptions();
     older_archs();
     return gc_check_failures ? 1 : 0;
 }

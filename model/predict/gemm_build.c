@@ -158,25 +158,40 @@ static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
 
 /* Hopper warp-specialised wgmma (CUTLASS sm90 TMA warpspecialized; cuBLAS's
  * nvjet and sm90_xmma kernels: 384 threads = 1 producer + 2 consumer
- * warpgroups, 168 registers, as the profiler shows every one of them). The
- * consumers split the tile along M when it has two m64 slabs or more, else
- * along N. One TMA load of A and of B per stage; clusters of 2 share B. */
+ * warpgroups, 168 registers, as the profiler shows every one of them).
+ * A tile whose f32 accumulators exceed 128 a thread of one warpgroup is
+ * shared by both consumers ("coop" in nvjet's names: 256x128, 192x192,
+ * 320x128, 128x256, 128x200, 64x512; sm90_xmma tf32 128x256 is
+ * warpgroupsize2x1x1), split along M when its 64-row slabs pair up, else
+ * along N; a smaller tile is one consumer's alone (ping-pong: the two
+ * alternate tiles, mainloops in turn; sm90_xmma 64x128, 64x256 are
+ * warpgroupsize1x1x1; the SASS of H200 rows g001 and g041 shows the
+ * wgmma of a 64x8 and a 128x8 tile executed by 4 warps a CTA). A consumer
+ * issues a k step's wgmma back to back (those into one accumulator
+ * pipeline in the tensor core) and waits once a k step for the group
+ * before (WARPGROUP.DEPBAR in the SASS): one dependent step a k step. One
+ * TMA load of A and of B per stage; clusters of 2 share B. */
 static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
                         gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
-    double eb = gc_gemm_in_bytes(s->dt), W = 12;
-    int ik = inst_k(s->dt);
-    int n_inst = s->bm >= 128 ? s->bn : s->bn / 2;
-    if (n_inst % 8 || n_inst < 8)
-        n_inst = s->bn;
-    if (n_inst > 256)
-        n_inst = 256;
-    n_inst = wgmma_n(a, s->dt, ik, n_inst);
-    double T = (s->bm / 64.0) * ((double)s->bn / n_inst) * (s->bk / ik); /* wgmma per k step */
+    double eb = gc_gemm_in_bytes(s->dt);
+    int ik = inst_k(s->dt), slabs = s->bm / 64;
+    int coop = (double)s->bm * s->bn / 128 > 128;
+    int wgs = coop ? 2 : 1, wm = slabs, wn = s->bn; /* consumers, each one's slabs and N */
+    double W = 4.0 * wgs; /* the warps described: the consumers; the producer's few
+                           * instructions (one thread issues the TMA) ride on them */
+    if (coop && slabs % 2 == 0)
+        wm = slabs / 2;
+    else if (coop)
+        wn = s->bn / 2;
+    int n_inst = wgmma_n(a, s->dt, ik, wn / (int)ceil(wn / 256.0));
+    double parts = (double)wn / n_inst; /* instructions across a consumer's N */
+    double chains = wgs * wm * parts;   /* independent accumulators of the tile */
     char shape[32];
     snprintf(shape, sizeof(shape), "m64n%dk%d", n_inst, ik);
-    add_tensor(b, GC_OP_WGMMA, 4 * T / W, 4 * T / W / (s->bk / ik), shape, s->dt);
+    double per_wg = chains / wgs * (s->bk / ik); /* wgmma a consumer warp issues a k step */
+    add_tensor(b, GC_OP_WGMMA, per_wg, per_wg, shape, s->dt);
     double steps = k->loop.trips, pro = fmin(s->stages - 1.0, steps);
     double lfrac = (steps - pro) / steps;
     double tm = ceil((double)s->m / s->bm);
@@ -186,8 +201,9 @@ static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
     add_alu(b, &k->loop, "iadd3", 12, 0); /* mbarrier waits and arrivals, fences */
     add(b, &k->prologue, GC_OP_TMA, pro / W)->bytes = a_b + b_b;
     epilogue(b, s, W);
-    k->block[0] = 384;
+    k->block[0] = (long)(32 * W);
     k->regs = 168;
+    k->blocks_per_sm = 1; /* the library's block of 384 threads x 168 registers fills the SM */
     k->shared_bytes = s->stages * (double)(s->bm + s->bn) * s->bk * eb + 1024;
     snprintf(info->inst, sizeof(info->inst), "wgmma %s %s.%s ss", shape, ab_type(s->dt),
              s->dt == GC_GEMM_I8 ? "s32" : "f32");
@@ -236,9 +252,17 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
              s->dt == GC_GEMM_I8 ? "s32" : "f32");
 }
 
-/* CUDA-core SGEMM (CUTLASS SIMT / cuBLAS sm80_xmma ffma): each thread
- * holds tm x tn outputs, reads tm + tn operands per k from shared memory
- * with 16-byte loads, A stored transposed; cp.async stages of 8 k. */
+/* CUDA-core SGEMM (cuBLAS sm80_xmma ffma, CUTLASS simt_sgemm), counted
+ * per warp and k step of 8 off the loops the profiler executed (SASS of
+ * data/h200 rows g035 32x32, g037 128x64, g038 simt 256x128, g039 256x128:
+ * every loop instruction ran tiles x k steps times). Each thread holds
+ * tm x tn outputs: o * 8 FFMA; its fragments by LDS.128, (tm + tn) / 4 a k;
+ * A and B land in shared memory by 4-byte cp.async (the kernels are
+ * aligna4 / align1 of f32: LDGSTS.E.LTC128B), each with a 64-bit address
+ * add (IADD3 + IADD3.X); then loop control the four loops share: 6 more
+ * IADD3 and ~40 compares, selects, predicate moves, uniform adds and moves,
+ * the branch, the barrier and its cp.async waits (37-49 a k step in the
+ * four). */
 static void build_ffma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
@@ -248,22 +272,29 @@ static void build_ffma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info
     add_alu(b, &k->loop, "ffma", o * bk, o);
     gc_kop_t *l = add_mem(b, &k->loop, GC_OP_LDS, (tm + tn) / 4 * bk, 16);
     l->broadcast = 1; /* lanes in a row of the warp's layout share an address */
-    double w = s->align, copies = tile_in / w / (32 * W);
-    add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies, w);
+    double copies = tile_in / 4 / (32 * W);
+    add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies, 4);
     add(b, &k->loop, GC_OP_BAR, 1);
-    add_alu(b, &k->loop, "imad", 20, 0);
+    add_alu(b, &k->loop, "iadd3", 2 * copies + 6, 0);
+    add_alu(b, &k->loop, "isetp", 40, 0);
     double ob = 4, cb = (double)s->bm * s->bn * ob;
     gc_kop_t *st = add_mem(b, &k->epilogue, GC_OP_STG, cb / (W * 512), 16);
     st->sectors = 16;
     k->block[0] = 32L * s->warps;
-    k->regs = fmin(255, o + 2 * (tm + tn) + 48);
+    k->regs = s->regs > 0 ? s->regs : fmin(255, o + 2 * (tm + tn) + 48);
     k->shared_bytes = s->stages * tile_in;
     snprintf(info->inst, sizeof(info->inst), "ffma");
 }
 
 /* matrix x vector (cuBLAS gemvx, as profiled: blocks of 32 x 16 threads,
- * 32 outputs a block, the 16 warps splitting K, 4 loads in flight a lane,
- * partial sums added through shared memory). */
+ * 32 outputs a block, one a lane, the 16 warps splitting K), counted off
+ * the loop the profiler executed (SASS of data/h200 row g043: 4 trips of
+ * 382 instructions a warp for K = 4096): a trip takes 64 k of the warp's
+ * K / 16, issuing 64 coalesced 4-byte loads of the matrix (LDG.E.EF, one
+ * 128-byte line each) and 64 of the vector (every lane the same word), all
+ * before the first use, 134 IMAD of addresses, then one dependent chain of
+ * 64 FFMA into a single accumulator; the 16 partial sums are added through
+ * shared memory, halving 4 times (LDS, LDS, FADD, STS and a barrier each). */
 static void build_gemv(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
@@ -274,38 +305,56 @@ static void build_gemv(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info
     k->block[0] = 32;
     k->block[1] = 16;
     k->regs = 128;
-    k->loop.trips = ceil(s->k / 64.0);
+    k->loop.trips = ceil(s->k / (16 * 64.0));
     double eb = gc_gemm_in_bytes(s->dt);
-    add_mem(b, &k->loop, GC_OP_LDG, 4, eb)->l1 = 0;
-    add_alu(b, &k->loop, "ffma", 4, 1);
-    add_alu(b, &k->loop, "imad", 4, 0);
-    add_mem(b, &k->epilogue, GC_OP_STS, 1, 4);
-    add(b, &k->epilogue, GC_OP_BAR, 1);
-    add_mem(b, &k->epilogue, GC_OP_LDS, 4, 4);
+    add_mem(b, &k->loop, GC_OP_LDG, 64, eb)->l1 = 0;
+    gc_kop_t *x = add_mem(b, &k->loop, GC_OP_LDG, 64, eb);
+    x->l1 = 0;
+    x->sectors = x->lines = 1; /* one word for the whole warp */
+    add_alu(b, &k->loop, "ffma", 64, 1);
+    add_alu(b, &k->loop, "imad", 134, 0);
+    add(b, &k->epilogue, GC_OP_BAR, 5);
+    add_mem(b, &k->epilogue, GC_OP_LDS, 8, 4);
+    add_alu(b, &k->epilogue, "fadd", 4, 1);
+    add_mem(b, &k->epilogue, GC_OP_STS, 5, 4);
     add_mem(b, &k->epilogue, GC_OP_STG, 1.0 / 16, 4);
     k->read_bytes = ((double)outs * s->k + s->k) * eb * s->batch;
+    /* the matrix streams once (its loads evict first); what is read again
+     * is the vector, which stays in the L2 */
+    k->reuse_bytes = s->k * eb * s->batch;
     k->write_bytes = outs * gc_gemm_out_bytes(s->dt) * s->batch;
     snprintf(info->inst, sizeof(info->inst), "ffma");
 }
 
 /* split-K reduction (cublasLt splitKreduce_kernel as profiled: 32 x 16
- * threads, 32 columns a block, at most 16 blocks down the rows, each thread
- * summing the split f32 partials of its elements and writing C). The
- * partials were just written by the main kernel: they sit in the L2. */
+ * threads, 32 columns a block). The grid's rows: blocks of 16 rows, each
+ * thread taking `iters` rows one after another so that the grid stays near
+ * 512 blocks (every grid of the train rows: x * y = 512 or fewer blocks of
+ * one row each). Counted off its loop (SASS of data/h200 rows g104, g086:
+ * 60 instructions an output with split 4; 16 partial loads and 16 FADD a
+ * trip with split 32): per output, the split f32 partials, 16 loads issued
+ * at once and then added in a chain, ~40 instructions of addresses, the
+ * alpha/beta scaling, the conversion and the store; ~50 instructions of
+ * setup (parameter loads) before. The partials were just written by the
+ * main kernel: they sit in the L2. */
 static void build_reduce(bld_t *b, const gc_gemm_spec_t *s)
 {
     gc_kernel_t *k = b->k;
-    double gy = fmin(ceil(s->m / 16.0), 16);
-    k->grid[0] = (long)ceil(s->n / 32.0);
-    k->grid[1] = (long)gy;
+    double gx = ceil(s->n / 32.0), rows16 = ceil(s->m / 16.0);
+    double iters = fmax(1, floor(gx * rows16 / 512));
+    double chunk = fmin(16, s->split), chunks = ceil(s->split / 16.0);
+    k->grid[0] = (long)gx;
+    k->grid[1] = (long)ceil(rows16 / iters);
     k->grid[2] = s->batch;
     k->block[0] = 32;
     k->block[1] = 16;
     k->regs = 32;
-    k->loop.trips = ceil(s->m / (16 * gy));
-    add_mem(b, &k->loop, GC_OP_LDG, s->split, 4)->l1 = 0;
-    add_alu(b, &k->loop, "fadd", s->split, 1);
-    add_mem(b, &k->loop, GC_OP_STG, 1, gc_gemm_out_bytes(s->dt));
+    k->loop.trips = iters * chunks;
+    add_mem(b, &k->loop, GC_OP_LDG, chunk, 4)->l1 = 0;
+    add_alu(b, &k->loop, "fadd", chunk, 1);
+    add_alu(b, &k->loop, "imad", 1.5 * chunk + 40 / chunks, 0);
+    add_mem(b, &k->loop, GC_OP_STG, 1 / chunks, gc_gemm_out_bytes(s->dt));
+    add_alu(b, &k->prologue, "imad", 50, 1);
     double mn = (double)s->m * s->n * s->batch;
     k->read_bytes = mn * 4 * s->split;
     k->write_bytes = mn * gc_gemm_out_bytes(s->dt);

@@ -16,6 +16,8 @@ typedef struct gc_gemm_spec {
     int split;         /* K slices (grid z), 1 = none; > 1 writes f32 partials */
     int align;         /* bytes per global load of A and B: 16 (TMA / cp.async.16), 8, 4
                         * (cp.async), 2, 1 (ld.global, register staged) */
+    int regs;          /* registers per thread the profiler shows for the library's kernel
+                        * of this tile; 0: estimated from the tile */
 } gc_gemm_spec_t;
 
 /* Element bytes of A and B, and of C, for a dtype. */

@@ -78,36 +78,59 @@ int gc_gemm_split_fill(double tiles, double sms, long k, int bk, int min_steps)
 
 typedef struct tile {
     int bm, bn, warps, stages;
+    int regs; /* per thread, as the profiler shows the library's kernel; 0: estimated */
 } tile_t;
 
-/* wgmma: 64-row slabs; at most 40960 f32 accumulators a block: 2 consumer
- * warpgroups x 128 threads x 160, what the 232 registers CUTLASS gives a
- * consumer thread (setmaxnreg; producer 40: sm90 warpspecialized
- * cooperative kernels) hold beside fragments and addresses. Observed
- * nvjet tiles include 192x192 and 320x128. */
+/* wgmma (f16, bf16, f8, i8): the tiles of cuBLAS's nvjet kernels the
+ * profiler shows on the train rows of both GPUs, as (64-row slabs of the
+ * wgmma's M, its N) with the stages their names give (nvjet_sm90_*_AxB_KxS:
+ * 24x64 and 32x128 are N x M; the stage counts are for 128-byte k steps):
+ * 64x8 .. 64x128, 64x512, 128x8 .. 128x256, 192x192, 256x16, 256x128,
+ * 320x128; the most accumulators, 40960 (320x128), is what 2 consumer
+ * warpgroups hold with the 232 registers CUTLASS gives a consumer thread
+ * (setmaxnreg; sm90 warp-specialised kernels). */
 static const tile_t t_wgmma[] = {
-    {64, 8, 12, 8},    {64, 16, 12, 8},   {64, 32, 12, 8},   {64, 64, 12, 8},
-    {64, 128, 12, 8},  {128, 16, 12, 7},  {128, 32, 12, 7},  {128, 64, 12, 6},
-    {128, 128, 12, 6}, {128, 256, 12, 4}, {256, 128, 12, 4}, {64, 256, 12, 4},
-    {192, 192, 12, 3}, {320, 128, 12, 3}, {128, 320, 12, 3},
+    {64, 8, 12, 16, 0},   {64, 16, 12, 16, 0},  {64, 24, 12, 16, 0},  {64, 32, 12, 16, 0},
+    {64, 48, 12, 15, 0},  {64, 64, 12, 13, 0},  {64, 128, 12, 8, 0},  {64, 512, 12, 2, 0},
+    {128, 8, 12, 12, 0},  {128, 16, 12, 11, 0}, {128, 32, 12, 10, 0}, {128, 64, 12, 8, 0},
+    {128, 128, 12, 6, 0}, {128, 160, 12, 5, 0}, {128, 200, 12, 5, 0}, {128, 256, 12, 4, 0},
+    {192, 192, 12, 3, 0}, {256, 16, 12, 6, 0},  {256, 128, 12, 4, 0}, {320, 128, 12, 3, 0},
 };
 /* mma.sync: CUTLASS's sm80 / sm75 tensorop tiles (observed names) */
 static const tile_t t_mma[] = {
-    {64, 64, 4, 6},  {128, 128, 4, 4}, {256, 64, 4, 3},
-    {64, 256, 4, 3}, {128, 256, 8, 3}, {256, 128, 8, 3},
+    {64, 64, 4, 6, 0},  {128, 128, 4, 4, 0}, {256, 64, 4, 3, 0},
+    {64, 256, 4, 3, 0}, {128, 256, 8, 3, 0}, {256, 128, 8, 3, 0},
 };
-/* SIMT: CUTLASS sgemm / cuBLAS sm80_xmma ffma tiles (observed names) */
+/* SIMT: cuBLAS's sm80_xmma ffma tiles (tilesize32x32x8 .. 256x128x8,
+ * stage3) and CUTLASS's simt_sgemm 128x64_8x5, 256x128_8x4, with the
+ * registers the profiler shows for each (data/h200/gemm.csv, train rows) */
 static const tile_t t_ffma[] = {
-    {32, 32, 2, 3},  {32, 64, 2, 3},   {64, 32, 2, 3},   {64, 64, 4, 3},   {128, 64, 4, 3},
-    {64, 128, 4, 3}, {128, 128, 4, 3}, {256, 128, 8, 3}, {128, 256, 8, 3},
+    {32, 32, 2, 3, 80},    {32, 64, 2, 3, 102},   {64, 32, 2, 3, 102},   {64, 64, 4, 3, 121},
+    {128, 64, 4, 3, 224},  {64, 128, 4, 3, 224},  {128, 64, 4, 5, 120},  {128, 128, 4, 3, 254},
+    {256, 128, 8, 3, 254}, {128, 256, 8, 3, 254}, {256, 128, 8, 4, 202},
 };
 
-static const tile_t *tiles_of(gc_gemm_family_t f, int *n)
+/* tf32 on Hopper runs cuBLAS's sm90_xmma kernels, not nvjet: tile sizes
+ * 64x128 and 64x256 (warpgroupsize1x1x1) and 128x256 (2x1x1), the only ones
+ * the profiler shows for tf32 (data/h200/gemm.csv, data/h100/gemm.csv) */
+static const tile_t t_wgmma_tf32[] = {
+    {64, 128, 12, 8, 0},
+    {64, 256, 12, 4, 0},
+    {128, 256, 12, 4, 0},
+};
+
+/* cuBLAS's sm90_xmma tf32 kernels split K (segment_k_on, after a
+ * workspace memset) only for deep K: every train row with K >= 8192 and
+ * few tiles ran segment_k_on (g064, g088, g090), every one with K <= 4096
+ * segment_k_off, even with half the SMs idle (g060: 64 tiles; g027, g097) */
+#define TF32_SEGMENT_K_MIN 8192
+
+static const tile_t *tiles_of(gc_gemm_family_t f, gc_gemm_dtype_t dt, int *n)
 {
 #define TN(t) (*n = (int)(sizeof(t) / sizeof(t[0])), t)
     switch (f) {
     case GC_GEMM_FAM_WGMMA:
-        return TN(t_wgmma);
+        return dt == GC_GEMM_TF32 ? TN(t_wgmma_tf32) : TN(t_wgmma);
     case GC_GEMM_FAM_MMA:
     case GC_GEMM_FAM_MMA_LDG:
         return TN(t_mma);
@@ -221,18 +244,45 @@ static double qv(const gc_qty_t *q)
     return q->set && q->v > 0 ? q->v : 0;
 }
 
+/* latency of a dependent integer instruction (the arch's imad, else 4) */
+static double int_lat(const gc_arch_t *a)
+{
+    for (size_t i = 0; i < a->n_alu; i++)
+        if (a->alu[i].op && !strcmp(a->alu[i].op, "imad") && qv(&a->alu[i].latency_cyc) > 0)
+            return a->alu[i].latency_cyc.v;
+    return 4;
+}
+
+/* Instructions of the Hopper wgmma kernels' set-up and epilogue that one
+ * consumer warp runs once per tile, each waiting for the one before (tile
+ * coordinates by multiply-shift division, mbarrier set-up, the epilogue's
+ * addresses: uniform-datapath integer ops, SASS of data/h200 rows g001 and
+ * g041: 20 + 139 before the loop, 281 and 330 after it). */
+#define WGMMA_SERIAL_INST 440
+
 /* Cycles at a kernel's two ends that no overlap hides (the model's rounds
- * are the steady state): its first operands come from DRAM (the L2 when
- * the producer just wrote them: the reduction), through TMA when the
- * family loads with it, and its last stores must reach the L2 before it
- * ends. Arch values: memory.dram / l2 latency_cyc, memory.tma.latency_extra_cyc. */
-static double ends_cyc(const gc_arch_t *a, gc_gemm_family_t f)
+ * are the steady state): its first operands come from the L2 when the
+ * call's operands fit it (the call repeats: they stay there) else from
+ * DRAM, through TMA when the family loads with it (memory.tma.latency_cyc
+ * is a TMA load that hits the L2); and its last stores must reach the L2
+ * before it ends. A wgmma kernel also runs its serial set-up and epilogue
+ * code and, launched in clusters, waits once for the cluster's barrier (a
+ * distributed shared-memory round trip). Arch values: memory.dram / l2
+ * latency_cyc, memory.tma, memory.dsm.latency_cyc, alu imad latency. */
+static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s)
 {
     double l2 = qv(&a->memory.l2.latency_cyc), dram = qv(&a->memory.dram.latency_cyc);
-    double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : dram;
-    if (f == GC_GEMM_FAM_WGMMA)
-        first += qv(&a->memory.tma.latency_extra_cyc);
-    return first + l2;
+    double L2 = qv(&a->memory.l2.size_mib) * 1048576;
+    double eb = gc_gemm_in_bytes(s->dt);
+    int fits = ((double)s->m * s->k + (double)s->k * s->n) * eb * s->batch <= L2;
+    gc_gemm_family_t f = s->fam;
+    double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : fits ? l2 : dram;
+    if (f != GC_GEMM_FAM_WGMMA)
+        return first + l2;
+    double tma = qv(&a->memory.tma.latency_cyc);
+    first = fits && tma > 0 ? tma : first + qv(&a->memory.tma.latency_extra_cyc);
+    double cluster = ceil((double)s->m / s->bm) >= 2 ? qv(&a->memory.dsm.latency_cyc) : 0;
+    return first + l2 + cluster + WGMMA_SERIAL_INST * int_lat(a);
 }
 
 /* Predict one kernel of spec s: its description, the model's prediction and
@@ -250,7 +300,7 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
     if (!rc && csrc)
         p.clock_source = csrc;
     if (!rc) {
-        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s->fam) / p.clock_mhz;
+        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s) / p.clock_mhz;
         if (kp) {
             memset(kp, 0, sizeof(*kp));
             kp->fam = s->fam;
@@ -258,6 +308,8 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
             kp->kernel_us = *us;
             for (int i = 0; i < 3; i++)
                 kp->block[i] = k->block[i];
+            if (s->fam == GC_GEMM_FAM_WGMMA) /* described: its consumer warps */
+                kp->block[0] = 384;
             kp->regs = (int)k->regs;
             if (s->fam <= GC_GEMM_FAM_FFMA)
                 gc_gemm_lib_grid(a, s, kp->grid, &kp->persistent);
@@ -280,7 +332,7 @@ static int has_reduce(const gc_gemm_spec_t *s)
 static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
 {
     gc_gemm_spec_t r = {
-        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4};
+        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4, 0};
     return r;
 }
 
@@ -413,7 +465,7 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
                        gc_gemm_spec_t *out)
 {
     int nt, n = 0;
-    const tile_t *t = tiles_of(f, &nt);
+    const tile_t *t = tiles_of(f, g->dtype, &nt);
     double sms = a->sm.count.set ? a->sm.count.v : 1;
     int orients = f == GC_GEMM_FAM_WGMMA && g->m != g->n ? 2 : 1;
     for (int or = 0; or < orients; or ++) {
@@ -425,7 +477,7 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
                                 g->k,        g->batch,   g->dtype,
                                 t[i].bm,     t[i].bn,    kstep(f, g->dtype),
                                 t[i].stages, t[i].warps, 1,
-                                align};
+                                align,       t[i].regs};
             if (f == GC_GEMM_FAM_MMA_LDG)
                 s.stages = 2; /* registers hold the next k step (CUTLASS MmaPipelined) */
             if (!(s.stages = fit_stages(a, &s)))
@@ -433,7 +485,8 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
             out[n++] = s;
             double tiles = ceil((double)m / s.bm) * ceil((double)n_ / s.bn) * g->batch;
             s.split = gc_gemm_split_fill(tiles, sms, g->k, s.bk, 4);
-            if (s.split > 1)
+            if (s.split > 1 &&
+                !(f == GC_GEMM_FAM_WGMMA && g->dtype == GC_GEMM_TF32 && g->k < TF32_SEGMENT_K_MIN))
                 out[n++] = s;
         }
     }
@@ -582,7 +635,7 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_p
     for (int i = 0; i < c.n_fam && !rc; i++) {
         if (c.fam[i] == GC_GEMM_FAM_GEMV) {
             gc_gemm_spec_t s = {
-                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4};
+                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4, 0};
             rc = try_spec(a, g, &s, o, &st);
         } else {
             rc = search_family(a, g, c.fam[i], c.align, o, &st);
