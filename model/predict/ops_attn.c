@@ -3,6 +3,7 @@
  * implicit GEMM, through the gemm template's kernels). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gemm.h"
@@ -42,18 +43,102 @@ static int fa_config(const gc_arch_t *a, long d, int causal, fa_cfg_t *c)
     return 0;
 }
 
-/* K / V blocks each row block visits: all of them, or with --causal those
- * up to the diagonal (flash_fwd_kernel.h: n_block_max = min(ceil(S / bn),
- * ceil((m_block + 1) * bm / bn))), averaged over the row blocks. */
+/* K / V blocks row block m visits: all of them, or with --causal those up
+ * to the diagonal (flash_fwd_kernel.h: n_block_max = min(ceil(S / bn),
+ * ceil((m_block + 1) * bm / bn))). */
+static double fa_block_trips(double S, const fa_cfg_t *c, int causal, double m)
+{
+    double nb = ceil(S / c->bn);
+    return causal ? fmin(nb, ceil((m + 1) * c->bm / c->bn)) : nb;
+}
+
+/* The row blocks' trips averaged. */
 static double fa_trips(double S, const fa_cfg_t *c, int causal)
 {
-    double nb = ceil(S / c->bn), mb = ceil(S / c->bm);
-    if (!causal)
-        return nb;
-    double sum = 0;
+    double mb = ceil(S / c->bm), sum = 0;
     for (double m = 0; m < mb; m++)
-        sum += fmin(nb, ceil((m + 1) * c->bm / c->bn));
+        sum += fa_block_trips(S, c, causal, m);
     return sum / mb;
+}
+
+/* Push t onto the min-heap h of n entries (n + 1 after). */
+static void heap_push(double *h, long n, double t)
+{
+    long i = n;
+    for (; i > 0 && h[(i - 1) / 2] > t; i = (i - 1) / 2)
+        h[i] = h[(i - 1) / 2];
+    h[i] = t;
+}
+
+/* Replace the smallest entry of the min-heap h of n entries by t. */
+static void heap_top(double *h, long n, double t)
+{
+    long i = 0;
+    for (;;) {
+        long l = 2 * i + 1, r = l + 1, m = i;
+        double v = t;
+        if (l < n && h[l] < v)
+            m = l, v = h[l];
+        if (r < n && h[r] < v)
+            m = r;
+        if (m == i)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = t;
+}
+
+/* How much longer than G equal blocks of the mean trips a causal grid runs:
+ * its row blocks differ (fa_block_trips), the block scheduler starts blocks
+ * in linear index order (blockIdx.x = m_block fastest: grid
+ * (ceil(S / bm), B, H)) on whichever of the `slots` resident places frees
+ * first, so the last long row blocks decide when the kernel ends. The ratio
+ * of the two list-scheduling makespans, each slot running its blocks one
+ * after another at one pace: FlashAttention-2's warps are latency-bound
+ * (ncu on the H200, model/validation/data/h200/diag_summary.csv: 2 warps
+ * per scheduler issuing 41-49 % of slots, top stall `wait'; the SASS of
+ * o031's single block per SM spends about as long on a K/V block as two
+ * blocks per SM do), so a slot runs at its own pace whatever its
+ * neighbour does. 1 for a grid of equal blocks, or when memory runs out. */
+static double fa_imbalance(const fa_cfg_t *c, const gc_ops_args_t *g, double slots)
+{
+    double S = (double)g->seq, mb = ceil(S / c->bm), mean = fa_trips(S, c, g->causal);
+    double G = mb * g->batch * g->heads;
+    if (!g->causal || !(slots >= 1) || G <= 1)
+        return 1;
+    long ns = (long)fmin(slots, G), n = 0;
+    double *h = malloc(sizeof(*h) * (size_t)ns), end = 0;
+    if (!h)
+        return 1;
+    for (double b = 0; b < G; b++) {
+        double t = fa_block_trips(S, c, 1, fmod(b, mb));
+        if (n < ns)
+            heap_push(h, n++, t), end = fmax(end, t);
+        else
+            end = fmax(end, h[0] + t), heap_top(h, n, h[0] + t);
+    }
+    free(h);
+    return end / (ceil(G / ns) * mean);
+}
+
+/* Resident blocks per SM of kernel k on a, as the predictor finds them
+ * (0 when it cannot place one). */
+static double fa_blocks_per_sm(const gc_arch_t *a, const gc_kernel_t *k)
+{
+    gc_kernel_t *t = gc_kernel_create("occupancy");
+    if (!t)
+        return 0;
+    memcpy(t->block, k->block, sizeof(t->block));
+    t->regs = k->regs;
+    t->shared_bytes = k->shared_bytes;
+    gc_prediction_t p;
+    gc_predict_opts_t o = {0};
+    gc_err_t e;
+    gc_err_clear(&e);
+    double n = gc_predict(a, t, &o, &p, &e) ? 0 : p.blocks_per_sm;
+    gc_kernel_destroy(t);
+    return n;
 }
 
 /* One K/V block of the main loop per warp (flash_fwd_kernel.h,
@@ -183,19 +268,22 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     k->regs = 255;
     double D = c.d;
     k->shared_bytes = (c.bm + 2.0 * c.bn) * D * 2;
-    double trips = fa_trips(S, &c, g->causal);
-    k->prologue.trips = k->loop.trips = k->epilogue.trips = trips;
+    /* the row blocks' mean trips, stretched by a causal grid's uneven last
+     * wave (fa_imbalance) */
+    double mean = fa_trips(S, &c, g->causal);
+    k->prologue.trips = k->loop.trips = k->epilogue.trips =
+        mean * fa_imbalance(&c, g, ops_sms(a) * fa_blocks_per_sm(a, k));
     k->prologue.stages = k->loop.stages = 2; /* V, the next K: in flight over a step */
     fa_steps(&b, k, &c, g->dtype);
-    fa_mask(&b, &k->epilogue, &c, trips, g->causal);
+    fa_mask(&b, &k->epilogue, &c, mean, g->causal);
     /* once per block, spread over its trips: the Q block in (cp.async), the
      * O block out (scaled by 1 / row sum, through shared memory: its STS and
      * LDS are a few per thread and left out) */
-    gc_kop_t *q = kb_op(&b, &k->prologue, GC_OP_CP_ASYNC, c.bm * D * 2 / 512 / c.warps / trips);
+    gc_kop_t *q = kb_op(&b, &k->prologue, GC_OP_CP_ASYNC, c.bm * D * 2 / 512 / c.warps / mean);
     q->width = 16;
     q->l1 = 0;
-    double ow = c.bm * D * 2 / 512 / c.warps / trips;
-    kb_alu(&b, &k->epilogue, "fmul", c.bm * D / 32 / c.warps / trips, 0);
+    double ow = c.bm * D * 2 / 512 / c.warps / mean;
+    kb_alu(&b, &k->epilogue, "fmul", c.bm * D / 32 / c.warps / mean, 0);
     kb_stg(&b, &k->epilogue, 16, ow);
     double qkv = B * H * S * g->head_dim * 2;
     k->read_bytes = 3 * qkv;
