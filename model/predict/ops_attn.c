@@ -1,12 +1,10 @@
-/* ops_attn.c - the tensor-core operator templates: attention (the
- * FlashAttention-2 forward kernel PyTorch vendors) and conv2d (cuDNN's
- * implicit GEMM, through the gemm template's kernels). */
+/* ops_attn.c - the attention template: the FlashAttention-2 forward kernel
+ * PyTorch vendors (conv2d: ops_conv.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemm.h"
 #include "ops_build.h"
 #include "predict.h"
 
@@ -293,87 +291,4 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     double heads_live = ceil(2 * ops_sms(a) / ceil(S / c.bm));
     k->reuse_bytes = fmin(3 * qkv, heads_live * 2 * S * g->head_dim * 2);
     return ops_push(p, &b, "attention", err);
-}
-
-/* cuDNN's kernels need C a multiple of 8 halves (16 bytes) for their
- * vectorized NHWC loads; for other C it first copies the input into a
- * channel-padded buffer (a separate kernel in the trace). Modelled as a
- * copy kernel: 128-thread blocks, a thread per 8 output halves. */
-static int conv_pad(const gc_ops_args_t *g, double cpad, gc_ops_plan_t *p, gc_err_t *err)
-{
-    double pix = (double)g->n * g->h * g->w;
-    kb_t b;
-    gc_kernel_t *k = kb_start(&b, "cudnn nhwc channel pad",
-                              "cuDNN: NHWC tensor-core kernels need C % 8 == 0 "
-                              "(cuDNN developer guide, Tensor Core requirements)",
-                              err);
-    if (!k)
-        return GC_ENOMEM;
-    double threads = pix * cpad / 8;
-    k->grid[0] = (long)ceil(threads / 128);
-    k->block[0] = 128;
-    k->regs = 24;
-    k->loop.trips = 1;
-    gc_kop_t *ld = kb_ldg(&b, &k->loop, 2, g->c, 0); /* the pixel's C halves */
-    ld->sectors = fmax(1, ceil(32 * g->c * 2.0 / 32));
-    ld->lines = fmax(1, ceil(32 * g->c * 2.0 / 128));
-    ld->l1_hit = 1 - 1.0 / g->c;
-    kb_stg(&b, &k->loop, 16, 1);
-    kb_alu(&b, &k->loop, "imad", 10, 0);
-    k->read_bytes = pix * g->c * 2;
-    k->write_bytes = pix * cpad * 2;
-    return ops_push(p, &b, "pad", err);
-}
-
-/* conv2d forward, NHWC, as cuDNN runs it: an implicit GEMM with M = N * P * Q
- * output pixels, N = K filters and K = C * R * S (C padded to a multiple of
- * 8), its A tiles gathered from the input (each input pixel is read by up to
- * R * S / stride^2 tiles: from the L2; only the input, the filter and the
- * output cross DRAM). The GEMM kernel is the gemm template's (model/gemm.h:
- * on sm90 wgmma + TMA, on sm8x mma.sync + cp.async, the same tile family
- * cuDNN's and CUTLASS's implicit-GEMM fprop kernels use); the tile the model
- * finds fastest is kept, as cuDNN's heuristic would. */
-int ops_conv2d(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
-{
-    long P = (g->h + 2 * g->pad - g->r) / g->stride + 1;
-    long Q = (g->w + 2 * g->pad - g->s) / g->stride + 1;
-    if (g->h + 2 * g->pad < g->r || g->w + 2 * g->pad < g->s || P < 1 || Q < 1)
-        return gc_err_set(err, GC_EUSAGE, "conv2d: the %ldx%ld filter does not fit the "
-                          "padded %ldx%ld input (check --r, --s, --pad)", g->r, g->s,
-                          g->h + 2 * g->pad, g->w + 2 * g->pad);
-    long cpad = (g->c + 7) / 8 * 8;
-    int rc = 0;
-    if (cpad != g->c && (rc = conv_pad(g, (double)cpad, p, err)) != 0)
-        return rc;
-    gc_gemm_dtype_t dt = !strcmp(g->dtype, "bf16") ? GC_GEMM_BF16 : GC_GEMM_F16;
-    long M = g->n * P * Q, N = g->k, K = cpad * g->r * g->s;
-    gc_kernel_t *best = NULL;
-    double best_us = 0;
-    gc_predict_opts_t o = {0};
-    for (int i = 0; i < 64; i++) {
-        gc_kernel_t *kd = NULL;
-        gc_gemm_result_t info;
-        gc_err_t e;
-        gc_err_clear(&e);
-        if (gc_gemm_kernel(a, M, N, K, dt, i, &kd, &info, &e))
-            break;
-        kd->read_bytes = (double)g->n * g->h * g->w * cpad * 2 + (double)N * K * 2;
-        gc_prediction_t pr;
-        if (!gc_predict(a, kd, &o, &pr, &e) && (!best || pr.time_us < best_us)) {
-            gc_kernel_destroy(best);
-            best = kd;
-            best_us = pr.time_us;
-        } else {
-            gc_kernel_destroy(kd);
-        }
-    }
-    if (!best)
-        return gc_err_set(err, GC_EINPUT, "conv2d: no implicit-GEMM kernel fits the arch");
-    char name[96];
-    snprintf(name, sizeof(name), "implicit_gemm fprop %ldx%ldx%ld (%s)", M, N, K, best->name);
-    best->name = gc_kernel_str(best, name);
-    best->source = gc_kernel_str(best, "cuDNN implicit-GEMM fprop, NHWC; the kernel of the "
-                                       "gemm template (model/gemm.c)");
-    kb_t b = {best, best->name != NULL};
-    return ops_push(p, &b, "conv", err);
 }
