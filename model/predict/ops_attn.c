@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machine.h"
 #include "ops_build.h"
 #include "predict.h"
 
@@ -87,56 +88,89 @@ static void heap_top(double *h, long n, double t)
     h[i] = t;
 }
 
-/* How much longer than G equal blocks of the mean trips a causal grid runs:
- * its row blocks differ (fa_block_trips), the block scheduler starts blocks
- * in linear index order (blockIdx.x = m_block fastest: grid
- * (ceil(S / bm), B, H)) on whichever of the `slots` resident places frees
- * first, so the last long row blocks decide when the kernel ends. The ratio
- * of the two list-scheduling makespans, each slot running its blocks one
- * after another at one pace: FlashAttention-2's warps are latency-bound
- * (ncu on the H200, model/validation/data/h200/diag_summary.csv: 2 warps
- * per scheduler issuing 41-49 % of slots, top stall `wait'; the SASS of
- * o031's single block per SM spends about as long on a K/V block as two
- * blocks per SM do), so a slot runs at its own pace whatever its
- * neighbour does. 1 for a grid of equal blocks, or when memory runs out. */
-static double fa_imbalance(const fa_cfg_t *c, const gc_ops_args_t *g, double slots)
+/* What a slot spends on the grid, in K/V-block trips per wave of blocks:
+ * each block costs its trips (fa_block_trips) plus F, its once-per-block
+ * work in trips; the block scheduler starts blocks in linear index order
+ * (blockIdx.x = m_block fastest: grid (ceil(S / bm), B, H)) on whichever
+ * of the `slots` resident places frees first, so in a causal grid the last
+ * long row blocks decide when the kernel ends. The list-scheduling makespan
+ * over ceil(G / slots) waves, each slot running its blocks one after
+ * another at one pace: FlashAttention-2's warps are latency-bound (ncu on
+ * the H200, model/validation/data/h200/diag_summary.csv: 2 warps per
+ * scheduler issuing 41-49 % of slots, top stall `wait'; in o031's SASS a
+ * single block per SM spends about as long on a K/V block as two blocks per
+ * SM do), so a slot runs at its own pace whatever its neighbour does.
+ * Without memory for the heap: the mean trips plus F. */
+static double fa_slot_trips(const fa_cfg_t *c, const gc_ops_args_t *g, double slots, double F)
 {
     double S = (double)g->seq, mb = ceil(S / c->bm), mean = fa_trips(S, c, g->causal);
     double G = mb * g->batch * g->heads;
     if (!g->causal || !(slots >= 1) || G <= 1)
-        return 1;
+        return mean + F;
     long ns = (long)fmin(slots, G), n = 0;
     double *h = malloc(sizeof(*h) * (size_t)ns), end = 0;
     if (!h)
-        return 1;
+        return mean + F;
     for (double b = 0; b < G; b++) {
-        double t = fa_block_trips(S, c, 1, fmod(b, mb));
+        double t = fa_block_trips(S, c, 1, fmod(b, mb)) + F;
         if (n < ns)
             heap_push(h, n++, t), end = fmax(end, t);
         else
             end = fmax(end, h[0] + t), heap_top(h, n, h[0] + t);
     }
     free(h);
-    return end / (ceil(G / ns) * mean);
+    return end / ceil(G / ns);
 }
 
-/* Resident blocks per SM of kernel k on a, as the predictor finds them
- * (0 when it cannot place one). */
-static double fa_blocks_per_sm(const gc_arch_t *a, const gc_kernel_t *k)
+/* Instructions per warp in one trip of k's three step phases. */
+static double fa_trip_insts(const gc_kernel_t *k)
 {
-    gc_kernel_t *t = gc_kernel_create("occupancy");
-    if (!t)
-        return 0;
-    memcpy(t->block, k->block, sizeof(t->block));
-    t->regs = k->regs;
-    t->shared_bytes = k->shared_bytes;
+    const gc_kphase_t *ph[3] = {&k->prologue, &k->loop, &k->epilogue};
+    double n = 0;
+    for (int i = 0; i < 3; i++)
+        for (size_t j = 0; j < ph[i]->n_ops; j++)
+            n += ph[i]->ops[j].count;
+    return n;
+}
+
+/* A block's work outside its K/V trips, in trips (F of fa_slot_trips):
+ * the code before the first and after the last trip, at the trips' pace
+ * per instruction (per warp, FA2's SASS on the H200, sass/o001.1.sass,
+ * o002.1, o005.1: 295-313 instructions up to the first HMMA, 435 (hdim 64)
+ * and 618 (hdim 128) after the last: about 300 + 230 + 3.1 x D), and the
+ * wait for the first loads, which nothing in the block hides: the Q block
+ * and the first K block from DRAM at the SM's share of the read bandwidth,
+ * after the DRAM latency (memory.dram.latency_cyc, bw_read_gbs). round_cyc:
+ * the predicted cycles of one trip of the resident blocks. */
+static double fa_fixed_trips(const gc_arch_t *a, const fa_cfg_t *c, const gc_kernel_t *k,
+                             double clock_mhz, double round_cyc)
+{
+    const gc_machine_t *m = gc_machine_of(a);
+    double D = c->d, n = fa_trip_insts(k);
+    double F = n > 0 ? (300 + 230 + 3.1 * D) / n : 0;
+    if (m && m->dram_rd_gbs > 0 && round_cyc > 0) {
+        double bytes_cyc = m->dram_rd_gbs * 1e3 / (m->sms * clock_mhz);
+        F += (m->dram_lat_cyc + (c->bm + c->bn) * D * 2 / bytes_cyc) / round_cyc;
+    }
+    return F;
+}
+
+/* k predicted on a at the trips it has: the cycles of one trip of the
+ * resident blocks, the clock, the resident places (SMs x blocks per SM).
+ * 0 when it cannot be predicted. */
+static int fa_round(const gc_arch_t *a, const gc_kernel_t *k, double *round_cyc, double *clock_mhz,
+                    double *slots)
+{
     gc_prediction_t p;
     gc_predict_opts_t o = {0};
     gc_err_t e;
     gc_err_clear(&e);
-    double n = gc_predict(a, t, &o, &p, &e) ? 0 : p.blocks_per_sm;
-    gc_kernel_destroy(t);
-    return n;
+    if (gc_predict(a, k, &o, &p, &e) || !(k->loop.trips > 0))
+        return 0;
+    *round_cyc = (p.cycles - p.breakdown[GC_R_LAUNCH]) / (ceil(p.waves) * k->loop.trips);
+    *clock_mhz = p.clock_mhz;
+    *slots = ops_sms(a) * p.blocks_per_sm;
+    return 1;
 }
 
 /* One K/V block of the main loop per warp (flash_fwd_kernel.h,
@@ -266,11 +300,8 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     k->regs = 255;
     double D = c.d;
     k->shared_bytes = (c.bm + 2.0 * c.bn) * D * 2;
-    /* the row blocks' mean trips, stretched by a causal grid's uneven last
-     * wave (fa_imbalance) */
     double mean = fa_trips(S, &c, g->causal);
-    k->prologue.trips = k->loop.trips = k->epilogue.trips =
-        mean * fa_imbalance(&c, g, ops_sms(a) * fa_blocks_per_sm(a, k));
+    k->prologue.trips = k->loop.trips = k->epilogue.trips = mean;
     k->prologue.stages = k->loop.stages = 2; /* V, the next K: in flight over a step */
     fa_steps(&b, k, &c, g->dtype);
     fa_mask(&b, &k->epilogue, &c, mean, g->causal);
@@ -290,5 +321,12 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
      * heads in flight (two blocks per SM) keep theirs there */
     double heads_live = ceil(2 * ops_sms(a) / ceil(S / c.bm));
     k->reuse_bytes = fmin(3 * qkv, heads_live * 2 * S * g->head_dim * 2);
+    /* the trips a slot spends per wave: the row blocks' trips plus each
+     * block's work outside them, as the blocks are dispatched
+     * (fa_slot_trips, fa_fixed_trips) */
+    double round = 0, clk = 0, slots = 0;
+    if (b.ok && fa_round(a, k, &round, &clk, &slots))
+        k->prologue.trips = k->loop.trips = k->epilogue.trips =
+            fa_slot_trips(&c, g, slots, fa_fixed_trips(a, &c, k, clk, round));
     return ops_push(p, &b, "attention", err);
 }
