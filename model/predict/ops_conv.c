@@ -387,8 +387,10 @@ static int conv_unaligned(const gc_arch_t *a, const gc_ops_args_t *g, const conv
     gc_kernel_t *idx = best_indexed(a, g, v, &ius, &bt), *fl[5] = {0};
     if (stem) {
         first_layer_path(a, g, v, fl);
-        for (int i = 0; i < 5 && fus >= 0; i++)
-            fus = fl[i] && conv_us(a, fl[i]) > 0 ? fus + conv_us(a, fl[i]) : -1;
+        for (int i = 0; i < 5 && fus >= 0; i++) {
+            double us = fl[i] ? conv_us(a, fl[i]) : -1;
+            fus = us > 0 ? fus + us : -1;
+        }
     }
     int rc = 0;
     if (stem && fus > 0 && (!idx || fus < ius)) {
