@@ -21,7 +21,7 @@
 #include "kernel.h"
 #include "predict.h"
 
-#define GC_OPS_KERNELS_MAX 4
+#define GC_OPS_KERNELS_MAX 6
 
 /* The arguments of one operator call as given on the command line; sizes
  * not given are 0. */

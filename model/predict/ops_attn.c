@@ -1,11 +1,11 @@
-/* ops_attn.c - the tensor-core operator templates: attention (the
- * FlashAttention-2 forward kernel PyTorch vendors) and conv2d (cuDNN's
- * implicit GEMM, through the gemm template's kernels). */
+/* ops_attn.c - the attention template: the FlashAttention-2 forward kernel
+ * PyTorch vendors (conv2d: ops_conv.c). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "gemm.h"
+#include "machine.h"
 #include "ops_build.h"
 #include "predict.h"
 
@@ -42,18 +42,135 @@ static int fa_config(const gc_arch_t *a, long d, int causal, fa_cfg_t *c)
     return 0;
 }
 
-/* K / V blocks each row block visits: all of them, or with --causal those
- * up to the diagonal (flash_fwd_kernel.h: n_block_max = min(ceil(S / bn),
- * ceil((m_block + 1) * bm / bn))), averaged over the row blocks. */
+/* K / V blocks row block m visits: all of them, or with --causal those up
+ * to the diagonal (flash_fwd_kernel.h: n_block_max = min(ceil(S / bn),
+ * ceil((m_block + 1) * bm / bn))). */
+static double fa_block_trips(double S, const fa_cfg_t *c, int causal, double m)
+{
+    double nb = ceil(S / c->bn);
+    return causal ? fmin(nb, ceil((m + 1) * c->bm / c->bn)) : nb;
+}
+
+/* The row blocks' trips averaged. */
 static double fa_trips(double S, const fa_cfg_t *c, int causal)
 {
-    double nb = ceil(S / c->bn), mb = ceil(S / c->bm);
-    if (!causal)
-        return nb;
-    double sum = 0;
+    double mb = ceil(S / c->bm), sum = 0;
     for (double m = 0; m < mb; m++)
-        sum += fmin(nb, ceil((m + 1) * c->bm / c->bn));
+        sum += fa_block_trips(S, c, causal, m);
     return sum / mb;
+}
+
+/* Push t onto the min-heap h of n entries (n + 1 after). */
+static void heap_push(double *h, long n, double t)
+{
+    long i = n;
+    for (; i > 0 && h[(i - 1) / 2] > t; i = (i - 1) / 2)
+        h[i] = h[(i - 1) / 2];
+    h[i] = t;
+}
+
+/* Replace the smallest entry of the min-heap h of n entries by t. */
+static void heap_top(double *h, long n, double t)
+{
+    long i = 0;
+    for (;;) {
+        long l = 2 * i + 1, r = l + 1, m = i;
+        double v = t;
+        if (l < n && h[l] < v)
+            m = l, v = h[l];
+        if (r < n && h[r] < v)
+            m = r;
+        if (m == i)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = t;
+}
+
+/* What a slot spends on the grid, in K/V-block trips per wave of blocks:
+ * each block costs its trips (fa_block_trips) plus F, its once-per-block
+ * work in trips; the block scheduler starts blocks in linear index order
+ * (blockIdx.x = m_block fastest: grid (ceil(S / bm), B, H)) on whichever
+ * of the `slots` resident places frees first, so in a causal grid the last
+ * long row blocks decide when the kernel ends. The list-scheduling makespan
+ * over ceil(G / slots) waves, each slot running its blocks one after
+ * another at one pace: FlashAttention-2's warps are latency-bound (ncu on
+ * the H200, model/validation/data/h200/diag_summary.csv: 2 warps per
+ * scheduler issuing 41-49 % of slots, top stall `wait'; in o031's SASS a
+ * single block per SM spends about as long on a K/V block as two blocks per
+ * SM do), so a slot runs at its own pace whatever its neighbour does.
+ * Without memory for the heap: the mean trips plus F. */
+static double fa_slot_trips(const fa_cfg_t *c, const gc_ops_args_t *g, double slots, double F)
+{
+    double S = (double)g->seq, mb = ceil(S / c->bm), mean = fa_trips(S, c, g->causal);
+    double G = mb * g->batch * g->heads;
+    if (!g->causal || !(slots >= 1) || G <= 1)
+        return mean + F;
+    long ns = (long)fmin(slots, G), n = 0;
+    double *h = malloc(sizeof(*h) * (size_t)ns), end = 0;
+    if (!h)
+        return mean + F;
+    for (double b = 0; b < G; b++) {
+        double t = fa_block_trips(S, c, 1, fmod(b, mb)) + F;
+        if (n < ns)
+            heap_push(h, n++, t), end = fmax(end, t);
+        else
+            end = fmax(end, h[0] + t), heap_top(h, n, h[0] + t);
+    }
+    free(h);
+    return end / ceil(G / ns);
+}
+
+/* Instructions per warp in one trip of k's three step phases. */
+static double fa_trip_insts(const gc_kernel_t *k)
+{
+    const gc_kphase_t *ph[3] = {&k->prologue, &k->loop, &k->epilogue};
+    double n = 0;
+    for (int i = 0; i < 3; i++)
+        for (size_t j = 0; j < ph[i]->n_ops; j++)
+            n += ph[i]->ops[j].count;
+    return n;
+}
+
+/* A block's work outside its K/V trips, in trips (F of fa_slot_trips):
+ * the code before the first and after the last trip, at the trips' pace
+ * per instruction (per warp, FA2's SASS on the H200, sass/o001.1.sass,
+ * o002.1, o005.1: 295-313 instructions up to the first HMMA, 435 (hdim 64)
+ * and 618 (hdim 128) after the last: about 300 + 230 + 3.1 x D), and the
+ * wait for the first loads, which nothing in the block hides: the Q block
+ * and the first K block from DRAM at the SM's share of the read bandwidth,
+ * after the DRAM latency (memory.dram.latency_cyc, bw_read_gbs). round_cyc:
+ * the predicted cycles of one trip of the resident blocks. */
+static double fa_fixed_trips(const gc_arch_t *a, const fa_cfg_t *c, const gc_kernel_t *k,
+                             double clock_mhz, double round_cyc)
+{
+    const gc_machine_t *m = gc_machine_of(a);
+    double D = c->d, n = fa_trip_insts(k);
+    double F = n > 0 ? (300 + 230 + 3.1 * D) / n : 0;
+    if (m && m->dram_rd_gbs > 0 && round_cyc > 0) {
+        double bytes_cyc = m->dram_rd_gbs * 1e3 / (m->sms * clock_mhz);
+        F += (m->dram_lat_cyc + (c->bm + c->bn) * D * 2 / bytes_cyc) / round_cyc;
+    }
+    return F;
+}
+
+/* k predicted on a at the trips it has: the cycles of one trip of the
+ * resident blocks, the clock, the resident places (SMs x blocks per SM).
+ * 0 when it cannot be predicted. */
+static int fa_round(const gc_arch_t *a, const gc_kernel_t *k, double *round_cyc, double *clock_mhz,
+                    double *slots)
+{
+    gc_prediction_t p;
+    gc_predict_opts_t o = {0};
+    gc_err_t e;
+    gc_err_clear(&e);
+    if (gc_predict(a, k, &o, &p, &e) || !(k->loop.trips > 0))
+        return 0;
+    *round_cyc = (p.cycles - p.breakdown[GC_R_LAUNCH]) / (ceil(p.waves) * k->loop.trips);
+    *clock_mhz = p.clock_mhz;
+    *slots = ops_sms(a) * p.blocks_per_sm;
+    return 1;
 }
 
 /* One K/V block of the main loop per warp (flash_fwd_kernel.h,
@@ -183,19 +300,19 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     k->regs = 255;
     double D = c.d;
     k->shared_bytes = (c.bm + 2.0 * c.bn) * D * 2;
-    double trips = fa_trips(S, &c, g->causal);
-    k->prologue.trips = k->loop.trips = k->epilogue.trips = trips;
+    double mean = fa_trips(S, &c, g->causal);
+    k->prologue.trips = k->loop.trips = k->epilogue.trips = mean;
     k->prologue.stages = k->loop.stages = 2; /* V, the next K: in flight over a step */
     fa_steps(&b, k, &c, g->dtype);
-    fa_mask(&b, &k->epilogue, &c, trips, g->causal);
+    fa_mask(&b, &k->epilogue, &c, mean, g->causal);
     /* once per block, spread over its trips: the Q block in (cp.async), the
      * O block out (scaled by 1 / row sum, through shared memory: its STS and
      * LDS are a few per thread and left out) */
-    gc_kop_t *q = kb_op(&b, &k->prologue, GC_OP_CP_ASYNC, c.bm * D * 2 / 512 / c.warps / trips);
+    gc_kop_t *q = kb_op(&b, &k->prologue, GC_OP_CP_ASYNC, c.bm * D * 2 / 512 / c.warps / mean);
     q->width = 16;
     q->l1 = 0;
-    double ow = c.bm * D * 2 / 512 / c.warps / trips;
-    kb_alu(&b, &k->epilogue, "fmul", c.bm * D / 32 / c.warps / trips, 0);
+    double ow = c.bm * D * 2 / 512 / c.warps / mean;
+    kb_alu(&b, &k->epilogue, "fmul", c.bm * D / 32 / c.warps / mean, 0);
     kb_stg(&b, &k->epilogue, 16, ow);
     double qkv = B * H * S * g->head_dim * 2;
     k->read_bytes = 3 * qkv;
@@ -204,88 +321,12 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
      * heads in flight (two blocks per SM) keep theirs there */
     double heads_live = ceil(2 * ops_sms(a) / ceil(S / c.bm));
     k->reuse_bytes = fmin(3 * qkv, heads_live * 2 * S * g->head_dim * 2);
+    /* the trips a slot spends per wave: the row blocks' trips plus each
+     * block's work outside them, as the blocks are dispatched
+     * (fa_slot_trips, fa_fixed_trips) */
+    double round = 0, clk = 0, slots = 0;
+    if (b.ok && fa_round(a, k, &round, &clk, &slots))
+        k->prologue.trips = k->loop.trips = k->epilogue.trips =
+            fa_slot_trips(&c, g, slots, fa_fixed_trips(a, &c, k, clk, round));
     return ops_push(p, &b, "attention", err);
-}
-
-/* cuDNN's kernels need C a multiple of 8 halves (16 bytes) for their
- * vectorized NHWC loads; for other C it first copies the input into a
- * channel-padded buffer (a separate kernel in the trace). Modelled as a
- * copy kernel: 128-thread blocks, a thread per 8 output halves. */
-static int conv_pad(const gc_ops_args_t *g, double cpad, gc_ops_plan_t *p, gc_err_t *err)
-{
-    double pix = (double)g->n * g->h * g->w;
-    kb_t b;
-    gc_kernel_t *k = kb_start(&b, "cudnn nhwc channel pad",
-                              "cuDNN: NHWC tensor-core kernels need C % 8 == 0 "
-                              "(cuDNN developer guide, Tensor Core requirements)",
-                              err);
-    if (!k)
-        return GC_ENOMEM;
-    double threads = pix * cpad / 8;
-    k->grid[0] = (long)ceil(threads / 128);
-    k->block[0] = 128;
-    k->regs = 24;
-    k->loop.trips = 1;
-    gc_kop_t *ld = kb_ldg(&b, &k->loop, 2, g->c, 0); /* the pixel's C halves */
-    ld->sectors = fmax(1, ceil(32 * g->c * 2.0 / 32));
-    ld->lines = fmax(1, ceil(32 * g->c * 2.0 / 128));
-    ld->l1_hit = 1 - 1.0 / g->c;
-    kb_stg(&b, &k->loop, 16, 1);
-    kb_alu(&b, &k->loop, "imad", 10, 0);
-    k->read_bytes = pix * g->c * 2;
-    k->write_bytes = pix * cpad * 2;
-    return ops_push(p, &b, "pad", err);
-}
-
-/* conv2d forward, NHWC, as cuDNN runs it: an implicit GEMM with M = N * P * Q
- * output pixels, N = K filters and K = C * R * S (C padded to a multiple of
- * 8), its A tiles gathered from the input (each input pixel is read by up to
- * R * S / stride^2 tiles: from the L2; only the input, the filter and the
- * output cross DRAM). The GEMM kernel is the gemm template's (model/gemm.h:
- * on sm90 wgmma + TMA, on sm8x mma.sync + cp.async, the same tile family
- * cuDNN's and CUTLASS's implicit-GEMM fprop kernels use); the tile the model
- * finds fastest is kept, as cuDNN's heuristic would. */
-int ops_conv2d(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
-{
-    long P = (g->h + 2 * g->pad - g->r) / g->stride + 1;
-    long Q = (g->w + 2 * g->pad - g->s) / g->stride + 1;
-    if (g->h + 2 * g->pad < g->r || g->w + 2 * g->pad < g->s || P < 1 || Q < 1)
-        return gc_err_set(err, GC_EUSAGE, "conv2d: the %ldx%ld filter does not fit the "
-                          "padded %ldx%ld input (check --r, --s, --pad)", g->r, g->s,
-                          g->h + 2 * g->pad, g->w + 2 * g->pad);
-    long cpad = (g->c + 7) / 8 * 8;
-    int rc = 0;
-    if (cpad != g->c && (rc = conv_pad(g, (double)cpad, p, err)) != 0)
-        return rc;
-    gc_gemm_dtype_t dt = !strcmp(g->dtype, "bf16") ? GC_GEMM_BF16 : GC_GEMM_F16;
-    long M = g->n * P * Q, N = g->k, K = cpad * g->r * g->s;
-    gc_kernel_t *best = NULL;
-    double best_us = 0;
-    gc_predict_opts_t o = {0};
-    for (int i = 0; i < 64; i++) {
-        gc_kernel_t *kd = NULL;
-        gc_gemm_result_t info;
-        gc_err_t e;
-        gc_err_clear(&e);
-        if (gc_gemm_kernel(a, M, N, K, dt, i, &kd, &info, &e))
-            break;
-        kd->read_bytes = (double)g->n * g->h * g->w * cpad * 2 + (double)N * K * 2;
-        gc_prediction_t pr;
-        if (!gc_predict(a, kd, &o, &pr, &e) && (!best || pr.time_us < best_us)) {
-            gc_kernel_destroy(best);
-            best = kd;
-            best_us = pr.time_us;
-        } else {
-            gc_kernel_destroy(kd);
-        }
-    }
-    if (!best)
-        return gc_err_set(err, GC_EINPUT, "conv2d: no implicit-GEMM kernel fits the arch");
-    char name[96];
-    snprintf(name, sizeof(name), "implicit_gemm fprop %ldx%ldx%ld (%s)", M, N, K, best->name);
-    best->name = gc_kernel_str(best, name);
-    best->source = gc_kernel_str(best, "cuDNN implicit-GEMM fprop, NHWC; the kernel of the "
-                                       "gemm template (model/gemm.c)");
-    kb_t b = {best, best->name != NULL};
-    return ops_push(p, &b, "conv", err);
 }

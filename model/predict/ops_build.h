@@ -35,7 +35,7 @@ double ops_sm_threads(const gc_arch_t *a);
 /* Append k to plan under role (takes ownership; destroys k when full). */
 int ops_push(gc_ops_plan_t *plan, kb_t *b, const char *role, gc_err_t *err);
 
-/* The templates (ops_mem.c, ops_attn.c). Arguments are checked. */
+/* The templates (ops_mem.c, ops_norm.c, ops_attn.c, ops_conv.c). Arguments are checked. */
 int ops_elementwise(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err);
 int ops_transpose(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err);
 int ops_softmax(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err);

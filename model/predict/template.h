@@ -26,7 +26,7 @@
 #include "kernel.h"
 #include "predict.h"
 
-#define GC_TEMPLATE_KERNELS_MAX 4
+#define GC_TEMPLATE_KERNELS_MAX 6
 #define GC_TVALS_MAX 32
 
 typedef enum {

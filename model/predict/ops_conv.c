@@ -1,0 +1,528 @@
+/* ops_conv.c - the conv2d template: the kernels cuDNN 9 (as PyTorch 2.11
+ * calls it for an NHWC forward convolution) launches, as the gemm
+ * template's kernel descriptions (gemm_int.h: gc_gemm_build) with the
+ * convolution's launch, loop and footprint. Which kernel runs for which
+ * shape is what the profiler shows on the lent H100 and H200
+ * (model/validation/data/{h100,h200}/ops.csv, kernels column, train rows):
+ *
+ *   C % 8 == 0, wgmma (sm_90): the persistent implicit GEMM
+ *     sm90_xmma_fprop_implicit_gemm_*_tilesizeBMxBNxBK (384 threads, 168
+ *     registers, the block's whole shared memory, at most one block per SM
+ *     looping over the output tiles). 1x1 filters with stride 1 and no
+ *     padding run cuBLASLt's nvjet_sm90 kernels instead (every such row):
+ *     the same warp-specialised, persistent TMA + wgmma design, described
+ *     by the same kernel (the gemm template's own choice for that GEMM
+ *     predicted worse on the train rows: o152 +84 %);
+ *   C % 8 != 0: cuDNN's Tensor Core kernels load 16 bytes of channels at a
+ *     time only when C is a multiple of 8; the rows with C = 3 run
+ *     sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_*_aligna2 (mma.sync,
+ *     2-byte loads of the input, 4 warps) on the unpadded channels, or for
+ *     the 7x7 stride-2 stem the padding copies and the first-layer kernel;
+ *   no wgmma (sm_8x): the mma.sync + cp.async implicit GEMM of the older
+ *     tile list (gemm.c), after a channel-padding copy when C % 8 != 0.
+ *
+ * Reads the arch only; writes nothing. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "gemm_int.h"
+#include "machine.h"
+#include "ops_build.h"
+#include "predict.h"
+
+/* The convolution as a GEMM: M = N * P * Q output pixels, N = K filters,
+ * K = C * R * S (C as the kernel reads it). */
+typedef struct conv {
+    long P, Q, M, N, K, C;
+    gc_gemm_dtype_t dt;
+    double in_bytes, filt_bytes, out_bytes;
+} conv_t;
+
+static void conv_init(const gc_ops_args_t *g, long P, long Q, long C, conv_t *v)
+{
+    v->P = P;
+    v->Q = Q;
+    v->C = C;
+    v->M = g->n * P * Q;
+    v->N = g->k;
+    v->K = C * g->r * g->s;
+    v->dt = !strcmp(g->dtype, "bf16") ? GC_GEMM_BF16 : GC_GEMM_F16;
+    v->in_bytes = (double)g->n * g->h * g->w * C * 2;
+    v->filt_bytes = (double)g->k * v->K * 2;
+    v->out_bytes = (double)v->M * g->k * 2;
+}
+
+/* The implicit GEMM's footprint: only the input, the filter and the output
+ * cross DRAM; each input pixel is gathered by up to R * S / stride^2 A
+ * tiles, from the L2 while the input and filter fit it. */
+static void conv_footprint(const conv_t *v, gc_kernel_t *k)
+{
+    k->read_bytes = v->in_bytes + v->filt_bytes;
+    k->write_bytes = v->out_bytes;
+    k->reuse_bytes = k->read_bytes;
+    k->footprint_given = GC_FP_READ | GC_FP_WRITE | GC_FP_REUSE;
+}
+
+/* GPU time of kernel k on a, as the ops layer counts it (kernel_us: the
+ * prediction without the host's launch share, plus its two ends); < 0
+ * when the arch cannot run it. */
+static double conv_us(const gc_arch_t *a, const gc_kernel_t *k)
+{
+    gc_prediction_t p;
+    gc_predict_opts_t o = {0};
+    gc_err_t e;
+    gc_err_clear(&e);
+    if (gc_predict(a, k, &o, &p, &e))
+        return -1;
+    return p.time_us - gc_predict_host_launch_us(&p) + gc_ops_ends_cyc(a, k, &p) / p.clock_mhz;
+}
+
+/* Push k under role, named name and citing source (takes k). */
+static int conv_push(gc_ops_plan_t *p, gc_kernel_t *k, const char *name, const char *source,
+                     const char *role, gc_err_t *err)
+{
+    k->name = gc_kernel_str(k, name);
+    k->source = gc_kernel_str(k, source);
+    kb_t b = {k, k->name != NULL && k->source != NULL};
+    return ops_push(p, &b, role, err);
+}
+
+/* cuDNN's sm90 implicit-GEMM fprop tiles (BM x BN x BK), as its kernel
+ * names spell them (sm90_xmma_fprop_implicit_gemm_..._tilesize64x64x64,
+ * 128x64x64, 128x128x64, 128x128x32, 256x64x32 on the train rows). */
+static const int sm90_tiles[][3] = {
+    {64, 64, 64}, {128, 64, 64}, {128, 128, 64}, {128, 128, 32}, {256, 64, 32},
+};
+#define N_SM90 ((int)(sizeof(sm90_tiles) / sizeof(sm90_tiles[0])))
+
+/* One sm90 candidate: the warp-specialised wgmma kernel of the gemm
+ * template (gc_gemm_build: 1 producer + 2 consumer warpgroups, TMA loads of
+ * A and B per k step, 168 registers) made persistent as cuDNN launches it:
+ * min(tiles, SMs) blocks of the block's whole shared memory (227 KB on the
+ * H100 and H200: smem 231424 bytes in ncu, diag_summary.csv), each running
+ * its ceil(tiles / blocks) tiles' k steps through one pipeline (the ring
+ * fills once per block; one epilogue per tile). */
+static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[3], gc_kernel_t **out,
+                       gc_err_t *err)
+{
+    const gc_machine_t *m = gc_machine_of(a);
+    double sms = ops_sms(a), smem = m ? m->shared_block_bytes : 0;
+    double tiles = ceil((double)v->M / t[0]) * ceil((double)v->N / t[1]);
+    double G = fmin(tiles, sms), per = ceil(tiles / G), steps = ceil((double)v->K / t[2]);
+    double stage = (double)(t[0] + t[1]) * t[2] * 2;
+    int stages = (int)fmin(floor((smem - 1024) / stage), 16);
+    if (stages < 2)
+        return gc_err_set(err, GC_EINPUT, "conv2d: a %dx%dx%d stage does not fit twice",
+                          t[0], t[1], t[2]);
+    gc_gemm_spec_t s = {GC_GEMM_FAM_WGMMA, v->M, v->N, (long)(per * steps * t[2]), 1, v->dt,
+                        t[0], t[1], t[2], stages, 12, 1, 16};
+    int rc = gc_gemm_build(a, &s, out, NULL, err);
+    if (rc)
+        return rc;
+    gc_kernel_t *k = *out;
+    k->grid[0] = (long)G;
+    k->grid[1] = k->grid[2] = 1;
+    k->epilogue.trips = per;
+    conv_footprint(v, k);
+    return 0;
+}
+
+/* The sm90 kernel cuDNN picks: the tile the model predicts fastest, as the
+ * library's heuristic picks for speed. */
+static int conv_sm90(const gc_arch_t *a, const conv_t *v, gc_ops_plan_t *p, gc_err_t *err)
+{
+    gc_kernel_t *best = NULL;
+    double best_us = 0;
+    int bt = 0;
+    for (int i = 0; i < N_SM90; i++) {
+        gc_kernel_t *k = NULL;
+        gc_err_t e;
+        gc_err_clear(&e);
+        if (sm90_kernel(a, v, sm90_tiles[i], &k, &e))
+            continue;
+        double us = conv_us(a, k);
+        if (us > 0 && (!best || us < best_us)) {
+            gc_kernel_destroy(best);
+            best = k, best_us = us, bt = i;
+        } else {
+            gc_kernel_destroy(k);
+        }
+    }
+    if (!best)
+        return gc_err_set(err, GC_EINPUT, "conv2d: no sm90 implicit-GEMM tile fits the arch");
+    char name[128];
+    snprintf(name, sizeof(name), "sm90_xmma_fprop_implicit_gemm tilesize%dx%dx%d (%ldx%ldx%ld)",
+             sm90_tiles[bt][0], sm90_tiles[bt][1], sm90_tiles[bt][2], v->M, v->N, v->K);
+    return conv_push(p, best, name,
+                     "cuDNN sm90_xmma_fprop_implicit_gemm (kernel names in "
+                     "model/validation/data/h200/ops.csv); gemm template's wgmma kernel "
+                     "(gemm_build.c), persistent",
+                     "conv", err);
+}
+
+/* C % 8 != 0 on sm_90: cuDNN's sm80_xmma_fprop_implicit_gemm_indexed
+ * kernels read the input 2 bytes at a time (aligna2) and skip the padding
+ * copy. Tiles BM x BN x BK and registers as the train rows show them
+ * (128x16x32: 96, 128x32x16: 108), 4 warps along M (warpsize4x1x1: 32 rows
+ * x BN each), one stage (stage1: each k step's loads waited for). */
+static const int idx_tiles[][4] = {{128, 16, 32, 96}, {128, 32, 16, 108}};
+#define N_IDX ((int)(sizeof(idx_tiles) / sizeof(idx_tiles[0])))
+
+/* One indexed kernel, per warp as its SASS executes it (ncu's per-
+ * instruction counts of o134's 128x16x32 kernel on the H200,
+ * the listing is cuDNN's and not shipped: the loop body runs 571
+ * instructions a k step): mma m16n8k16 over the warp's 32 x BN x BK; each
+ * thread loads BK elements of A (its row's im2col gather, LDG.U16) and
+ * BN * BK / 32 of B (every warp its own copy: wo_smem), and per loaded
+ * element computes its address and bounds (4.2 IMAD, 3.1 ISETP, 0.67
+ * IADD3: 200, 149 and 32 of 48 elements) and packs halves (1.5 PRMT), and
+ * per A element reads its (r, s) offset from the constant bank (LDC.64,
+ * issued as a move here); B fragments through shared memory (LDS.128, BN *
+ * BK / 64). Once per warp: 376 setup instructions, the 32 x BN outputs
+ * converted (BN / 2 F2FP) and stored 8 bytes a lane. A warp's 32 lanes
+ * read 32 neighbouring output pixels: stride * C * 2 bytes apart. */
+static gc_kernel_t *idx_kernel(const conv_t *v, const gc_ops_args_t *g, const int t[4])
+{
+    kb_t b;
+    gc_err_t e;
+    gc_kernel_t *k = kb_start(&b, "indexed", "", &e);
+    if (!k)
+        return NULL;
+    double BN = t[1], BK = t[2], ea = BK, eb = BN * BK / 32, el = ea + eb;
+    k->grid[0] = (long)ceil((double)v->N / t[1]);
+    k->grid[1] = (long)ceil((double)v->M / t[0]);
+    k->block[0] = 128;
+    k->regs = t[3];
+    k->shared_bytes = 4096;
+    k->loop.trips = ceil((double)v->K / t[2]);
+    gc_kop_t *m = kb_op(&b, &k->loop, GC_OP_MMA, 2 * (BN / 8) * (BK / 16));
+    m->inst = "mma", m->shape = "m16n8k16", m->a = v->dt == GC_GEMM_BF16 ? "bf16" : "f16";
+    m->c = "f32", m->chains = 2 * (BN / 8);
+    double span = 32.0 * g->stride * v->C * 2; /* bytes a warp's A load spans */
+    gc_kop_t *la = kb_ldg(&b, &k->loop, 2, ea, 0);
+    la->sectors = ceil(span / 32), la->lines = ceil(span / 128);
+    kb_ldg(&b, &k->loop, 2, eb, 0);
+    kb_alu(&b, &k->loop, "imad", 4.2 * el, 0);
+    kb_alu(&b, &k->loop, "isetp", 3.1 * el, 0);
+    kb_alu(&b, &k->loop, "iadd3", 0.67 * el, 0);
+    kb_alu(&b, &k->loop, "prmt", 1.5 * el, 0);
+    kb_alu(&b, &k->loop, "mov", ea, 0);
+    kb_op(&b, &k->loop, GC_OP_LDS, BN * BK / 64)->width = 16;
+    kb_alu(&b, &k->prologue, "imad", 376, 0);
+    kb_alu(&b, &k->epilogue, "f2f", BN / 2, 0);
+    kb_stg(&b, &k->epilogue, 8, BN / 4);
+    conv_footprint(v, k);
+    if (!b.ok) {
+        gc_kernel_destroy(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* cudaMemsetAsync of `bytes` (the profiler's [gpu_memset]): the driver's
+ * fill, a stream of 16-byte stores; described as one store per thread of
+ * 256-thread blocks. */
+static gc_kernel_t *memset_kernel(double bytes)
+{
+    kb_t b;
+    gc_err_t e;
+    gc_kernel_t *k = kb_start(&b, "memset", "cudaMemsetAsync ([gpu_memset] in the profiler)", &e);
+    if (!k)
+        return NULL;
+    k->grid[0] = (long)fmax(1, ceil(bytes / 16 / 256));
+    k->block[0] = 256;
+    k->regs = 16;
+    kb_stg(&b, &k->loop, 16, 1);
+    k->read_bytes = 0;
+    k->write_bytes = bytes;
+    k->footprint_given = GC_FP_READ | GC_FP_WRITE;
+    if (!b.ok)
+        gc_kernel_destroy(k), k = NULL;
+    return k;
+}
+
+/* nhwcAddPaddingKernel: copies `elems` halves of a C-channel NHWC tensor
+ * into its zeroed C'-channel copy (cuDNN, before the first-layer kernel):
+ * SMs x 2 blocks of 1024 threads (264 x 1024 on the H100 and H200, 30
+ * registers), a grid-stride loop of one element per thread and trip, as
+ * its SASS runs it (ncu on the H200, the listing is cuDNN's and not
+ * shipped: 45 instructions a trip, one LDG.U16 waited for by the
+ * conversion, one STG.U16; the index arithmetic through cuDNN's
+ * reduced_divisor: 15 IMAD, 7 ISETP, 4 IADD3, 3 SHF, 2 LOP3, 3 LDC). */
+static gc_kernel_t *pad_kernel(const gc_arch_t *a, double elems, double c, double cpad)
+{
+    kb_t b;
+    gc_err_t e;
+    gc_kernel_t *k = kb_start(&b, "nhwcAddPaddingKernel", "cuDNN nhwcAddPaddingKernel", &e);
+    if (!k)
+        return NULL;
+    double threads = 2 * ops_sms(a) * 1024;
+    k->grid[0] = (long)(2 * ops_sms(a));
+    k->block[0] = 1024;
+    k->regs = 30;
+    k->loop.trips = ceil(elems / threads);
+    gc_kop_t *ld = kb_ldg(&b, &k->loop, 2, 1, 0);
+    ld->sectors = 2, ld->lines = 1;
+    gc_kop_t *st = kb_stg(&b, &k->loop, 2, 1);
+    st->sectors = ceil(64 * cpad / c / 32), st->lines = ceil(64 * cpad / c / 128);
+    kb_alu(&b, &k->loop, "imad", 15, 0);
+    kb_alu(&b, &k->loop, "isetp", 7, 0);
+    kb_alu(&b, &k->loop, "iadd3", 4, 0);
+    kb_alu(&b, &k->loop, "shf", 3, 0);
+    kb_alu(&b, &k->loop, "lop3", 2, 0);
+    kb_alu(&b, &k->loop, "mov", 3, 0);
+    kb_alu(&b, &k->loop, "hadd2", 1, 0);
+    kb_alu(&b, &k->loop, "iadd3", 8, 0); /* branches, convergence, loop counter */
+    k->read_bytes = elems * 2;
+    k->write_bytes = elems * 2;
+    k->footprint_given = GC_FP_READ | GC_FP_WRITE;
+    if (!b.ok)
+        gc_kernel_destroy(k), k = NULL;
+    return k;
+}
+
+/* sm90_xmma_fprop_image_first_layer_..._k64c4r7s7_stride2x2_tile16x64x64:
+ * cuDNN's kernel for the 7x7 stride-2 stem on 4 (padded) channels and 64
+ * filters. Grid (ceil(Q / 56), ceil(P / 16), N) of 128 threads, 180
+ * registers (o120's launch); each block 16 x 56 output pixels x 64 filters
+ * over K = 256 (r7 s7 c4, padded). Per warp, as its SASS runs it (ncu on
+ * the H200, the listing is cuDNN's and not shipped): 28 trips of 128
+ * mma m16n8k8 and 32 ldmatrix.x1 + 16 .x2, 16 of them also loading the
+ * next input rows (3 LDG, 3 STS.64, 2 barriers, 30 integer ops); before
+ * them 421 instructions (42 LDG and STS.64 of the halo, 337 integer); after
+ * them the epilogue, 4 x 832 instructions (per warp 256 4-byte STG, 128
+ * STS.64 and LDS.64, 512 HMNMX2, 256 HFMA2 and F2FP, 1660 integer). */
+static gc_kernel_t *first_layer_kernel(const gc_ops_args_t *g, const conv_t *v)
+{
+    kb_t b;
+    gc_err_t e;
+    gc_kernel_t *k = kb_start(&b, "first_layer", "", &e);
+    if (!k)
+        return NULL;
+    k->grid[0] = (long)ceil(v->Q / 56.0);
+    k->grid[1] = (long)ceil(v->P / 16.0);
+    k->grid[2] = g->n;
+    k->block[0] = 128;
+    k->regs = 180;
+    k->loop.trips = 28;
+    gc_kop_t *m = kb_op(&b, &k->loop, GC_OP_MMA, 128);
+    m->inst = "mma", m->shape = "m16n8k8", m->a = v->dt == GC_GEMM_BF16 ? "bf16" : "f16";
+    m->c = "f32";
+    kb_op(&b, &k->loop, GC_OP_LDMATRIX, 32)->num = 1;
+    kb_op(&b, &k->loop, GC_OP_LDMATRIX, 16)->num = 2;
+    double f = 16.0 / 28;
+    kb_ldg(&b, &k->loop, 8, 3 * f, 0);
+    kb_op(&b, &k->loop, GC_OP_STS, 3 * f)->width = 8;
+    kb_op(&b, &k->loop, GC_OP_BAR, 2 * f);
+    kb_alu(&b, &k->loop, "imad", 30 * f, 0);
+    kb_ldg(&b, &k->prologue, 8, 42, 0);
+    kb_op(&b, &k->prologue, GC_OP_STS, 42)->width = 8;
+    kb_alu(&b, &k->prologue, "imad", 337, 0);
+    kb_stg(&b, &k->epilogue, 4, 256);
+    kb_op(&b, &k->epilogue, GC_OP_STS, 128)->width = 8;
+    kb_op(&b, &k->epilogue, GC_OP_LDS, 128)->width = 8;
+    kb_alu(&b, &k->epilogue, "imnmx", 512, 0); /* HMNMX2: the ALU pipe */
+    kb_alu(&b, &k->epilogue, "hfma2", 256, 0);
+    kb_alu(&b, &k->epilogue, "f2f", 256, 0);
+    kb_alu(&b, &k->epilogue, "imad", 1660, 0);
+    k->read_bytes = (double)g->n * g->h * g->w * 4 * 2 + 64.0 * 49 * 4 * 2;
+    k->write_bytes = v->out_bytes;
+    k->footprint_given = GC_FP_READ | GC_FP_WRITE;
+    if (!b.ok)
+        gc_kernel_destroy(k), k = NULL;
+    return k;
+}
+
+/* The first-layer path's kernels, in launch order, into ks (5 of them;
+ * NULL where memory ran out). */
+static void first_layer_path(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v,
+                             gc_kernel_t *ks[5])
+{
+    double in = (double)g->n * g->h * g->w, filt = (double)g->k * g->r * g->s;
+    ks[0] = memset_kernel(in * 4 * 2);
+    ks[1] = pad_kernel(a, in * g->c, g->c, 4);
+    ks[2] = memset_kernel(filt * 4 * 2);
+    ks[3] = pad_kernel(a, filt * g->c, g->c, 4);
+    ks[4] = first_layer_kernel(g, v);
+}
+
+static const char *const fl_names[5] = {
+    "[gpu_memset] of the 4-channel input", "nhwcAddPaddingKernel (input to 4 channels)",
+    "[gpu_memset] of the 4-channel filter", "nhwcAddPaddingKernel (filter to 4 channels)",
+    "sm90_xmma_fprop_image_first_layer k64c4r7s7_stride2x2_tile16x64x64"};
+static const char *const fl_roles[5] = {"memset", "pad", "memset", "pad", "conv"};
+
+/* The fastest indexed tile: its kernel and GPU time (NULL when none fits). */
+static gc_kernel_t *best_indexed(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v,
+                                 double *us_out, int *tile)
+{
+    gc_kernel_t *best = NULL;
+    double best_us = 0;
+    for (int i = 0; i < N_IDX; i++) {
+        gc_kernel_t *k = idx_kernel(v, g, idx_tiles[i]);
+        double us = k ? conv_us(a, k) : -1;
+        if (us > 0 && (!best || us < best_us)) {
+            gc_kernel_destroy(best);
+            best = k, best_us = us, *tile = i;
+        } else {
+            gc_kernel_destroy(k);
+        }
+    }
+    *us_out = best_us;
+    return best;
+}
+
+/* C % 8 != 0 on sm_90: the indexed kernel, or for the 7x7 stride-2 stem
+ * on at most 4 channels and 64 filters (what the first-layer kernel is
+ * built for, k64c4r7s7_stride2x2) the padding copies and the first-layer
+ * kernel, whichever the model predicts faster, as cuDNN's heuristic picks
+ * (o120, N = 32: first layer; o134, N = 1: indexed). */
+static int conv_unaligned(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v,
+                          gc_ops_plan_t *p, gc_err_t *err)
+{
+    int bt = 0, stem = g->r == 7 && g->s == 7 && g->stride == 2 && g->c <= 4 && g->k == 64;
+    double ius = 0, fus = 0;
+    gc_kernel_t *idx = best_indexed(a, g, v, &ius, &bt), *fl[5] = {0};
+    if (stem) {
+        first_layer_path(a, g, v, fl);
+        for (int i = 0; i < 5 && fus >= 0; i++) {
+            double us = fl[i] ? conv_us(a, fl[i]) : -1;
+            fus = us > 0 ? fus + us : -1;
+        }
+    }
+    int rc = 0;
+    if (stem && fus > 0 && (!idx || fus < ius)) {
+        gc_kernel_destroy(idx);
+        for (int i = 0; i < 5; i++) {
+            gc_kernel_t *k = fl[i];
+            fl[i] = NULL;
+            if (rc)
+                gc_kernel_destroy(k);
+            else
+                rc = conv_push(p, k, fl_names[i],
+                               "cuDNN (kernel names in model/validation/data/h200/ops.csv, "
+                               "o120); per-warp counts from its SASS (ncu)",
+                               fl_roles[i], err);
+        }
+        return rc;
+    }
+    for (int i = 0; i < 5; i++)
+        gc_kernel_destroy(fl[i]);
+    if (!idx)
+        return gc_err_set(err, GC_EINPUT, "conv2d: no indexed implicit-GEMM tile fits the arch");
+    char name[128];
+    snprintf(name, sizeof(name),
+             "sm80_xmma_fprop_implicit_gemm_indexed tilesize%dx%dx%d aligna2 (%ldx%ldx%ld)",
+             idx_tiles[bt][0], idx_tiles[bt][1], idx_tiles[bt][2], v->M, v->N, v->K);
+    return conv_push(p, idx, name,
+                     "cuDNN sm80_xmma_fprop_implicit_gemm_indexed_wo_smem ..._aligna2 (kernel "
+                     "names in model/validation/data/h200/ops.csv); per-warp counts from its "
+                     "SASS (ncu, o134)",
+                     "conv", err);
+}
+
+
+/* cuDNN's kernels need C a multiple of 8 halves (16 bytes) for their
+ * vectorized NHWC loads; on sm_8x, for other C it first copies the input
+ * into a channel-padded buffer (a separate kernel). Modelled as a copy
+ * kernel: 128-thread blocks, a thread per 8 output halves. */
+static int conv_pad(const gc_ops_args_t *g, double cpad, gc_ops_plan_t *p, gc_err_t *err)
+{
+    double pix = (double)g->n * g->h * g->w;
+    kb_t b;
+    gc_kernel_t *k = kb_start(&b, "cudnn nhwc channel pad",
+                              "cuDNN: NHWC tensor-core kernels need C % 8 == 0 "
+                              "(cuDNN developer guide, Tensor Core requirements)",
+                              err);
+    if (!k)
+        return GC_ENOMEM;
+    double threads = pix * cpad / 8;
+    k->grid[0] = (long)ceil(threads / 128);
+    k->block[0] = 128;
+    k->regs = 24;
+    k->loop.trips = 1;
+    gc_kop_t *ld = kb_ldg(&b, &k->loop, 2, g->c, 0); /* the pixel's C halves */
+    ld->sectors = fmax(1, ceil(32 * g->c * 2.0 / 32));
+    ld->lines = fmax(1, ceil(32 * g->c * 2.0 / 128));
+    ld->l1_hit = 1 - 1.0 / g->c;
+    kb_stg(&b, &k->loop, 16, 1);
+    kb_alu(&b, &k->loop, "imad", 10, 0);
+    k->read_bytes = pix * g->c * 2;
+    k->write_bytes = pix * cpad * 2;
+    return ops_push(p, &b, "pad", err);
+}
+
+/* sm_8x (no wgmma): an implicit GEMM with M = N * P * Q output pixels,
+ * N = K filters and K = C8 * R * S (C8: C padded to a multiple of 8); the
+ * kernel of the older gemm tile list (gemm.c: mma.sync + cp.async, the
+ * tile family cuDNN's and CUTLASS's sm80 implicit-GEMM fprop kernels use),
+ * the tile the model finds fastest kept, as cuDNN's heuristic would. */
+static int conv_sm8x(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v,
+                     gc_ops_plan_t *p, gc_err_t *err)
+{
+    long cpad = (g->c + 7) / 8 * 8;
+    int rc = 0;
+    if (cpad != g->c && (rc = conv_pad(g, (double)cpad, p, err)) != 0)
+        return rc;
+    long M = v->M, N = v->N, K = cpad * g->r * g->s;
+    gc_kernel_t *best = NULL;
+    double best_us = 0;
+    gc_predict_opts_t o = {0};
+    for (int i = 0; i < 64; i++) {
+        gc_kernel_t *kd = NULL;
+        gc_gemm_result_t info;
+        gc_err_t e;
+        gc_err_clear(&e);
+        if (gc_gemm_kernel(a, M, N, K, v->dt, i, &kd, &info, &e))
+            break;
+        kd->read_bytes = (double)g->n * g->h * g->w * cpad * 2 + (double)N * K * 2;
+        gc_prediction_t pr;
+        if (!gc_predict(a, kd, &o, &pr, &e) && (!best || pr.time_us < best_us)) {
+            gc_kernel_destroy(best);
+            best = kd;
+            best_us = pr.time_us;
+        } else {
+            gc_kernel_destroy(kd);
+        }
+    }
+    if (!best)
+        return gc_err_set(err, GC_EINPUT, "conv2d: no implicit-GEMM kernel fits the arch");
+    char name[96];
+    snprintf(name, sizeof(name), "implicit_gemm fprop %ldx%ldx%ld (%s)", M, N, K, best->name);
+    return conv_push(p, best, name,
+                     "cuDNN implicit-GEMM fprop, NHWC; the kernel of the gemm template "
+                     "(model/gemm.c)",
+                     "conv", err);
+}
+
+/* Whether the arch has a wgmma form for dt (sm_90): the sm90 kernels. */
+static int has_wgmma(const gc_arch_t *a, gc_gemm_dtype_t dt)
+{
+    const char *at = dt == GC_GEMM_BF16 ? "bf16" : "f16";
+    for (size_t i = 0; i < a->n_tensor; i++) {
+        const gc_tensor_t *t = &a->tensor[i];
+        if (t->inst && !strcmp(t->inst, "wgmma") && t->a &&
+            (!strcmp(t->a, at) || !strcmp(t->a, "f16")))
+            return 1;
+    }
+    return 0;
+}
+
+int ops_conv2d(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
+{
+    long P = (g->h + 2 * g->pad - g->r) / g->stride + 1;
+    long Q = (g->w + 2 * g->pad - g->s) / g->stride + 1;
+    if (g->h + 2 * g->pad < g->r || g->w + 2 * g->pad < g->s || P < 1 || Q < 1)
+        return gc_err_set(err, GC_EUSAGE, "conv2d: the %ldx%ld filter does not fit the "
+                          "padded %ldx%ld input (check --r, --s, --pad)", g->r, g->s,
+                          g->h + 2 * g->pad, g->w + 2 * g->pad);
+    conv_t v;
+    conv_init(g, P, Q, g->c, &v);
+    if (!has_wgmma(a, v.dt))
+        return conv_sm8x(a, g, &v, p, err);
+    if (g->c % 8)
+        return conv_unaligned(a, g, &v, p, err);
+    return conv_sm90(a, &v, p, err);
+}
