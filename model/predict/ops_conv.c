@@ -117,7 +117,9 @@ static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[3], gc_k
         return gc_err_set(err, GC_EINPUT, "conv2d: a %dx%dx%d stage does not fit twice",
                           t[0], t[1], t[2]);
     gc_gemm_spec_t s = {GC_GEMM_FAM_WGMMA, v->M, v->N, (long)(per * steps * t[2]), 1, v->dt,
-                        t[0], t[1], t[2], stages, 12, 1, 16};
+                        t[0], t[1], t[2], stages, 12, 1, 16, 168};
+    /* 168 registers: every sm90_xmma_fprop_implicit_gemm launch the profiler shows
+     * (model/validation/data/h200/ops.csv, o125 o150 o158) */
     int rc = gc_gemm_build(a, &s, out, NULL, err);
     if (rc)
         return rc;
