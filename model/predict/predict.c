@@ -52,6 +52,7 @@ typedef struct plan {
     int tma;            /* async loads use TMA */
     int lds;            /* shared loads: 1 lds, 2 ldmatrix */
     double bars;        /* barriers per iteration */
+    double shfl_depth;  /* dependent shuffle steps per iteration (shfl ops given chains) */
     double fma;         /* tensor multiply-adds per warp-iteration */
     double tclock;      /* lowest clock_mhz of the tensor forms used (0: none known) */
     pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES]; /* last: not cleared, filled as counted */
@@ -182,6 +183,10 @@ static void plan_mem(const gc_kop_t *op, double n, double chains, plan_t *pl, sy
     case GC_OP_SHFL:
         pl->waves += n;
         pl->shfl += n;
+        /* a butterfly: each of its n / chains steps waits for the shuffle
+         * before (only where the description gives chains) */
+        if (op->chains > 0 && n / chains > pl->shfl_depth)
+            pl->shfl_depth = n / chains;
         break;
     case GC_OP_LDG:
         plan_ldg(op, n, chains, pl, acc);
@@ -273,21 +278,29 @@ typedef struct ctx {
 /* Issue work of the ops per iteration on the busiest slot, for `warps`
  * warps (arch/pipe.h: n = ceil(warps / slots) * chains per step): ops of
  * one execution pipe add up, different pipes work side by side (the busiest
- * counts; the issue term bounds them together). */
-static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[4])
+ * counts; the issue term bounds them together). PIPES: fma, alu, xu, fp64
+ * and the issue-only units (gc_derive_alu_pipe). */
+#define PIPES 5
+
+static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[PIPES])
 {
-    thr[0] = thr[1] = thr[2] = thr[3] = 0;
+    double mx = 0;
+    for (int k = 0; k < PIPES; k++)
+        thr[k] = 0;
     for (int i = 0; i < n; i++) {
         double w = u[i].wg ? ceil(warps / 4.0) : warps;
-        thr[u[i].cls & 3] +=
+        int k = u[i].cls >= 0 && u[i].cls < PIPES ? u[i].cls : 1;
+        thr[k] +=
             u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) * u[i].pipe.issue_cyc;
     }
-    return MAX(MAX(thr[0], thr[1]), MAX(thr[2], thr[3]));
+    for (int k = 0; k < PIPES; k++)
+        mx = MAX(mx, thr[k]);
+    return mx;
 }
 
 static double pipes_thr(const pipe_use_t *u, int n, double warps)
 {
-    double thr[4];
+    double thr[PIPES];
     return pipes_cls(u, n, warps, thr);
 }
 
@@ -317,7 +330,7 @@ static double overlap_at(const gc_machine_t *m, int k, double warps)
     return m->co_overlap[n - 1][k];
 }
 
-static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const double thr[4],
+static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const double thr[PIPES],
                             const double shared[2], double tensor, double warps)
 {
     if (!(tensor > 0))
@@ -415,7 +428,7 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     double cr = c->clock_mhz * A / (m->dram_rd_gbs * 1e3),
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
-    double athr[4]; /* each CUDA-core pipe's time */
+    double athr[PIPES]; /* each CUDA-core pipe's time */
     term[GC_R_ALU] = pipes_cls(pl->alu, pl->n_alu, W, athr);
     /* the part of the pair the sub-core cannot hide goes to the longer one */
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
@@ -452,6 +465,9 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
               pl->ldg_l1 * m->l1_lat_cyc);
     if (pl->lds)
         z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
+    /* a shuffle crosses the shared-memory data path (its wavefronts above):
+     * its latency is the shared path's (memory.shared.latency_cyc) */
+    z += pl->shfl_depth * m->shared_lat_cyc;
     z += pl->bars * m->bar_cyc;
     *lasync = pl->async_rd > 0 ? lmem + slowest_memo(c, wc * pl->async_lines) +
                                      (pl->tma ? m->tma_extra_cyc : 0)
