@@ -110,19 +110,32 @@ void gc_derive_form(const gc_arch_t *a, const gc_machine_t *m, const gc_tensor_t
  * From the CUDA C++ Programming Guide's arithmetic-instruction throughput
  * table (cc 7.5-9.0): fp32 and half2 at the full FP32 rate, 32-bit integer
  * multiply-add and logic at half of it (64 INT32 lanes per SM), special
- * functions at 16 per SM; latencies 4 (fp32/int) to ~20 cycles (MUFU). */
+ * functions at 16 per SM; latencies 4 (fp32/int) to ~20 cycles (MUFU).
+ * The float compare, select and min/max (FSETP, FSEL, FMNMX) and the
+ * packing conversion F2FP run on the ALU pipe (16 lanes a sub-core from
+ * sm_80 on): ncu's pipe counters on the H200 count them there
+ * (model/validation/data/h200/diag_summary.csv rows o041, o087: the alu
+ * pipe's share matches those ops at half the FP32 rate); FCHK (the
+ * division's range check) on the XU beside MUFU (o041: xu busy 50 % =
+ * MUFU + FCHK at 16 a clock). The branch and convergence unit (BRA, BSSY,
+ * BSYNC, EXIT, WARPSYNC: `bra`), the uniform datapath (ULDC, UMOV, S2UR,
+ * ULEA, ...: `uniform`), constant loads (LDC: `ldc`) and special-register
+ * reads (S2R, CS2R: `s2r`) take an issue slot and no CUDA-core pipe: pipe
+ * 4, at one a clock per sub-core (never binding before issue). */
 static const struct alu_default {
     const char *prefix;
     double lanes_frac; /* of fp32_lanes */
     double fixed;      /* ops/clk/SM when not a fraction (0 = use lanes_frac) */
     double lat;
 } alu_defaults[GC_ALU_DEFAULTS] = {
-    {"ffma", 1, 0, 4},   {"fadd", 1, 0, 4},    {"fmul", 1, 0, 4},    {"fmnmx", 1, 0, 4},
-    {"fsetp", 1, 0, 4},  {"hfma2", 1, 0, 5},   {"hadd2", 1, 0, 5},   {"hmul2", 1, 0, 5},
-    {"imad", 0.5, 0, 4}, {"iadd3", 0.5, 0, 4}, {"lop3", 0.5, 0, 4},  {"shf", 0.5, 0, 4},
-    {"lea", 0.5, 0, 4},  {"isetp", 0.5, 0, 4}, {"iabs", 0.5, 0, 4},  {"prmt", 0.5, 0, 4},
-    {"sel", 0.5, 0, 4},  {"mov", 0.5, 0, 4},   {"imnmx", 0.5, 0, 4}, {"popc", 0, 16, 6},
-    {"mufu", 0, 16, 20}, {"i2f", 0, 16, 6},    {"f2i", 0, 16, 6},    {"f2f", 0, 16, 6},
+    {"ffma", 1, 0, 4},    {"fadd", 1, 0, 4},      {"fmul", 1, 0, 4},    {"fmnmx", 0.5, 0, 4},
+    {"fsetp", 0.5, 0, 4}, {"fsel", 0.5, 0, 4},    {"hfma2", 1, 0, 5},   {"hadd2", 1, 0, 5},
+    {"hmul2", 1, 0, 5},   {"imad", 0.5, 0, 4},    {"iadd3", 0.5, 0, 4}, {"lop3", 0.5, 0, 4},
+    {"shf", 0.5, 0, 4},   {"lea", 0.5, 0, 4},     {"isetp", 0.5, 0, 4}, {"iabs", 0.5, 0, 4},
+    {"prmt", 0.5, 0, 4},  {"sel", 0.5, 0, 4},     {"mov", 0.5, 0, 4},   {"imnmx", 0.5, 0, 4},
+    {"f2fp", 0.5, 0, 4},  {"popc", 0, 16, 6},     {"mufu", 0, 16, 20},  {"fchk", 0, 16, 6},
+    {"i2f", 0, 16, 6},    {"f2i", 0, 16, 6},      {"f2f", 0, 16, 6},    {"bra", 1, 0, 4},
+    {"uniform", 1, 0, 4}, {"ldc", 1, 0, 4},       {"s2r", 1, 0, 4},
 };
 
 size_t gc_derive_alu_names(const char **out, size_t max)
@@ -200,14 +213,17 @@ void gc_derive_alu(const gc_arch_t *a, const gc_machine_t *m, const char *name,
 
 int gc_derive_alu_pipe(const char *name)
 {
-    /* Nsight Compute's pipe names for sm_80 .. sm_90 (fma, alu, xu, fp64) */
+    /* Nsight Compute's pipe names for sm_80 .. sm_90 (fma, alu, xu, fp64;
+     * 4: the units that only take an issue slot: cbu, uniform, constant
+     * and special-register reads) */
     static const struct {
         const char *prefix;
         int pipe;
     } pipes[] = {
-        {"ffma", 0},  {"fadd", 0}, {"fmul", 0}, {"hfma2", 0}, {"hadd2", 0},
-        {"hmul2", 0}, {"imad", 0}, {"mufu", 2}, {"i2f", 2},   {"f2i", 2},
-        {"f2f", 2},   {"popc", 2}, {"dfma", 3}, {"dadd", 3},  {"dmul", 3},
+        {"ffma", 0}, {"fadd", 0}, {"fmul", 0}, {"hfma2", 0},   {"hadd2", 0}, {"hmul2", 0},
+        {"imad", 0}, {"mufu", 2}, {"i2f", 2},  {"f2i", 2},     {"f2f", 2},   {"popc", 2},
+        {"fchk", 2}, {"dfma", 3}, {"dadd", 3}, {"dmul", 3},    {"bra", 4},   {"uniform", 4},
+        {"ldc", 4},  {"s2r", 4},
     };
     for (size_t i = 0; i < sizeof(pipes) / sizeof(pipes[0]); i++)
         if (has_prefix(name, pipes[i].prefix))

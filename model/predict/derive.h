@@ -75,7 +75,7 @@ typedef struct gc_malu {
 } gc_malu_t;
 
 /* Number of default CUDA-core pipes (the programming guide's table). */
-#define GC_ALU_DEFAULTS 24
+#define GC_ALU_DEFAULTS 31
 
 /* The CUDA-core instruction names gpucal has a default pipe for (any arch
  * file may add more in its alu list), in table order, into out (at most
@@ -155,9 +155,11 @@ int gc_derive_alu_fp64(const char *name);
 
 /* The execution pipe of a sub-core that runs CUDA-core op `name` (SASS
  * name): 0 fma (FFMA, FADD, FMUL, HFMA2, IMAD: the FMA datapaths), 1 alu
- * (IADD3, LOP3, SHF, ISETP, LEA, SEL, MOV, FMNMX, FSETP, ...), 2 xu (MUFU,
- * conversions, POPC), 3 fp64. Different pipes work side by side; one
- * instruction per clock issues to any of them. */
+ * (IADD3, LOP3, SHF, ISETP, LEA, SEL, MOV, FMNMX, FSETP, FSEL, F2FP, ...),
+ * 2 xu (MUFU, FCHK, conversions, POPC), 3 fp64, 4 issue only (bra,
+ * uniform, ldc, s2r: a unit of their own that never binds before issue).
+ * Different pipes work side by side; one instruction per clock issues to
+ * any of them. */
 int gc_derive_alu_pipe(const char *name);
 
 #endif

@@ -327,7 +327,7 @@ static const struct opkey {
     unsigned required;  /* classes that need it */
 } opkeys[K_N] = {
     [K_COUNT] = {"count", ALLOPS, ALLOPS},
-    [K_CHAINS] = {"chains", TENSOR | B(GC_OP_ALU) | B(GC_OP_LDG), 0},
+    [K_CHAINS] = {"chains", TENSOR | B(GC_OP_ALU) | B(GC_OP_LDG) | B(GC_OP_SHFL), 0},
     [K_SHAPE] = {"shape", TENSOR, TENSOR},
     [K_A] = {"a", TENSOR, TENSOR},
     [K_C] = {"c", TENSOR, TENSOR},

@@ -63,7 +63,8 @@ static void put_op(FILE *fp, const gc_kop_t *op)
     if (op->cls == GC_OP_LDG && op->l1_hit > 0)
         put_num(fp, "l1_hit", op->l1_hit);
     put_num(fp, "count", op->count);
-    if ((tensor || op->cls == GC_OP_ALU || op->cls == GC_OP_LDG) && op->chains > 0)
+    if ((tensor || op->cls == GC_OP_ALU || op->cls == GC_OP_LDG || op->cls == GC_OP_SHFL) &&
+        op->chains > 0)
         put_num(fp, "chains", op->chains);
     fputs("}\n", fp);
 }

@@ -67,6 +67,46 @@ gc_kop_t *kb_stg(kb_t *b, gc_kphase_t *ph, double width, double count)
     return op;
 }
 
+void kb_mix(kb_t *b, gc_kphase_t *ph, const ops_mix_t *m, double scale)
+{
+    /* the arch's measured entries where it has them (ffma, imad, iadd3,
+     * mufu.ex2), else derive.c's defaults for the pipe */
+    kb_alu(b, ph, "ffma", m->ffma * scale, 0);
+    kb_alu(b, ph, "imad", m->imad * scale, 0);
+    kb_alu(b, ph, "fsetp", m->fcmp * scale, 0);
+    kb_alu(b, ph, "iadd3", m->ialu * scale, 0);
+    kb_alu(b, ph, "f2fp", m->f2fp * scale, 0);
+    kb_alu(b, ph, "mufu.ex2", m->mufu * scale, 0);
+    kb_alu(b, ph, "fchk", m->fchk * scale, 0);
+    kb_alu(b, ph, "bra", m->bra * scale, 0);
+    kb_alu(b, ph, "uniform", m->uni * scale, 0);
+    kb_alu(b, ph, "ldc", m->ldc * scale, 0);
+}
+
+void ops_mix_add(ops_mix_t *acc, const ops_mix_t *m, double scale)
+{
+    acc->ffma += m->ffma * scale;
+    acc->imad += m->imad * scale;
+    acc->fcmp += m->fcmp * scale;
+    acc->ialu += m->ialu * scale;
+    acc->f2fp += m->f2fp * scale;
+    acc->mufu += m->mufu * scale;
+    acc->fchk += m->fchk * scale;
+    acc->bra += m->bra * scale;
+    acc->uni += m->uni * scale;
+    acc->ldc += m->ldc * scale;
+}
+
+ops_mix_t ops_widen(const char *dtype)
+{
+    ops_mix_t m = {0};
+    if (dtype && !strcmp(dtype, "f16"))
+        m.ffma = 1;
+    else if (dtype && !strcmp(dtype, "bf16"))
+        m.imad = m.ialu = 0.5;
+    return m;
+}
+
 int ops_dsize(const char *dtype)
 {
     if (!dtype)
@@ -139,7 +179,11 @@ static double lockstep_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_pr
 
 double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_prediction_t *p)
 {
-    double first = k->read_bytes > 0 ? qpos(&a->memory.dram.latency_cyc) : 0;
+    /* the first loads' latency: the predictor's own for a kernel without
+     * pipeline stages (its first round starts cold: predict.c,
+     * lockstep_first), added here for a pipelined one */
+    int piped = k->prologue.stages > 1 || k->loop.stages > 1 || k->epilogue.stages > 1;
+    double first = piped && k->read_bytes > 0 ? qpos(&a->memory.dram.latency_cyc) : 0;
     double last = k->write_bytes > 0 ? qpos(&a->memory.l2.latency_cyc) : 0;
     return first + last + lockstep_cyc(a, k, p);
 }

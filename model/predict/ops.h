@@ -53,11 +53,13 @@ int gc_ops_plan(const gc_arch_t *a, const gc_ops_args_t *args, gc_ops_plan_t *pl
                 gc_err_t *err);
 void gc_ops_plan_free(gc_ops_plan_t *plan);
 
-/* Cycles at kernel k's two ends that the predictor's steady-state rounds
- * do not hold: its first loads come from DRAM (memory.dram.latency_cyc,
- * when it reads) and its last stores must reach the L2 before it ends
- * (memory.l2.latency_cyc, when it writes). The gemm template adds the same
- * (model/predict/gemm_select.c, ends_cyc). 0 for what the arch lacks. With
+/* Cycles at kernel k's two ends that the predictor's rounds do not hold:
+ * its last stores must reach the L2 before it ends (memory.l2.latency_cyc,
+ * when it writes) and, when k has pipeline stages, its first loads come
+ * from DRAM (memory.dram.latency_cyc, when it reads; without stages the
+ * predictor starts the first round cold and holds it). The gemm template
+ * adds the same (model/predict/gemm_select.c, ends_cyc). 0 for what the
+ * arch lacks. With
  * p, k's prediction on a (NULL: none), also what lockstep adds when the
  * whole grid is resident at once and k has no pipeline stages: its DRAM
  * reads, its busiest compute resource and its DRAM writes in sequence,

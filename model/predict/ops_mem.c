@@ -1,38 +1,44 @@
 /* ops_mem.c - the memory-bound operator templates: elementwise, transpose,
- * softmax, layernorm, rowsum. Each builds the kernel PyTorch launches, with
- * the launch arithmetic of the cited source file (pytorch/pytorch, the
- * v2.10/v2.11 tree) and the per-warp work of the kernel's loop. Instruction
- * counts per element are what the compiled loop body issues for the math
- * (fp32 opmath; a conversion per half element in and out); the arch file
- * supplies every rate, latency and bandwidth. */
+ * rowsum (softmax: ops_softmax.c, layernorm: ops_norm.c). Each builds the
+ * kernel PyTorch launches, with the launch arithmetic of the cited source
+ * file (pytorch/pytorch, the v2.10/v2.11 tree) and, per warp, the
+ * instructions its compiled code executes, by unit (ops_mix_t), read off
+ * the SASS listings named at each (model/validation/data/h200/sass/); the
+ * arch file supplies every rate, latency and bandwidth. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ops_build.h"
 
-/* CUDA-core instructions per element of each elementwise op, in fp32 opmath:
- * fma-pipe (FFMA/FADD/FMUL/FMNMX) and MUFU. gelu is the erf form (PyTorch's
- * default approximate='none': x * 0.5 * (1 + erf(x / sqrt 2)), erff a
- * rational polynomial of about 14 FMAs and one MUFU.EX2); exp is expf (range
- * reduction in 5 FMAs, MUFU.EX2, a scale). */
+/* The instructions per element of each elementwise op in fp32 opmath, by
+ * unit (ops_mix_t): gelu, the erf form of PyTorch's default approximate =
+ * 'none' (x * 0.5 * (1 + erf(x / sqrt 2)), erff's two polynomials selected
+ * per element by FSEL, MUFU.EX2), read off the SASS listing o087 (bf16,
+ * model/validation/data/h200/sass/); relu, which PyTorch runs as
+ * clamp_min (launch_clamp_scalar: the NaN test, FMNMX with the limit, read
+ * by an LDC per element: listing o091, f16); add, mul (one FADD / FMUL) and
+ * exp (expf as the softmax listings compile it: o041) are not from a
+ * listing of their own. */
 typedef struct eop {
     const char *name;
     int inputs;
-    double fma, mufu;
+    ops_mix_t m;
 } eop_t;
 
 static const eop_t eops[] = {
-    {"relu", 1, 1, 0}, {"add", 2, 1, 0}, {"mul", 2, 1, 0}, {"exp", 1, 6, 1}, {"gelu", 1, 18, 1},
+    {"relu", 1, {.fcmp = 2, .ldc = 1}},
+    {"add", 2, {.ffma = 1}},
+    {"mul", 2, {.ffma = 1}},
+    {"exp", 1, {.ffma = 8, .imad = 0.5, .ialu = 0.5, .mufu = 1}},
+    {"gelu", 1, {.ffma = 13, .fcmp = 10, .ialu = 1, .mufu = 1}},
 };
 
-/* Half types are converted to fp32 and back: one conversion per input
- * element and one per output element (F2F / HADD2.F32 class, counted on
- * the conversion pipe). */
-static double conversions(int size, int inputs)
-{
-    return size == 2 ? inputs + 1 : 0;
-}
+/* Per warp, whatever the op (o087): the indices and parameters, the
+ * remainder test, the addresses, the constants. Per 16-bit element: each
+ * input unpacked from its vector (PRMT, half of one) and widened; the
+ * result packed (F2FP, half of one). */
+static const ops_mix_t EW_FIXED = {.ffma = 2, .imad = 8, .ialu = 4, .ldc = 5, .uni = 2, .bra = 2};
 
 /* elementwise: vectorized_elementwise_kernel<vec_size> (pytorch
  * aten/src/ATen/native/cuda/CUDALoops.cuh, launch_vectorized_kernel):
@@ -57,7 +63,8 @@ int ops_elementwise(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p
     kb_t b;
     gc_kernel_t *k = kb_start(&b, name,
                               "pytorch aten/src/ATen/native/cuda/CUDALoops.cuh "
-                              "(launch_vectorized_kernel, vectorized_elementwise_kernel)",
+                              "(launch_vectorized_kernel, vectorized_elementwise_kernel); "
+                              "counts: model/validation/data/h200/sass/o087, o091",
                               err);
     if (!k)
         return GC_ENOMEM;
@@ -67,15 +74,28 @@ int ops_elementwise(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p
     gc_kphase_t *L = &k->loop;
     L->trips = 1;
     kb_ldg(&b, L, 16, e->inputs * ept / vec, 0);
-    kb_alu(&b, L, "ffma", e->fma * ept, 0);
-    kb_alu(&b, L, "mufu", e->mufu * ept, 0);
-    kb_alu(&b, L, "f2f", conversions(sz, e->inputs) * ept, 0);
-    kb_alu(&b, L, "imad", 6, 0); /* block offset, remainder test, addresses */
+    ops_mix_t m = EW_FIXED, wid = ops_widen(g->dtype);
+    ops_mix_add(&m, &e->m, ept);
+    if (sz == 2) {
+        ops_mix_add(&m, &wid, e->inputs * ept);
+        m.ialu += 0.5 * e->inputs * ept;
+        m.f2fp += 0.5 * ept;
+    }
+    kb_mix(&b, L, &m, 1);
     kb_stg(&b, L, 16, ept / vec);
     k->read_bytes = e->inputs * n * sz;
     k->write_bytes = n * sz;
     return ops_push(p, &b, "elementwise", err);
 }
+
+/* The copy's instructions per element (an unrolled iteration), by unit:
+ * the OffsetCalculator's 2-D index (a divmod by the magic-number multiply,
+ * IMAD.HI, and the two strides, from the kernel parameters: ULDC), the
+ * bound check and the branch, read off the SASS listings o078 (f16, unroll
+ * 4: 170 a warp) and o084 (f32, unroll 2: 90 a warp), about 43 an element
+ * with its load and store. */
+static const ops_mix_t TR_ELEM = {.ffma = 1, .ialu = 14.5, .imad = 8.5, .ldc = 2.75, .uni = 8.5,
+                                  .bra = 5.25};
 
 /* transpose: x.t().contiguous() is a copy through TensorIterator with a
  * non-contiguous input, which gpu_kernel_nocast runs as
@@ -104,233 +124,31 @@ int ops_transpose(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     k->regs = 24;
     gc_kphase_t *L = &k->loop;
     L->trips = unroll;
-    /* lanes read rows C * sz bytes apart */
-    double stride = C * sz;
-    double sectors = stride >= 32 ? 32 : fmax(1, ceil(32 * stride / 32));
-    double lines = stride >= 128 ? 32 : fmax(1, ceil(32 * stride / 128));
+    /* a warp's 32 output elements span 32 / R output rows when R < 32:
+     * its lanes read min(R, 32) rows of x, C * sz bytes apart, each run of
+     * 32 / min(R, 32) neighbouring elements */
+    double stride = C * sz, rows = fmin(R, 32), run = 32 / rows;
+    double sectors = rows * ceil(run * sz / 32), lines = rows * ceil(run * sz / 128);
+    if (stride < 32) { /* rows of x closer than a sector share them */
+        sectors = fmin(sectors, fmax(1, ceil(32 * stride / 32)));
+        lines = fmin(lines, fmax(1, ceil(32 * stride / 128)));
+    }
     gc_kop_t *ld = kb_ldg(&b, L, sz, 1, 0);
     ld->sectors = sectors;
     ld->lines = lines;
     /* a sector holds 32 / sz neighbouring columns; a block covers nv / R
-     * output rows (columns of x), which share the sectors in its L1 */
-    double share = fmin(32.0 / sz, fmax(1, nv / R));
-    ld->l1_hit = 1 - 1 / share;
+     * output rows (columns of x), which share the sectors in its L1 beyond
+     * the run one load already takes */
+    double share = fmin(32.0 / sz, fmax(1, nv / R)) / fmin(32.0 / sz, run);
+    ld->l1_hit = 1 - 1 / fmax(1, share);
     kb_stg(&b, L, sz, 1);
-    kb_alu(&b, L, "imad", 10, 0); /* OffsetCalculator: one divmod, two offsets */
+    kb_mix(&b, L, &TR_ELEM, 1);
     k->read_bytes = n * sz;
     k->write_bytes = n * sz;
     /* the 32 / sz uses of a sector fall in 32 / sz consecutive output rows,
      * which read R sectors */
     k->reuse_bytes = fmin(n * sz, R * 32);
     return ops_push(p, &b, "copy", err);
-}
-
-/* Per-element math of a softmax in fp32 (PersistentSoftmax.cuh,
- * SoftMax.cu): max (FMNMX), x - max and expf (6 FMA-pipe, one MUFU) nexp
- * times, the sum (FADD), the division by the sum (IEEE division: MUFU.RCP
- * and 4 FMAs). softmax_warp_forward keeps exp(x - max) in registers (nexp
- * 1); the block kernels (cunn_SoftMaxForward*) take exp once in
- * SumExpFloat for the sum and again in SoftMaxForwardEpilogue,
- * exp(input - max_input) / sum (pytorch aten/src/ATen/native/cuda/
- * SoftMax.cu): nexp 2. */
-static void softmax_math(kb_t *b, gc_kphase_t *ph, double elems, int sz, double nexp)
-{
-    kb_alu(b, ph, "ffma", elems * (1 + 6 * nexp + 1 + 4), 0);
-    kb_alu(b, ph, "mufu", elems * (nexp + 1), 0);
-    kb_alu(b, ph, "f2f", elems * conversions(sz, 1), 0);
-}
-
-/* softmax_warp_forward<WARP_BATCH, WARP_ITERATIONS, WARP_SIZE> (pytorch
- * aten/src/ATen/native/cuda/PersistentSoftmax.cuh, dispatch_softmax_forward),
- * taken by host_softmax (aten/src/ATen/native/cuda/SoftMax.cu) when
- * cols <= 2048 and cols * sizeof <= 8192: next_pow2 = the power of two >=
- * cols, WARP_SIZE = min(next_pow2, 32), WARP_ITERATIONS = next_pow2 /
- * WARP_SIZE, WARP_BATCH = 2 rows when next_pow2 <= 128 else 1; 128 threads
- * per block as (WARP_SIZE, 128 / WARP_SIZE), grid = ceil(rows /
- * (WARP_BATCH * 128 / WARP_SIZE)). Each lane loads its elements one by one
- * (element_index = lane + it * WARP_SIZE), butterfly-reduces max and sum over
- * log2(WARP_SIZE) shuffles, stores. */
-static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
-{
-    int sz = ops_dsize(g->dtype);
-    double R = (double)g->rows, C = (double)g->cols;
-    double pow2 = 1;
-    while (pow2 < C)
-        pow2 *= 2;
-    double ws = fmin(pow2, 32), wi = pow2 / ws, wb = pow2 <= 128 ? 2 : 1;
-    double lanes_rows = 32 / ws; /* logical warps in one hardware warp */
-    char name[80];
-    snprintf(name, sizeof(name), "softmax_warp_forward<%d,%d,%d>", (int)wb, (int)wi, (int)ws);
-    kb_t b;
-    gc_kernel_t *k = kb_start(&b, name,
-                              "pytorch aten/src/ATen/native/cuda/PersistentSoftmax.cuh "
-                              "(dispatch_softmax_forward), aten/src/ATen/native/cuda/SoftMax.cu",
-                              err);
-    if (!k)
-        return GC_ENOMEM;
-    k->block[0] = (long)ws;
-    k->block[1] = (long)(128 / ws);
-    k->grid[0] = (long)ceil(R / (wb * 128 / ws));
-    /* as compiled in PyTorch 2.11 for sm_90 (ops.csv: 30 to 32 registers
-     * up to 16 elements per lane, 48 at 32) */
-    k->regs = wi * wb > 16 ? 48 : 32;
-    gc_kphase_t *L = &k->loop;
-    L->trips = 1;
-    double act = fmax(1, round(32 * C / pow2));
-    gc_kop_t *ld = kb_ldg(&b, L, sz, wb * wi, 0);
-    ld->active = act;
-    softmax_math(&b, L, wb * wi * C / pow2, sz, 1);
-    double steps = log2(ws);
-    kb_op(&b, L, GC_OP_SHFL, 2 * steps * wb);
-    kb_alu(&b, L, "fmnmx", 2 * steps * wb, wb);
-    gc_kop_t *st = kb_stg(&b, L, sz, wb * wi);
-    st->active = act;
-    (void)lanes_rows;
-    k->read_bytes = R * C * sz;
-    k->write_bytes = R * C * sz;
-    return ops_push(p, &b, "softmax", err);
-}
-
-/* A block-wide reduction of one value (cuda_utils::BlockReduce in
- * block_reduce.cuh, as blockReduceWarp in SoftMax.cu calls it): a warp
- * butterfly (5 shuffles and 5 dependent combines), a barrier, one shared
- * store per warp, a barrier, the first warp's butterfly over the partials,
- * thread 0's store of the result, a barrier and a shared (broadcast) load.
- * scale: the share of it each trip of the phase carries (1 / trips when
- * the phase loops). */
-static void block_reduce_n(kb_t *b, gc_kphase_t *ph, double scale)
-{
-    kb_op(b, ph, GC_OP_SHFL, 10 * scale);
-    kb_alu(b, ph, "fadd", 10 * scale, 1);
-    gc_kop_t *s = kb_op(b, ph, GC_OP_STS, scale);
-    s->width = 4;
-    s->active = 1;
-    gc_kop_t *l = kb_op(b, ph, GC_OP_LDS, 2 * scale);
-    l->width = 4;
-    l->broadcast = 1;
-    kb_op(b, ph, GC_OP_BAR, 3 * scale);
-}
-
-static void block_reduce(kb_t *b, gc_kphase_t *ph)
-{
-    block_reduce_n(b, ph, 1);
-}
-
-/* expf without --use_fast_math (PyTorch builds ATen without it): range
- * reduction in FMAs, MUFU.EX2, a scale: 6 FMA-pipe ops and one MUFU. The
- * IEEE division by the sum: MUFU.RCP, 4 FMAs and the slow-path compare
- * (CUDA C++ Programming Guide, "Floating-Point Standard": x / y is
- * IEEE-compliant unless -prec-div=false). */
-#define EXP_FMA 6.0
-#define DIV_FMA 5.0
-
-/* Above 2048 columns host_softmax launches one block per row (grid = rows)
- * of SoftMaxForward_getBlockSize(cols) = min(cols, 1024) threads rounded up
- * to a warp (pytorch aten/src/ATen/native/cuda/SoftMax.cu), and picks
- * cunn_SoftMaxForwardReg when potential_register_count = ceil(cols /
- * block) < 10 (each thread keeps its elements in registers: one read, one
- * write); else cunn_SoftMaxForwardSmem when the row fits the 48 KiB of
- * shared memory a block gets without opting in and cols % ILP == 0 (ILP =
- * 16 / sizeof: the row is staged in shared memory by 16-byte vectors: one
- * read); else cunn_SoftMaxForward, which reads the row three times (max,
- * sum, output: the second and third from the L2).
- *
- * Each kernel runs three steps one after another, separated by the two
- * block reductions' barriers, and the description has one phase for each
- * (the predictor adds their demands and latencies): the prologue reads the
- * row (from DRAM) and takes the thread's max, then the block's max; the
- * loop sums exp(x - max) (ilpReduce with SumExpFloat: registers, shared
- * memory or a second read of the row from the L2), then the block's sum;
- * the epilogue writes exp(x - max) / sum (SoftMaxForwardEpilogue; the plain
- * kernel reads the row a third time). Per trip, one 16-byte vector per
- * thread is in flight (ilpReduce's loop); the Reg kernel's loads are
- * unrolled, all in flight at once. */
-static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
-{
-    int sz = ops_dsize(g->dtype);
-    double R = (double)g->rows, C = (double)g->cols;
-    double block = fmin(1024, ceil(fmin(C, 1024) / 32) * 32);
-    double regcnt = ceil(C / block), ilp = 16.0 / sz;
-    double red = block / 32 * 4;
-    int use_reg = regcnt < 10;
-    int use_smem = !use_reg && C < (49152 - red) / sz && fmod(C, ilp) == 0;
-    const char *name = use_reg ? "cunn_SoftMaxForwardReg"
-                       : use_smem ? "cunn_SoftMaxForwardSmem" : "cunn_SoftMaxForward";
-    kb_t b;
-    gc_kernel_t *k = kb_start(&b, name,
-                              "pytorch aten/src/ATen/native/cuda/SoftMax.cu (host_softmax, "
-                              "SoftMaxForward_getBlockSize, ilpReduce, blockReduceWarp)",
-                              err);
-    if (!k)
-        return GC_ENOMEM;
-    k->grid[0] = (long)R;
-    k->block[0] = (long)block;
-    /* registers as compiled in PyTorch 2.11's sm_90 build (ptxas, seen by
-     * ncu/profiler in model/validation/data/h100/ops.csv): the Reg kernel
-     * holds its ILP = regcnt elements plus a base of 22 (ILP 4: 30, ILP 8:
-     * 37 -> 38 at the 8-register allocation step); the others 32 */
-    k->regs = use_reg ? 22 + 2 * regcnt : 32;
-    k->shared_bytes = use_smem ? C * sz + red : red;
-    double per_thread = C / block; /* elements per thread */
-    double vec = use_reg ? 1 : ilp, width = use_reg ? sz : 16;
-    double trips = use_reg ? 1 : fmax(1, ceil(per_thread / vec));
-    double per_it = use_reg ? regcnt : 1;  /* loads per trip */
-    double el = use_reg ? per_thread : vec; /* elements per trip */
-    double conv = sz == 2 ? el : 0;
-    gc_kphase_t *P = &k->prologue, *L = &k->loop, *E = &k->epilogue;
-    P->trips = L->trips = E->trips = trips;
-    /* the max: read, convert, FMNMX; then the block's max */
-    kb_ldg(&b, P, width, per_it, 0);
-    if (use_smem) {
-        gc_kop_t *s = kb_op(&b, P, GC_OP_STS, 1);
-        s->width = 16;
-    }
-    kb_alu(&b, P, "fmnmx", el, 0);
-    kb_alu(&b, P, "f2f", conv, 0);
-    kb_alu(&b, P, "imad", 4, 0);
-    block_reduce_n(&b, P, 1 / trips);
-    /* the sum of exp(x - max); then the block's sum */
-    if (use_smem) {
-        gc_kop_t *l = kb_op(&b, L, GC_OP_LDS, 1);
-        l->width = 16;
-    } else if (!use_reg) {
-        gc_kop_t *again = kb_ldg(&b, L, width, 1, 0);
-        again->l1_hit = 0;
-        kb_alu(&b, L, "f2f", conv, 0);
-    }
-    kb_alu(&b, L, "ffma", el * (1 + EXP_FMA + 1), 0);
-    kb_alu(&b, L, "mufu.ex2", el, 0);
-    kb_alu(&b, L, "imad", use_reg ? 0 : 3, 0);
-    block_reduce_n(&b, L, 1 / trips);
-    /* the output: exp(x - max) again, the division, the store */
-    if (use_smem) {
-        gc_kop_t *l = kb_op(&b, E, GC_OP_LDS, 1);
-        l->width = 16;
-    } else if (!use_reg) {
-        gc_kop_t *again = kb_ldg(&b, E, width, 1, 0);
-        again->l1_hit = 0;
-        kb_alu(&b, E, "f2f", conv, 0);
-    }
-    kb_alu(&b, E, "ffma", el * (1 + EXP_FMA + DIV_FMA), 0);
-    kb_alu(&b, E, "mufu.ex2", el, 0);
-    kb_alu(&b, E, "mufu.rcp", el, 0);
-    kb_alu(&b, E, "fsetp", el, 0);
-    kb_alu(&b, E, "f2f", conv, 0);
-    kb_alu(&b, E, "imad", 3, 0);
-    kb_stg(&b, E, width, per_it);
-    k->read_bytes = R * C * sz;
-    k->write_bytes = R * C * sz;
-    k->reuse_bytes = ops_dsize(g->dtype) * C * 2; /* a row, between its passes */
-    return ops_push(p, &b, "softmax", err);
-}
-
-int ops_softmax(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
-{
-    (void)a;
-    int sz = ops_dsize(g->dtype);
-    if (g->cols <= 2048 && g->cols * sz <= 8192)
-        return softmax_warp(g, p, err);
-    return softmax_block(g, p, err);
 }
 
 static double last_pow2(double n)
@@ -420,6 +238,99 @@ static int reduce_memset(double grid_x, gc_ops_plan_t *p, gc_err_t *err)
     return ops_push(p, &b, "memset", err);
 }
 
+/* reduce_kernel's instructions per warp by unit (ops_mix_t), read off the
+ * SASS listings of PyTorch 2.11's sm_90 build (model/validation/data/h200/
+ * sass/: o063 f16 8192 x 8192, the 16 warps of a block split a row, 2
+ * vectors a thread; o064 bf16 65536 x 256, a warp a row; o066 f32 16 x 4M,
+ * 33 blocks a row combined through global memory, 62 vectors a thread; o072
+ * f32 100000 x 100, scalar loads). The kernel's start (ReduceConfig's
+ * indices, the input and output calculators): 80 with vector loads, 59
+ * without. A vector trip (input_vectorized_thread_reduce_impl): the load,
+ * its address and bound, a FADD per element (and the widening). Without
+ * vectors (thread_reduce_impl, vt0 = 4): 83 a chunk of 4 values a lane, 8
+ * loads. Folding the vector's accumulators; the reduction (its 5 FADDs
+ * the butterfly's chain, emitted with its shuffles): a 5-level
+ * shuffle butterfly in each warp, then, when the warps share a row, the
+ * rounds through shared memory (o063: log2(16) = 4, 12 each); the output:
+ * one thread of the block, or every warp for its row; the global combine
+ * of split rows (the partials, a fence, the semaphore's atomic, the last
+ * block's loads). */
+static const ops_mix_t RS_START = {.bra = 10, .ffma = 1, .ialu = 23, .imad = 21, .ldc = 9,
+                                   .uni = 16};
+static const ops_mix_t RS_START1 = {.bra = 6, .ffma = 1, .ialu = 13, .imad = 14, .ldc = 10,
+                                    .uni = 15};
+static const ops_mix_t RS_TRIP = {.bra = 1, .ialu = 3, .imad = 1, .uni = 1};
+static const ops_mix_t RS_CHUNK1 = {.bra = 21, .ffma = 11, .ialu = 23, .imad = 16, .ldc = 3,
+                                    .uni = 1};
+static const ops_mix_t RS_FOLD = {.bra = 7.5, .ffma = 4, .ialu = 3.4};
+static const ops_mix_t RS_RED = {.bra = 13, .ffma = 1, .ialu = 27, .imad = 6, .ldc = 3, .uni = 8};
+static const ops_mix_t RS_ROUND = {.bra = 1, .ffma = 1, .ialu = 5, .imad = 1.5, .uni = 1};
+static const ops_mix_t RS_OUT_ROW = {.bra = 8, .f2fp = 1, .ialu = 11, .imad = 1, .ldc = 1,
+                                     .uni = 6};
+static const ops_mix_t RS_OUT_BLOCK = {.bra = 3.3, .ialu = 5.4, .uni = 3.2};
+static const ops_mix_t RS_GLOBAL = {.bra = 14.7, .ffma = 1.3, .ialu = 27, .imad = 9.5,
+                                    .ldc = 2.4, .uni = 15.7};
+
+/* The loads of reduce_kernel's loop (trips: vectors a thread; without
+ * vectors, chunks of 4 values) and their instructions. */
+static void rowsum_loop(kb_t *b, gc_kphase_t *L, const rcfg_t *c, double C, int sz,
+                        const char *dtype)
+{
+    ops_mix_t m = {0}, wid = ops_widen(dtype);
+    if (c->vec > 1) {
+        L->trips = ceil(c->vpt / c->vec); /* vector loads per thread */
+        gc_kop_t *ld = kb_ldg(b, L, c->vec * sz, 1, 0);
+        ld->active = fmin(32, c->bw); /* lanes of a warp along x (block width up to 512) */
+        ops_mix_add(&m, &RS_TRIP, 1); /* its FADDs: the accumulator's chain below */
+        ops_mix_add(&m, &wid, c->vec);
+        ops_mix_add(&m, &RS_START, 1 / L->trips);
+    } else {
+        L->trips = ceil(c->vpt / 4);
+        gc_kop_t *ld = kb_ldg(b, L, sz, 8, 0);
+        ld->active = fmin(32, C / (8 * L->trips));
+        ops_mix_add(&m, &RS_CHUNK1, 1);
+        ops_mix_add(&m, &wid, 4);
+        ops_mix_add(&m, &RS_START1, 1 / L->trips);
+        m.ffma -= 4; /* the four FADDs: the accumulator's chain below */
+    }
+    kb_mix(b, L, &m, 1);
+    kb_alu(b, L, "fadd", c->vec > 1 ? c->vec : 4, 1); /* the accumulator's chain */
+}
+
+/* The epilogue: the fold, the butterfly, the rounds through shared memory
+ * when the warps share a row, the output, the global combine. */
+static void rowsum_end(kb_t *b, gc_kphase_t *E, const rcfg_t *c)
+{
+    ops_mix_t m = {0};
+    double rounds = c->warps_split ? log2(fmax(c->bh, 1)) : 0;
+    ops_mix_add(&m, &RS_FOLD, 1);
+    ops_mix_add(&m, &RS_RED, 1);
+    ops_mix_add(&m, &RS_ROUND, rounds);
+    ops_mix_add(&m, c->warps_split ? &RS_OUT_BLOCK : &RS_OUT_ROW, 1);
+    if (c->ctas > 1)
+        ops_mix_add(&m, &RS_GLOBAL, 1);
+    kb_mix(b, E, &m, 1);
+    gc_kop_t *s = kb_op(b, E, GC_OP_SHFL, 5);
+    s->chains = 1;
+    kb_alu(b, E, "fadd", 5, 1);
+    if (rounds > 0) { /* each round: a barrier, a partial in, the sum out */
+        gc_kop_t *st = kb_op(b, E, GC_OP_STS, rounds + 1);
+        st->width = 4;
+        gc_kop_t *l = kb_op(b, E, GC_OP_LDS, rounds);
+        l->width = 4;
+        kb_op(b, E, GC_OP_BAR, rounds + 1);
+    }
+    if (c->ctas > 1) { /* partials to global memory, a semaphore, the last block sums */
+        gc_kop_t *ps = kb_stg(b, E, 4, 1.0 / (c->bh));
+        ps->active = 1;
+        gc_kop_t *pl = kb_ldg(b, E, 4, c->ctas / 32 / c->bh, 0);
+        pl->active = 1;
+        kb_op(b, E, GC_OP_BAR, 3);
+    }
+    gc_kop_t *st = kb_stg(b, E, 4, c->warps_split ? 1.0 / c->bh : 1);
+    st->active = 1;
+}
+
 int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
 {
     int sz = ops_dsize(g->dtype);
@@ -431,7 +342,8 @@ int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
     kb_t b;
     gc_kernel_t *k = kb_start(&b, "reduce_kernel<512,1> sum",
                               "pytorch aten/src/ATen/native/cuda/Reduce.cuh "
-                              "(setReduceConfig, reduce_kernel)",
+                              "(setReduceConfig, reduce_kernel); counts: "
+                              "model/validation/data/h200/sass/o063, o064, o066, o072",
                               err);
     if (!k)
         return GC_ENOMEM;
@@ -440,27 +352,8 @@ int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
     k->block[0] = (long)c.bw;
     k->block[1] = (long)c.bh;
     k->regs = 32;
-    gc_kphase_t *L = &k->loop;
-    L->trips = ceil(c.vpt / c.vec); /* vector loads per thread */
-    gc_kop_t *ld = kb_ldg(&b, L, c.vec * sz, 1, 0);
-    ld->active = fmin(32, c.bw); /* lanes of a warp along x (block width up to 512) */
-    kb_alu(&b, L, "fadd", c.vec, 0);
-    kb_alu(&b, L, "f2f", sz == 2 ? c.vec : 0, 0);
-    kb_alu(&b, L, "imad", 2, 0);
-    gc_kphase_t *E = &k->epilogue;
-    double steps = log2(fmax(c.bw, 1)) + 2; /* the lanes' vectors, then the lanes */
-    kb_op(&b, E, GC_OP_SHFL, steps);
-    kb_alu(&b, E, "fadd", steps + c.vec, steps);
-    if (c.warps_split)
-        block_reduce(&b, E);
-    if (c.ctas > 1) { /* partials to global memory, a semaphore, the last block sums */
-        gc_kop_t *ps = kb_stg(&b, E, 4, 1.0 / (c.bh));
-        ps->active = 1;
-        gc_kop_t *pl = kb_ldg(&b, E, 4, c.ctas / 32 / c.bh, 0);
-        pl->active = 1;
-    }
-    gc_kop_t *st = kb_stg(&b, E, sz, 1);
-    st->active = 1;
+    rowsum_loop(&b, &k->loop, &c, C, sz, g->dtype);
+    rowsum_end(&b, &k->epilogue, &c);
     k->shared_bytes = c.warps_split ? c.bw * c.bh * 4 : 0;
     k->read_bytes = R * C * sz;
     k->write_bytes = R * sz;

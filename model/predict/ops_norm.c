@@ -7,7 +7,7 @@
  *             and trip, folded into the thread's Welford state;
  *   loop      the reduction of (mean, m2, count) over the block: a shuffle
  *             butterfly in every warp, then log2(4) rounds through shared
- *             memory between __syncthreads, then the broadcast;
+ *             memory between __syncthreads, then rstd and its broadcast;
  *   epilogue  the normalising loop: x again, gamma and beta, y stored.
  *
  * The predictor adds the phases' demands and their latencies (predict.c,
@@ -15,72 +15,169 @@
  * loop before the block's reduction is done, and the reduction waits for
  * the first loop of every warp (the barriers).
  *
- * Instruction counts follow the source as nvcc compiles it without
- * --use_fast_math (PyTorch builds ATen without it; layer_norm_kernel.cu
- * says so in cuWelfordCombine's comment): `1.f / count` is the
- * round-to-nearest reciprocal, MUFU.RCP refined by two FFMAs with a
- * compare for the slow path (CUDA C++ Programming Guide, "Intrinsic
- * Functions": the IEEE-compliant reciprocal is a multi-instruction
- * sequence). */
+ * Instruction counts per vector, per butterfly level and per block are
+ * those the compiled kernel executes, by unit (ops_mix_t), read off the SASS
+ * listings of PyTorch 2.11's sm_90 build with each instruction's executed
+ * count (model/validation/data/h200/sass/o051: bf16, 1024 columns, 2
+ * vectors a thread; o054: f32, 256 columns, 2 of the 4 warps hold a
+ * vector; o060: f32, 65536 columns, 128 vectors a thread). Every `1.f /
+ * count` is MUFU.RCP refined by FFMAs (no fast math: cuWelfordCombine's
+ * comment); every element's Welford step sits behind its own branch. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ops_build.h"
 
-/* The round-to-nearest reciprocal `1.f / x` as nvcc emits it for sm_70 and
- * newer without --use_fast_math: MUFU.RCP and two FFMAs refining it (FMA
- * pipe), and an exponent range check (IADD3, LOP3, ISETP) with a branch to
- * the slow path (integer pipe; the branch issues like one) - CUDA C++
- * Programming Guide, "Floating-Point Standard" and "Intrinsic Functions"
- * (the intrinsic __frcp_rn is this sequence). */
-#define RCP_FMA 2.0
-#define RCP_INT 4.0
+/* Per block and warp: parameters and indices (o051's first 27). The f32
+ * build, per warp that holds a vector, computes both loops' trip counts
+ * with an integer division (I2F, MUFU.RCP, F2I) before each (o054: 2 x
+ * about 30, o060 the same). */
+static const ops_mix_t LN_START = {.bra = 2, .ffma = 1, .ialu = 4, .imad = 8, .ldc = 6, .uni = 6};
+static const ops_mix_t LN_SETUP32 = {.ialu = 30, .imad = 10, .mufu = 6, .bra = 6, .ldc = 4,
+                                     .uni = 3, .ffma = 2};
 
-/* One cuWelfordOnlineSum per element (layer_norm_kernel.cu): count + 1,
- * delta, the new mean (FFMA), val - new mean, m2 (FFMA): 5 fp32 ops and
- * the reciprocal; two of them (delta, then the new mean) are the carried
- * chain from element to element. */
-#define WF_FMA (5.0 + RCP_FMA)
-#define WF_DEPTH 2.0
-/* One cuWelfordCombine: count, nA, nB, the mean (FMUL + FFMA), delta, m2
- * (FMUL, FMUL, FFMA, FADD, FADD): 11 fp32 ops and the reciprocal, behind a
- * `count > 0` test and branch; on its critical path: count, the
- * reciprocal's two FFMAs, nB, the mean, m2's last two (7 steps). */
-#define WC_FMA (11.0 + RCP_FMA)
-#define WC_INT (2.0 + RCP_INT)
-#define WC_DEPTH 7.0
+/* compute_stats per vector (4 elements, each a cuWelfordOnlineSum behind a
+ * branch: count + 1, the reciprocal, delta, mean, m2): 16-bit (o051: 71,
+ * the widening included); f32 unrolled by 4 (o060: 63) and its remainder
+ * loop, one vector a trip (o054: 75). */
+static const ops_mix_t LN_STATS16 = {.bra = 13, .ffma = 32, .ialu = 18, .imad = 3, .mufu = 4};
+static const ops_mix_t LN_STATS32U = {.bra = 12.25, .ffma = 32, .ialu = 12.75, .imad = 1, .mufu = 4};
+static const ops_mix_t LN_STATS32R = {.bra = 15, .ffma = 33, .ialu = 20, .imad = 3, .mufu = 4};
 
-/* The per-row reduction (compute_stats) and rstd: every warp of the block
- * runs the 5-level butterfly of three shuffles and a combine, whether or
- * not its lanes read any of the row (the loops skip, the reduction does
- * not); then log2(warps) rounds in which the upper half of the warps store
- * their state (3 floats, lane 0), all wait at a barrier, the lower half
- * loads it and combines, all wait again (per warp and round: the two
- * conditions' compares and branches); then warp 0 stores the mean and m2 /
- * N (an IEEE division: the reciprocal and 2 more FFMAs), a barrier, every
- * thread loads both; rsqrt(m2 + eps) is MUFU.RSQ with its range fix-up (3
- * ops). warps: the block's warps (4). */
-static void ln_reduce(kb_t *b, gc_kphase_t *R, double warps)
+/* The normalising loop per vector besides its loads and store ((x - mean)
+ * * rstd * gamma + beta: 12 fp32 ops): 16-bit (o051: the widening of x,
+ * gamma and beta, two packs, addresses), f32 unrolled (o060) and remainder
+ * (o054). */
+static const ops_mix_t LN_NORM16 = {.ffma = 12, .ialu = 12.5, .imad = 9, .f2fp = 2, .bra = 1};
+static const ops_mix_t LN_NORM32U = {.ffma = 12, .ialu = 1.25, .imad = 4, .ldc = 0.5, .bra = 0.25};
+static const ops_mix_t LN_NORM32R = {.ffma = 13, .ialu = 23, .imad = 6, .bra = 3, .uni = 0.5,
+                                     .ldc = 0.5};
+
+/* A butterfly level (WelfordDataLN through 3 shuffles): every warp runs the
+ * shuffles and the test of the count; a warp that holds data also combines
+ * (cuWelfordCombine: count, the reciprocal, mean, m2; o051 all warps, o054
+ * half of them). The rounds through shared memory, rstd (MUFU.RSQ and its
+ * range fix-up), warp 0's division by N, the broadcast and the end (o051,
+ * o054: 105). */
+static const ops_mix_t LN_LEVEL = {.fcmp = 1, .ffma = 2.6, .ialu = 0.8, .bra = 2.6};
+static const ops_mix_t LN_LEVEL_ACT = {.ffma = 11.2, .ialu = 2.8, .imad = 0.6, .mufu = 1,
+                                       .bra = 3.8};
+static const ops_mix_t LN_ROUNDS = {.bra = 20, .fchk = 0.25, .fcmp = 1.75, .ffma = 14,
+                                    .ialu = 40.5, .imad = 2.5, .mufu = 2, .uni = 12};
+
+/* How the row spreads over the block's 4 warps: n_vec_to_read = cols / 4
+ * vectors, thread t takes t, t + 128, ...: warp w runs ceil((nvec - 32 w)
+ * / 128) trips (none when nvec <= 32 w). */
+typedef struct lcfg {
+    double trips;  /* trips of the busiest warp (the block's) */
+    double avg;    /* trips per warp, over the block's warps */
+    double act;    /* share of the warps that hold a vector */
+    double lanes;  /* lanes of a warp that hold one (its first trip) */
+    double unroll; /* f32: share of the trips in the 4-unrolled loop */
+} lcfg_t;
+
+static void ln_config(double C, int sz, lcfg_t *c)
 {
-    double levels = log2(32), rounds = log2(warps);
-    double stores = warps - 1, combines = warps - 1; /* over all rounds, per block */
-    kb_op(b, R, GC_OP_SHFL, 3 * levels);
-    kb_alu(b, R, "ffma", WC_FMA * levels, WC_FMA / WC_DEPTH);
-    kb_alu(b, R, "mufu.rcp", levels + (1 + combines) / warps, 0);
-    kb_alu(b, R, "isetp", WC_INT * levels + 5 * rounds + (WC_INT * combines + 8) / warps, 0);
-    gc_kop_t *s = kb_op(b, R, GC_OP_STS, (3 * stores + 2) / warps);
-    s->width = 4;
-    s->active = 1;
-    gc_kop_t *l = kb_op(b, R, GC_OP_LDS, 3 * combines / warps + 2);
+    double nvec = C / 4, sum = 0, n = 0;
+    for (int w = 0; w < 4; w++) {
+        double t = nvec > 32 * w ? ceil((nvec - 32 * w) / 128) : 0;
+        sum += t;
+        n += t > 0;
+    }
+    c->trips = ceil(nvec / 128);
+    c->avg = sum / 4;
+    c->act = n / 4;
+    c->lanes = fmin(32, nvec);
+    c->unroll = sz == 4 ? 4 * floor(c->trips / 4) / c->trips : 0;
+}
+
+/* The first loop (prologue, trips of the busiest warp): each trip waits for
+ * its load (the loads are not issued ahead of the Welford chain), and the
+ * chain of count, reciprocal and mean (MUFU.RCP and FFMAs: about 2 dependent
+ * steps an element) runs through the 4 elements. */
+static void ln_stats(kb_t *b, gc_kphase_t *P, const lcfg_t *c, int sz)
+{
+    double per = c->avg / c->trips, f = 1 / c->trips;
+    P->trips = c->trips;
+    gc_kop_t *x = kb_ldg(b, P, 4 * sz, per, 0);
+    x->active = c->lanes;
+    ops_mix_t m = {0};
+    if (sz == 2) {
+        ops_mix_add(&m, &LN_STATS16, per);
+    } else {
+        ops_mix_add(&m, &LN_STATS32U, per * c->unroll);
+        ops_mix_add(&m, &LN_STATS32R, per * (1 - c->unroll));
+        ops_mix_add(&m, &LN_SETUP32, c->act * f);
+    }
+    ops_mix_add(&m, &LN_START, f);
+    m.ffma -= per * 8; /* the carried chain's 2 steps an element, counted next */
+    kb_mix(b, P, &m, 1);
+    kb_alu(b, P, "ffma", per * 8, fmax(1, per));
+}
+
+/* The block's reduction (loop phase, once): the 5-level butterfly (3
+ * shuffles a level, each level waiting for the one before), the rounds. */
+static void ln_reduce(kb_t *b, gc_kphase_t *L, const lcfg_t *c)
+{
+    L->trips = 1;
+    ops_mix_t m = {0};
+    ops_mix_add(&m, &LN_LEVEL, 5);
+    ops_mix_add(&m, &LN_LEVEL_ACT, 5 * c->act);
+    ops_mix_add(&m, &LN_ROUNDS, 1);
+    m.ffma -= 5 * 7 * c->act; /* the combine's chain and rsqrt, counted next */
+    m.mufu -= 1;
+    kb_mix(b, L, &m, 1);
+    gc_kop_t *s = kb_op(b, L, GC_OP_SHFL, 15);
+    s->chains = 3;
+    kb_alu(b, L, "ffma", 5 * 7 * c->act, 1); /* the combine's chain, in the warps with data */
+    kb_alu(b, L, "mufu.rsq", 1, 0);
+    gc_kop_t *st = kb_op(b, L, GC_OP_STS, 4.25);
+    st->width = 4;
+    st->active = 1;
+    gc_kop_t *l = kb_op(b, L, GC_OP_LDS, 3.25);
     l->width = 4;
     l->broadcast = 1;
-    kb_alu(b, R, "ffma", (WC_FMA * combines + 4 + 3) / warps + 3, 0);
-    kb_alu(b, R, "mufu.rsq", 1, 0);
-    kb_op(b, R, GC_OP_BAR, 2 * rounds + 1);
-    /* the kernel's start: thread and block indices (S2R), the row's
-     * offsets, the parameters */
-    kb_alu(b, R, "imad", 15, 0);
+    kb_op(b, L, GC_OP_BAR, 5);
+}
+
+/* The second loop (epilogue, the first loop's trips): x again (from the L1
+ * while the rows of the blocks resident on an SM fit in it,
+ * memory.l1.size_kib; else from the L2), gamma and beta one element a load
+ * (8 loads a vector, as compiled: o051, o060; a warp's lanes 4 elements
+ * apart, so a load spans 4 x its bytes; in the L1 after the SM's first row
+ * and the array's first load), the normalised vector stored; thread 0
+ * stores mean and rstd. */
+static void ln_normalize(kb_t *b, gc_kphase_t *E, const lcfg_t *c, const gc_arch_t *a, double R,
+                         double C, int sz)
+{
+    double per = c->avg / c->trips;
+    E->trips = c->trips;
+    double live = fmin(floor(ops_sm_threads(a) / 128), ceil(R / ops_sms(a)));
+    double l1 = a->memory.l1.size_kib.set ? a->memory.l1.size_kib.v * 1024 : 0;
+    gc_kop_t *x = kb_ldg(b, E, 4 * sz, per, 0);
+    x->active = c->lanes;
+    x->l1_hit = l1 > 0 ? fmin(1, l1 / (live * C * sz)) : 1;
+    double per_sm = fmax(1, R / ops_sms(a)); /* rows an SM runs */
+    gc_kop_t *gb = kb_ldg(b, E, sz, 8 * per, 0);
+    gb->active = c->lanes;
+    gb->sectors = fmax(1, ceil(c->lanes * 4 * sz / 32));
+    gb->l1_hit = 1 - 1 / (4 * per_sm);
+    ops_mix_t m = {0};
+    if (sz == 2) {
+        ops_mix_add(&m, &LN_NORM16, per);
+    } else {
+        ops_mix_add(&m, &LN_NORM32U, per * c->unroll);
+        ops_mix_add(&m, &LN_NORM32R, per * (1 - c->unroll));
+    }
+    /* the end: thread 0's mean and rstd (0.25 of the warps), the exit */
+    ops_mix_t end = {.ialu = 1, .bra = 1.25, .imad = 0.5, .ldc = 0.75};
+    ops_mix_add(&m, &end, 1 / c->trips);
+    kb_mix(b, E, &m, 1);
+    gc_kop_t *y = kb_stg(b, E, 4 * sz, per);
+    y->active = c->lanes;
+    gc_kop_t *ms = kb_stg(b, E, 4, 0.5 / c->trips); /* mean, rstd by thread 0 */
+    ms->active = 1;
 }
 
 int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
@@ -94,13 +191,13 @@ int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     gc_kernel_t *k = kb_start(&b, "vectorized_layer_norm_kernel",
                               "pytorch aten/src/ATen/native/cuda/layer_norm_kernel.cu "
                               "(launch_vectorized_layer_norm_kernel, compute_stats, "
-                              "vectorized_layer_norm_kernel_impl)",
+                              "vectorized_layer_norm_kernel_impl); counts: "
+                              "model/validation/data/h200/sass/o051, o054, o060",
                               err);
     if (!k)
         return GC_ENOMEM;
     /* grid = rows, block (32, num_threads() / 32) = (32, 4); shared
      * threads.y * 3 / 2 floats (launch_vectorized_layer_norm_kernel) */
-    const double threads = 128, warps = 4;
     k->grid[0] = (long)R;
     k->block[0] = 32;
     k->block[1] = 4;
@@ -108,48 +205,12 @@ int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
      * the profiler in model/validation/data/h100/ops.csv): 32 for the
      * 16-bit types, 39 for float */
     k->regs = sz == 2 ? 32 : 39;
-    k->shared_bytes = warps * 3 / 2 * 4;
-    /* n_vec_to_read = cols / 4 vectors, thread t takes t, t + 128, ...:
-     * trips of the busiest thread; lanes and warps that hold a vector */
-    double nvec = C / 4, trips = ceil(nvec / threads);
-    double busy = fmin(threads, nvec);
-    double lanes = fmin(32, busy), wfrac = ceil(busy / 32) / warps;
-    double w = 4 * sz;
-    gc_kphase_t *P = &k->prologue, *L = &k->loop, *E = &k->epilogue;
-    /* compute_stats' loop: the Welford state is carried from element to
-     * element (delta, then the new mean: two dependent fp32 steps each),
-     * and the next trip's load is issued after this trip's updates (the
-     * loop is not unrolled ahead of its carried state) */
-    P->trips = trips;
-    gc_kop_t *x = kb_ldg(&b, P, w, wfrac, 0);
-    x->active = lanes;
-    kb_alu(&b, P, "ffma", wfrac * 4 * WF_FMA, fmax(1, wfrac * WF_FMA / WF_DEPTH));
-    kb_alu(&b, P, "mufu.rcp", wfrac * 4, 0);
-    kb_alu(&b, P, "isetp", wfrac * 4 * RCP_INT, 0);
-    kb_alu(&b, P, "f2f", wfrac * (sz == 2 ? 4 : 0), 0);
-    kb_alu(&b, P, "imad", 5, 0); /* address, index, bound, branch */
-    L->trips = 1;
-    ln_reduce(&b, L, warps);
-    /* the second loop: x again (from the L1 while the rows of the blocks
-     * resident on an SM fit in it, memory.l1.size_kib; else from the L2),
-     * gamma and beta (shared by every block: in the L1 after the first) */
-    E->trips = trips;
-    double live = fmin(floor(ops_sm_threads(a) / threads), ceil(R / ops_sms(a)));
-    double l1 = a->memory.l1.size_kib.set ? a->memory.l1.size_kib.v * 1024 : 0;
-    gc_kop_t *x2 = kb_ldg(&b, E, w, wfrac, 0);
-    x2->active = lanes;
-    x2->l1_hit = l1 > 0 ? fmin(1, l1 / (live * C * sz)) : 1;
-    double per_sm = fmax(1, R / ops_sms(a)); /* rows an SM runs */
-    gc_kop_t *gb = kb_ldg(&b, E, w, 2 * wfrac, 0);
-    gb->active = lanes;
-    gb->l1_hit = 1 - 1 / per_sm;
-    kb_alu(&b, E, "ffma", wfrac * 4 * 3, 0); /* x - mean, * rstd, * gamma + beta */
-    kb_alu(&b, E, "f2f", wfrac * (sz == 2 ? 3 * 4 + 2 : 0), 0); /* x, gamma, beta in; y */
-    kb_alu(&b, E, "imad", 7, 0); /* three addresses, index, bound, branch */
-    gc_kop_t *y = kb_stg(&b, E, w, wfrac);
-    y->active = lanes;
-    gc_kop_t *ms = kb_stg(&b, E, 4, 2 / warps / trips); /* mean, rstd by thread 0 */
-    ms->active = 1;
+    k->shared_bytes = 4 * 3 / 2 * 4;
+    lcfg_t c;
+    ln_config(C, sz, &c);
+    ln_stats(&b, &k->prologue, &c, sz);
+    ln_reduce(&b, &k->loop, &c);
+    ln_normalize(&b, &k->epilogue, &c, a, R, C, sz);
     k->read_bytes = R * C * sz + 2 * C * sz;
     k->write_bytes = R * C * sz + 8 * R;
     return ops_push(p, &b, "layernorm", err);

@@ -52,6 +52,7 @@ typedef struct plan {
     int tma;            /* async loads use TMA */
     int lds;            /* shared loads: 1 lds, 2 ldmatrix */
     double bars;        /* barriers per iteration */
+    double shfl_depth;  /* dependent shuffle steps per iteration (shfl ops given chains) */
     double fma;         /* tensor multiply-adds per warp-iteration */
     double tclock;      /* lowest clock_mhz of the tensor forms used (0: none known) */
     pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES]; /* last: not cleared, filled as counted */
@@ -182,6 +183,10 @@ static void plan_mem(const gc_kop_t *op, double n, double chains, plan_t *pl, sy
     case GC_OP_SHFL:
         pl->waves += n;
         pl->shfl += n;
+        /* a butterfly: each of its n / chains steps waits for the shuffle
+         * before (only where the description gives chains) */
+        if (op->chains > 0 && n / chains > pl->shfl_depth)
+            pl->shfl_depth = n / chains;
         break;
     case GC_OP_LDG:
         plan_ldg(op, n, chains, pl, acc);
@@ -273,21 +278,29 @@ typedef struct ctx {
 /* Issue work of the ops per iteration on the busiest slot, for `warps`
  * warps (arch/pipe.h: n = ceil(warps / slots) * chains per step): ops of
  * one execution pipe add up, different pipes work side by side (the busiest
- * counts; the issue term bounds them together). */
-static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[4])
+ * counts; the issue term bounds them together). PIPES: fma, alu, xu, fp64
+ * and the issue-only units (gc_derive_alu_pipe). */
+#define PIPES 5
+
+static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[PIPES])
 {
-    thr[0] = thr[1] = thr[2] = thr[3] = 0;
+    double mx = 0;
+    for (int k = 0; k < PIPES; k++)
+        thr[k] = 0;
     for (int i = 0; i < n; i++) {
         double w = u[i].wg ? ceil(warps / 4.0) : warps;
-        thr[u[i].cls & 3] +=
+        int k = u[i].cls >= 0 && u[i].cls < PIPES ? u[i].cls : 1;
+        thr[k] +=
             u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) * u[i].pipe.issue_cyc;
     }
-    return MAX(MAX(thr[0], thr[1]), MAX(thr[2], thr[3]));
+    for (int k = 0; k < PIPES; k++)
+        mx = MAX(mx, thr[k]);
+    return mx;
 }
 
 static double pipes_thr(const pipe_use_t *u, int n, double warps)
 {
-    double thr[4];
+    double thr[PIPES];
     return pipes_cls(u, n, warps, thr);
 }
 
@@ -317,7 +330,7 @@ static double overlap_at(const gc_machine_t *m, int k, double warps)
     return m->co_overlap[n - 1][k];
 }
 
-static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const double thr[4],
+static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const double thr[PIPES],
                             const double shared[2], double tensor, double warps)
 {
     if (!(tensor > 0))
@@ -415,7 +428,7 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     double cr = c->clock_mhz * A / (m->dram_rd_gbs * 1e3),
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
-    double athr[4]; /* each CUDA-core pipe's time */
+    double athr[PIPES]; /* each CUDA-core pipe's time */
     term[GC_R_ALU] = pipes_cls(pl->alu, pl->n_alu, W, athr);
     /* the part of the pair the sub-core cannot hide goes to the longer one */
     term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
@@ -452,6 +465,9 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
               pl->ldg_l1 * m->l1_lat_cyc);
     if (pl->lds)
         z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
+    /* a shuffle crosses the shared-memory data path (its wavefronts above):
+     * its latency is the shared path's (memory.shared.latency_cyc) */
+    z += pl->shfl_depth * m->shared_lat_cyc;
     z += pl->bars * m->bar_cyc;
     *lasync = pl->async_rd > 0 ? lmem + slowest_memo(c, wc * pl->async_lines) +
                                      (pl->tma ? m->tma_extra_cyc : 0)
@@ -485,6 +501,7 @@ static double root(double x)
 typedef struct comb {
     double mx, s;     /* the largest term, the sum of (term / mx)^p */
     double res;       /* the combined resource, at least the issue term */
+    double sm;        /* its SM part: issue, tensor, CUDA-core pipes, shared data path */
     double l2, dram;  /* all L2 / DRAM traffic of the round */
     int issue_bound;  /* issue exceeds the combined others */
     int nc;           /* customers */
@@ -500,9 +517,13 @@ static void comb_prep(const double term[NT], double ncust, comb_t *cb)
         for (int r = 0; r < GC_R_LATENCY; r++)
             if (r != GC_R_ISSUE)
                 s += pw(term[r] / mx);
-    double res = mx > 0 ? mx * root(s) : 0;
+    double res = mx > 0 ? mx * root(s) : 0, sm = 0;
+    for (int r = 0; r < GC_R_LATENCY && mx > 0; r++)
+        if (r != GC_R_ISSUE && r != GC_R_L2 && r != GC_R_DRAM)
+            sm += pw(term[r] / mx);
     cb->issue_bound = term[GC_R_ISSUE] > res;
     cb->res = MAX(res, term[GC_R_ISSUE]);
+    cb->sm = MAX(mx * root(sm), term[GC_R_ISSUE]);
     cb->mx = mx;
     cb->s = s;
     cb->nc = ncust >= 1 ? (int)(ncust + 0.5) : 1;
@@ -547,11 +568,39 @@ static void comb_shares(const comb_t *cb, const double term[NT], double t1, doub
         sh[cb->dram > cb->l2 ? GC_R_DRAM : GC_R_L2] += t - t1;
 }
 
+/* The first round of a wave that starts cold. A kernel's blocks start
+ * together, nothing in flight: every customer first waits its own latency
+ * (its loads, barriers and dependent steps) and only then do they queue
+ * for the round's resources, so the kernel's first round lasts the latency
+ * plus the round's whole demand at its bottleneck (the combined resource,
+ * or all the L2 and DRAM traffic), where the steady state (mean-value
+ * analysis, comb_t1) overlaps one customer's latency with the others'
+ * work (cold[0]). The blocks of a wave share the SM's pipes and issue
+ * evenly and finish together, so the next wave starts cold as well, as far
+ * as the SM's work is concerned (cold[1]: the latency, then the SM's
+ * demand; a round the memory bounds is longer than that and stands: its
+ * blocks finish in the order DRAM served them, out of step). A long main
+ * loop pays this once a wave; a kernel of single-trip blocks (a row each,
+ * an element vector each) in every round. Not for a kernel with pipeline
+ * stages: a cp.async / TMA pipeline overlaps its loads with the math by
+ * design, in step or not (its first loads: the template's ends). lat: the
+ * round's latency; t: the steady round; piped: some phase has stages. */
+static void lockstep_first(const comb_t *cb, double lat, double t, int piped, double cold[2])
+{
+    cold[0] = cold[1] = t;
+    if (!(cb->res > 0) || piped)
+        return;
+    double z = MAX(0, lat - cb->res / cb->nc);
+    cold[0] = MAX(t, z + MAX(cb->res, MAX(cb->l2, cb->dram)));
+    cold[1] = MAX(t, z + cb->sm);
+}
+
 /* One round of the main loop with the prologue's and epilogue's demands
  * spread over its trips: resident blocks are not in step, so one block's
- * epilogue overlaps another's loop. term[] gets the combined demands. */
+ * epilogue overlaps another's loop. term[] gets the combined demands;
+ * cold[] the first round of the kernel and of a later wave (lockstep_first). */
 static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A,
-                           double term[NT], double sh[GC_R_LATENCY + 1])
+                           double term[NT], double sh[GC_R_LATENCY + 1], double cold[2])
 {
     double trips = pl[1].trips > 0 ? pl[1].trips : 1;
     double ncust = pl[1].bars > 0 ? N : N * wpb; /* blocks wait for each other, or warps don't */
@@ -597,24 +646,30 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
     }
     if (sh)
         comb_shares(&cb, term, t1, tn, sh);
+    int piped = pl[0].stages > 1 || pl[1].stages > 1 || pl[2].stages > 1;
+    lockstep_first(&cb, term[GC_R_LATENCY], tn, piped, cold);
     return tn;
 }
 
 /* Add `reps` waves of N blocks per SM on A SMs to p; returns their cycles.
- * idle: the fraction of the time charged to the tail. */
+ * idle: the fraction of the time charged to the tail; start: the first of
+ * them is the kernel's first wave. */
 static double wave(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A, double idle,
-                   gc_prediction_t *p, double reps)
+                   gc_prediction_t *p, double reps, int start)
 {
-    double term[NT], sh[GC_R_LATENCY + 1];
-    double t = round_cycles(c, pl, wpb, N, A, term, sh);
+    double term[NT], sh[GC_R_LATENCY + 1], cold[2];
+    double t = round_cycles(c, pl, wpb, N, A, term, sh, cold);
     double trips = pl[1].trips > 0 ? pl[1].trips : 1;
     if (t <= 0)
         return 0;
-    double cyc = t * trips * reps;
+    /* each wave's first round starts cold (lockstep_first) */
+    double extra = (start ? cold[0] - t : 0) + (reps - (start ? 1 : 0)) * (cold[1] - t);
+    double cyc = t * trips * reps + extra;
     for (int r = 0; r <= GC_R_LATENCY; r++) {
         p->breakdown[r] += (1 - idle) * sh[r] * trips * reps;
         p->busy[r] += term[r] * trips * reps;
     }
+    p->breakdown[GC_R_LATENCY] += (1 - idle) * extra;
     p->busy[GC_R_L2] += term[T_L2A] * trips * reps;
     p->busy[GC_R_DRAM] += term[T_DRAMA] * trips * reps;
     p->breakdown[GC_R_TAIL] += idle * cyc;
@@ -701,10 +756,10 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
     double full = floor(G / cap), rest = G - full * cap;
     double cyc = 0;
     if (full > 0)
-        cyc += wave(c, pl, wpb, B, S, 0, p, full);
+        cyc += wave(c, pl, wpb, B, S, 0, p, full, 1);
     if (rest > 0) {
         double n = ceil(rest / S), act = fmin(S, rest);
-        cyc += wave(c, pl, wpb, n, act, full > 0 ? 1 - rest / cap : 0, p, 1);
+        cyc += wave(c, pl, wpb, n, act, full > 0 ? 1 - rest / cap : 0, p, 1, full == 0);
     }
     /* blocks start at most one per sm.block_dispatch_ns on each SM (measured
      * with empty blocks): a grid of short blocks waits for them to start */
@@ -743,9 +798,12 @@ static void copy_name(char *dst, size_t n, const char *src)
  * the SM. */
 static int fma_pipe_busiest(const plan_t *loop, double W)
 {
-    double thr[4];
+    double thr[PIPES];
     pipes_cls(loop->alu, loop->n_alu, W, thr);
-    return thr[0] > 0 && thr[0] >= thr[1] && thr[0] >= thr[2] && thr[0] >= thr[3];
+    for (int k = 1; k < PIPES; k++)
+        if (thr[k] > thr[0])
+            return 0;
+    return thr[0] > 0;
 }
 
 /* The load class of a kernel: tensor when its main loop issues tensor
