@@ -28,12 +28,18 @@ typedef struct gc_pipe {
     int slots;            /* S: sub-cores sharing the load (>= 1) */
 } gc_pipe_t;
 
+/* Warps on the busiest slot: ceil(W/S). */
+static inline double gc_pipe_slot_warps(const gc_pipe_t *p, double warps)
+{
+    int s = p->slots > 0 ? p->slots : 1;
+    return ceil(warps / s);
+}
+
 /* Instructions the busiest slot issues per iteration: ceil(W/S) * ilp.
  * Inline: the predictor calls it for every pipe of every round. */
 static inline double gc_pipe_per_slot(const gc_pipe_t *p, double warps, double ilp)
 {
-    int s = p->slots > 0 ? p->slots : 1;
-    return ceil(warps / s) * ilp;
+    return gc_pipe_slot_warps(p, warps) * ilp;
 }
 
 /* Cycles per loop iteration for `warps` warps of `ilp` chains on one SM. */

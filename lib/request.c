@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "../util/sbuf.h"
 #include "../model/predict/predict_json.h"
 
 /* The members a request has besides template options. */
@@ -33,9 +34,13 @@ static void write_answer(const gc_jbuf_t *jb, long line, FILE *out)
     if (jb->bad || jb->len < 2 || jb->p[0] != '{')
         return;
     char head[40];
-    int k = line > 0 ? snprintf(head, sizeof(head), "{\"line\": %ld, ", line)
-                     : snprintf(head, sizeof(head), "{");
-    fwrite(head, 1, (size_t)k, out);
+    gc_sbuf_t h;
+    gc_sbuf_init(&h, head, sizeof(head));
+    if (line > 0)
+        gc_sbuf_str(gc_sbuf_long(gc_sbuf_str(&h, "{\"line\": "), line), ", ");
+    else
+        gc_sbuf_str(&h, "{");
+    fwrite(head, 1, h.len, out);
     fwrite(jb->p + 1, 1, jb->len - 1, out);
     fputc('\n', out);
 }

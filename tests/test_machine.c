@@ -1,8 +1,10 @@
 /* test_machine.c - an arch resolved once into the predictor's machine
  * (model/predict/machine.h): derived figures filled and recorded at
  * resolve time, the form index (rand preferred, operands filter, bf16 and
- * wmma fallbacks), unusable forms failing only when used, and a prediction
- * on an attached machine equal to one resolved for the call. */
+ * wmma fallbacks), the CUDA-core index (the arch entry of a name, else
+ * the default of its prefix up to a '.', else FP64), unusable forms
+ * failing only when used, and a prediction on an attached machine equal to
+ * one resolved for the call. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +32,7 @@ static const char arch_text[] =
     "issue_cyc: 32}\n"
     "alu:\n"
     "  - {op: ffma, latency_cyc: 5}\n"
+    "  - {op: mufu, latency_cyc: 7}\n"
     "memory:\n"
     "  dram: {bw_peak_gbs: 1000}\n";
 
@@ -99,6 +102,42 @@ static void lookups(const gc_machine_t *m)
     CHECK_HAS(e.msg, "neither issue_cyc nor a peak");
 }
 
+/* op `name` resolves to latency lat on execution pipe cls (lat < 0: an error) */
+static void alu_is(const gc_machine_t *m, const char *name, double lat, int cls)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_kop_t op;
+    memset(&op, 0, sizeof(op));
+    op.cls = GC_OP_ALU;
+    op.name = name;
+    op.count = 1;
+    gc_pipe_t p;
+    int c = -1;
+    int rc = gc_machine_alu(m, &op, "k.yaml", &p, &c, NULL, &e);
+    if (lat < 0) {
+        CHECK(rc == GC_EINPUT);
+        CHECK_HAS(e.msg, "no alu entry");
+        return;
+    }
+    CHECK(rc == 0);
+    CHECK_NEAR(p.lat_cyc, lat, 1e-12);
+    CHECK(c == cls);
+}
+
+static void alu_lookups(const gc_machine_t *m)
+{
+    alu_is(m, "ffma", 5, 0);
+    alu_is(m, "mufu", 7, 2);      /* the arch's entry */
+    alu_is(m, "mufu.ex2", 20, 2); /* no entry of that name: the default of its prefix */
+    alu_is(m, "lop3", 4, 1);
+    alu_is(m, "iadd3.x", 4, 1);
+    alu_is(m, "dfma.rn", 8, 3); /* FP64 by prefix */
+    alu_is(m, "ffmax", -1, 0);  /* a prefix only up to a '.' */
+    alu_is(m, "fadd.", 4, 0);
+    alu_is(m, ".ffma", -1, 0);
+}
+
 static const char kernel_text[] = "schema: gpucal-kernel/1\nname: t\n"
                                   "launch: {grid: [100], block: [128], registers: 32}\n"
                                   "loop:\n  trips: 10\n  ops:\n"
@@ -146,6 +185,7 @@ int main(void)
     if (m) {
         resolve(m);
         lookups(m);
+        alu_lookups(m);
     }
     gc_machine_destroy(m);
     attached(a);

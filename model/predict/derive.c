@@ -2,10 +2,10 @@
  * them (see derive.h; the rules are listed in model/kernels/README.md,
  * "Parameters the model derives"). Runs once per machine (machine.c). */
 #include "derive.h"
+#include "../../util/sbuf.h"
 #include "../../util/suggest.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 void gc_derived_add(gc_derived_list_t *dl, const gc_tensor_t *form, const char *alu,
@@ -30,13 +30,17 @@ void gc_derived_add(gc_derived_list_t *dl, const gc_tensor_t *form, const char *
 const char *gc_derived_key(const gc_derived_t *d, char *buf, size_t n)
 {
     char label[96];
+    gc_sbuf_t b;
+    if (!n)
+        return buf;
+    gc_sbuf_init(&b, buf, n);
     if (d->form)
-        snprintf(buf, n, "tensor[%s]%s%s", gc_tensor_label(d->form, label, sizeof(label)),
-                 d->field[0] ? "." : "", d->field);
+        gc_sbuf_str(gc_sbuf_str(gc_sbuf_str(&b, "tensor["),
+                                gc_tensor_label(d->form, label, sizeof(label))),
+                    d->field[0] ? "]." : "]");
     else if (d->alu)
-        snprintf(buf, n, "alu[%s].%s", d->alu, d->field);
-    else
-        snprintf(buf, n, "%s", d->field);
+        gc_sbuf_str(gc_sbuf_str(gc_sbuf_str(&b, "alu["), d->alu), "].");
+    gc_sbuf_str(&b, d->field);
     return buf;
 }
 

@@ -126,6 +126,8 @@ typedef struct gc_machine {
     size_t n_alus;
     gc_malu_t defaults[GC_ALU_DEFAULTS]; /* the default pipes, by prefix */
     gc_malu_t fp64;                      /* dfma / dadd / dmul without an entry */
+    struct gc_malu_key *alu_index; /* open-addressed hash of the alu and default names */
+    size_t alu_index_cap;
     struct gc_mwgmma *wgmma; /* the wgmma forms by operand types (machine.c) */
     size_t n_wgmma;
 } gc_machine_t;

@@ -9,9 +9,9 @@
  * mma_pipelined.h, gemm/kernel/gemm_splitk_parallel.h). */
 #include "gemm_int.h"
 #include "machine.h"
+#include "../../util/sbuf.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 static const char *const fam_names[] = {"wgmma+tma", "mma+cp.async",  "mma+ldg", "ffma",
@@ -26,6 +26,26 @@ static const char *ab_type(gc_gemm_dtype_t dt)
 {
     static const char *const a[] = {"f16", "bf16", "tf32", "f32", "e4m3", "s8"};
     return a[dt];
+}
+
+gc_sbuf_t *gc_gemm_shape_text(gc_sbuf_t *b, long m, long n, long k, gc_gemm_dtype_t dt)
+{
+    gc_sbuf_long(gc_sbuf_str(b, " "), m);
+    gc_sbuf_long(gc_sbuf_str(b, "x"), n);
+    gc_sbuf_long(gc_sbuf_str(b, "x"), k);
+    return gc_sbuf_str(gc_sbuf_str(b, " "), gc_gemm_dtype_name(dt));
+}
+
+/* info->inst = "<inst><shape> <A type>.<C type><tail>", e.g. "wgmma
+ * m64n256k16 f16.f32 ss" */
+static void inst_text(gc_gemm_result_t *info, const char *inst, const char *shape,
+                      gc_gemm_dtype_t dt, const char *tail)
+{
+    gc_sbuf_t b;
+    gc_sbuf_init(&b, info->inst, sizeof(info->inst));
+    gc_sbuf_str(gc_sbuf_str(gc_sbuf_str(&b, inst), shape), " ");
+    gc_sbuf_str(gc_sbuf_str(gc_sbuf_str(&b, ab_type(dt)), "."), dt == GC_GEMM_I8 ? "s32" : "f32");
+    gc_sbuf_str(&b, tail);
 }
 
 /* A builder's state: the kernel, and ok dropping to 0 when memory runs out. */
@@ -189,7 +209,9 @@ static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
     double parts = (double)wn / n_inst; /* instructions across a consumer's N */
     double chains = wgs * wm * parts;   /* independent accumulators of the tile */
     char shape[32];
-    snprintf(shape, sizeof(shape), "m64n%dk%d", n_inst, ik);
+    gc_sbuf_t sb;
+    gc_sbuf_init(&sb, shape, sizeof(shape));
+    gc_sbuf_long(gc_sbuf_str(gc_sbuf_long(gc_sbuf_str(&sb, "m64n"), n_inst), "k"), ik);
     double per_wg = chains / wgs * (s->bk / ik); /* wgmma a consumer warp issues a k step */
     add_tensor(b, GC_OP_WGMMA, per_wg, per_wg, shape, s->dt);
     double steps = k->loop.trips, pro = fmin(s->stages - 1.0, steps);
@@ -205,8 +227,7 @@ static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
     k->regs = 168;
     k->blocks_per_sm = 1; /* the library's block of 384 threads x 168 registers fills the SM */
     k->shared_bytes = s->stages * (double)(s->bm + s->bn) * s->bk * eb + 1024;
-    snprintf(info->inst, sizeof(info->inst), "wgmma %s %s.%s ss", shape, ab_type(s->dt),
-             s->dt == GC_GEMM_I8 ? "s32" : "f32");
+    inst_text(info, "wgmma ", shape, s->dt, " ss");
 }
 
 /* mma.sync with ldmatrix fragments from a swizzled layout: warp tiles of
@@ -223,7 +244,9 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
     double wm = big ? 64 : s->bm / 2.0, wn = big ? 64 : s->bn / 2.0;
     int tk = s->fam == GC_GEMM_FAM_MMA_LDG ? (s->dt == GC_GEMM_I8 ? 16 : 8) : inst_k(s->dt);
     char shape[32];
-    snprintf(shape, sizeof(shape), "m16n8k%d", tk);
+    gc_sbuf_t sb;
+    gc_sbuf_init(&sb, shape, sizeof(shape));
+    gc_sbuf_long(gc_sbuf_str(&sb, "m16n8k"), tk);
     add_tensor(b, GC_OP_MMA, (wm / 16) * (wn / 8) * (s->bk / tk), (wm / 16) * (wn / 8), shape,
                s->dt);
     add(b, &k->loop, GC_OP_LDMATRIX, (wm + wn) * s->bk * eb / 512)->num = 4;
@@ -248,8 +271,7 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
     k->block[0] = 32L * s->warps;
     k->regs = fmin(255, wm * wn / 32 + 64 + (wm + wn) / 4);
     k->shared_bytes = s->stages * tile_in;
-    snprintf(info->inst, sizeof(info->inst), "mma %s %s.%s", shape, ab_type(s->dt),
-             s->dt == GC_GEMM_I8 ? "s32" : "f32");
+    inst_text(info, "mma ", shape, s->dt, "");
 }
 
 /* CUDA-core SGEMM (cuBLAS sm80_xmma ffma, CUTLASS simt_sgemm), counted
@@ -283,7 +305,7 @@ static void build_ffma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info
     k->block[0] = 32L * s->warps;
     k->regs = s->regs > 0 ? s->regs : fmin(255, o + 2 * (tm + tn) + 48);
     k->shared_bytes = s->stages * tile_in;
-    snprintf(info->inst, sizeof(info->inst), "ffma");
+    gc_sbuf_copy(info->inst, sizeof(info->inst), "ffma");
 }
 
 /* matrix x vector (cuBLAS gemvx, as profiled: blocks of 32 x 16 threads,
@@ -323,7 +345,7 @@ static void build_gemv(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info
      * is the vector, which stays in the L2 */
     k->reuse_bytes = s->k * eb * s->batch;
     k->write_bytes = outs * gc_gemm_out_bytes(s->dt) * s->batch;
-    snprintf(info->inst, sizeof(info->inst), "ffma");
+    gc_sbuf_copy(info->inst, sizeof(info->inst), "ffma");
 }
 
 /* split-K reduction (cublasLt splitKreduce_kernel as profiled: 32 x 16
@@ -378,8 +400,9 @@ int gc_gemm_build(const gc_arch_t *a, const gc_gemm_spec_t *s, gc_kernel_t **out
     if (!info)
         info = &scratch;
     char name[96];
-    snprintf(name, sizeof(name), "%s %ldx%ldx%ld %s", gc_gemm_family_name(s->fam), s->m, s->n, s->k,
-             gc_gemm_dtype_name(s->dt));
+    gc_sbuf_t sb;
+    gc_sbuf_init(&sb, name, sizeof(name));
+    gc_gemm_shape_text(gc_sbuf_str(&sb, gc_gemm_family_name(s->fam)), s->m, s->n, s->k, s->dt);
     bld_t b = {gc_kernel_create(name), 1};
     if (!b.k)
         return gc_err_set(err, GC_ENOMEM, "out of memory");

@@ -5,6 +5,7 @@
 #define GC_GEMM_INT_H
 
 #include "gemm.h"
+#include "../../util/sbuf.h"
 
 /* One kernel as the library launches it: family, tile, split and loads. */
 typedef struct gc_gemm_spec {
@@ -25,6 +26,9 @@ double gc_gemm_in_bytes(gc_gemm_dtype_t dt);
 double gc_gemm_out_bytes(gc_gemm_dtype_t dt);
 const char *gc_gemm_dtype_name(gc_gemm_dtype_t dt);
 const char *gc_gemm_family_name(gc_gemm_family_t f);
+
+/* Append " MxNxK dtype" (e.g. " 4096x4096x4096 f16") to b; returns b. */
+gc_sbuf_t *gc_gemm_shape_text(gc_sbuf_t *b, long m, long n, long k, gc_gemm_dtype_t dt);
 
 /* The description of spec s on a (main kernel, split-K reduction or
  * workspace memset, by s->fam); caller destroys it. info (may be NULL)

@@ -336,15 +336,20 @@ static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
     return r;
 }
 
+/* kp's role, and its name "<family>_<dtype>[_<bm>x<bn>x<bk>[_splitK]]" */
 static void kname(gc_gemm_kpred_t *kp, const char *role, const gc_gemm_spec_t *s)
 {
-    snprintf(kp->role, sizeof(kp->role), "%s", role);
-    if (s->fam <= GC_GEMM_FAM_FFMA)
-        snprintf(kp->name, sizeof(kp->name), "%s_%s_%dx%dx%d%s", gc_gemm_family_name(s->fam),
-                 gc_gemm_dtype_name(s->dt), s->bm, s->bn, s->bk, s->split > 1 ? "_splitK" : "");
-    else
-        snprintf(kp->name, sizeof(kp->name), "%s_%s", gc_gemm_family_name(s->fam),
-                 gc_gemm_dtype_name(s->dt));
+    gc_sbuf_copy(kp->role, sizeof(kp->role), role);
+    gc_sbuf_t b;
+    gc_sbuf_init(&b, kp->name, sizeof(kp->name));
+    gc_sbuf_str(gc_sbuf_str(gc_sbuf_str(&b, gc_gemm_family_name(s->fam)), "_"),
+                gc_gemm_dtype_name(s->dt));
+    if (s->fam <= GC_GEMM_FAM_FFMA) {
+        gc_sbuf_long(gc_sbuf_str(&b, "_"), s->bm);
+        gc_sbuf_long(gc_sbuf_str(&b, "x"), s->bn);
+        gc_sbuf_long(gc_sbuf_str(&b, "x"), s->bk);
+        gc_sbuf_str(&b, s->split > 1 ? "_splitK" : "");
+    }
 }
 
 /* Main kernel s and its reduction predicted into kp[0], kp[1]; *us their
@@ -403,7 +408,7 @@ static int try_spec(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_gemm_s
         st->best_us = us;
         st->kp[0] = st->cur[0];
         st->kp[1] = st->cur[1];
-        snprintf(st->inst, sizeof(st->inst), "%s", info.inst);
+        gc_sbuf_copy(st->inst, sizeof(st->inst), info.inst);
         st->found = 1;
     }
     return 0;
@@ -601,7 +606,7 @@ static int assemble(const gc_arch_t *a, const search_t *st, const gc_predict_opt
         r->kern[r->n_kernels++].grid[2] = s->batch;
     }
     const gc_gemm_kpred_t *km = &r->kern[im];
-    snprintf(r->inst, sizeof(r->inst), "%s", st->inst);
+    gc_sbuf_copy(r->inst, sizeof(r->inst), st->inst);
     r->pred = km->pred;
     r->path = gc_gemm_family_name(s->fam);
     r->fam = s->fam;
@@ -654,16 +659,17 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_p
     r->k = g->k;
     r->batch = g->batch;
     r->dtype = g->dtype;
-    snprintf(r->layout, sizeof(r->layout), "%s", g->layout);
+    gc_sbuf_copy(r->layout, sizeof(r->layout), g->layout);
     r->align = c.align;
-    snprintf(r->why, sizeof(r->why), "%s", c.why);
+    gc_sbuf_copy(r->why, sizeof(r->why), c.why);
     if ((rc = assemble(a, &st, o, r, err)))
         return rc;
     r->candidates = st.listed > st.n ? st.listed : st.n;
     r->predicted = st.n;
     r->tflops = 2.0 * g->m * g->n * g->k * g->batch / (r->time_us * 1e6);
-    snprintf(r->pred.kernel, sizeof(r->pred.kernel), "gemm %ldx%ldx%ld %s", g->m, g->n, g->k,
-             gc_gemm_dtype_name(g->dtype));
+    gc_sbuf_t b;
+    gc_sbuf_init(&b, r->pred.kernel, sizeof(r->pred.kernel));
+    gc_gemm_shape_text(gc_sbuf_str(&b, "gemm"), g->m, g->n, g->k, g->dtype);
     return 0;
 }
 

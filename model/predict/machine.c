@@ -1,7 +1,7 @@
 /* machine.c - an arch resolved once into the machine the predictor reads
  * (machine.h): lifecycle, the attachment to an arch, and the two lookups a
- * prediction makes per op (a tensor form through a hash index, a CUDA-core
- * op by name). */
+ * prediction makes per op (a tensor form, a CUDA-core op: each through a
+ * hash index built at create). */
 #include "machine.h"
 #include "../../util/suggest.h"
 
@@ -63,6 +63,70 @@ static int build_index(gc_machine_t *m)
             }
         }
     }
+    return 0;
+}
+
+/* One name of the CUDA-core index: the first arch alu entry of that name
+ * and the default pipe whose prefix it is (-1: none). */
+typedef struct gc_malu_key {
+    const char *name;
+    size_t len;
+    unsigned long long hash;
+    int alu, dflt;
+} gc_malu_key_t;
+
+/* FNV-1a over the n bytes of s */
+static unsigned long long name_hash(const char *s, size_t n)
+{
+    unsigned long long h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* The index's slot of the n bytes of s (hash h): its key, or the empty
+ * slot where it would go (name NULL). */
+static gc_malu_key_t *alu_slot(const gc_machine_t *m, const char *s, size_t n, unsigned long long h)
+{
+    size_t mask = m->alu_index_cap - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        gc_malu_key_t *e = &m->alu_index[j];
+        if (!e->name || (e->hash == h && e->len == n && !memcmp(e->name, s, n)))
+            return e;
+    }
+}
+
+static void alu_key_add(gc_machine_t *m, const char *name, int alu, int dflt)
+{
+    size_t n = strlen(name);
+    unsigned long long h = name_hash(name, n);
+    gc_malu_key_t *e = alu_slot(m, name, n, h);
+    if (!e->name)
+        *e = (gc_malu_key_t){name, n, h, -1, -1};
+    if (alu >= 0 && e->alu < 0)
+        e->alu = alu; /* the first entry of a name, as a scan in file order finds */
+    if (dflt >= 0)
+        e->dflt = dflt;
+}
+
+/* Index the arch's alu names and the default prefixes: a prediction then
+ * resolves an op by a hash probe, not by scanning both lists by name. */
+static int build_alu_index(gc_machine_t *m)
+{
+    size_t cap = 8;
+    while (cap < 2 * (m->n_alus + GC_ALU_DEFAULTS))
+        cap *= 2;
+    m->alu_index = calloc(cap, sizeof(*m->alu_index));
+    if (!m->alu_index)
+        return -1;
+    m->alu_index_cap = cap;
+    for (size_t i = 0; i < m->n_alus; i++)
+        if (m->alus[i].name)
+            alu_key_add(m, m->alus[i].name, (int)i, -1);
+    for (int i = 0; i < GC_ALU_DEFAULTS; i++)
+        alu_key_add(m, gc_derive_alu_default(i), -1, i);
     return 0;
 }
 
@@ -158,7 +222,7 @@ int gc_machine_create(gc_machine_t **out, const gc_arch_t *a, gc_err_t *err)
     for (int i = 0; i < GC_ALU_DEFAULTS; i++)
         gc_derive_alu(a, m, gc_derive_alu_default(i), NULL, &m->defaults[i]);
     gc_derive_alu(a, m, "dfma", NULL, &m->fp64);
-    if (build_index(m) || build_wgmma(m, a)) {
+    if (build_index(m) || build_wgmma(m, a) || build_alu_index(m)) {
         gc_machine_destroy(m);
         return gc_err_set(err, GC_ENOMEM, "out of memory");
     }
@@ -173,6 +237,7 @@ void gc_machine_destroy(gc_machine_t *m)
     free(m->forms);
     free(m->alus);
     free(m->index);
+    free(m->alu_index);
     if (m->wgmma && m->n_wgmma)
         free(m->wgmma[0].n); /* the first group's slice starts the packed array */
     free(m->wgmma);
@@ -315,18 +380,37 @@ int gc_machine_tensor(const gc_machine_t *m, const gc_kop_t *op, const char *fil
     return 0;
 }
 
+/* The entry op `name` resolves to: the arch's first alu entry of that
+ * name, else the default whose prefix is the name up to a '.' or its end
+ * (the first in table order, as gc_derive_alu_default_of), else the FP64
+ * pipe for dfma / dadd / dmul; NULL for none. One pass hashes the name and
+ * each of its prefixes that ends before a '.'. */
+static const gc_malu_t *alu_find(const gc_machine_t *m, const char *name)
+{
+    unsigned long long h = 14695981039346656037ULL;
+    int di = -1;
+    for (size_t i = 0;; i++) {
+        if (name[i] == 0 || name[i] == '.') {
+            const gc_malu_key_t *e = alu_slot(m, name, i, h);
+            if (name[i] == 0 && e->name && e->alu >= 0)
+                return &m->alus[e->alu];
+            if (e->name && e->dflt >= 0 && (di < 0 || e->dflt < di))
+                di = e->dflt;
+            if (name[i] == 0)
+                break;
+        }
+        h ^= (unsigned char)name[i];
+        h *= 1099511628211ULL;
+    }
+    if (di >= 0)
+        return &m->defaults[di];
+    return gc_derive_alu_fp64(name) ? &m->fp64 : NULL;
+}
+
 int gc_machine_alu(const gc_machine_t *m, const gc_kop_t *op, const char *file, gc_pipe_t *out,
                    int *cls, gc_derived_list_t *dl, gc_err_t *err)
 {
-    const gc_malu_t *u = NULL;
-    for (size_t i = 0; i < m->n_alus && !u; i++)
-        if (!strcmp(m->alus[i].name, op->name))
-            u = &m->alus[i];
-    int di = u ? -1 : gc_derive_alu_default_of(op->name);
-    if (!u && di >= 0)
-        u = &m->defaults[di];
-    else if (!u && gc_derive_alu_fp64(op->name))
-        u = &m->fp64;
+    const gc_malu_t *u = alu_find(m, op->name);
     if (!u || !u->ok) {
         const char *names[96];
         size_t nn = gc_derive_alu_names(names, 64);

@@ -3,8 +3,9 @@
  * gc_machine_create runs every rule of derive.h over an arch: the SM and
  * memory figures, every tensor form's pipe and every CUDA-core op's pipe,
  * with each derived or fallback value filled and recorded. A prediction
- * then only reads the machine: a tensor op finds its form through a hash
- * index, never by scanning the arch's list.
+ * then only reads the machine: a tensor op finds its form, and a CUDA-core
+ * op its entry or default, through a hash index, never by scanning the
+ * arch's lists.
  *
  * gc_machine_attach resolves an arch at load and hangs the machine on it
  * (gc_arch_t.view, freed with the arch), so every gc_predict on that arch

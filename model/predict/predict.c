@@ -275,6 +275,25 @@ typedef struct ctx {
     extra_memo_t *memo;
 } ctx_t;
 
+/* The warps on the busiest slot of pipe use u, ceil(max(w, 1) / slots)
+ * (arch/pipe.h), at `warps` warps on the SM (wgmma: w = its warpgroups).
+ * The pipes of one list mostly share wg and slots: *k keeps the last
+ * answer, so the division and ceil run once per change ({-1, -1} first). */
+typedef struct slot_q {
+    int wg, slots;
+    double q;
+} slot_q_t;
+
+static double slot_q(slot_q_t *k, const pipe_use_t *u, double warps)
+{
+    if (u->wg != k->wg || u->pipe.slots != k->slots) {
+        double w = u->wg ? ceil(warps / 4.0) : warps;
+        k->wg = u->wg, k->slots = u->pipe.slots;
+        k->q = gc_pipe_slot_warps(&u->pipe, MAX(w, 1));
+    }
+    return k->q;
+}
+
 /* Issue work of the ops per iteration on the busiest slot, for `warps`
  * warps (arch/pipe.h: n = ceil(warps / slots) * chains per step): ops of
  * one execution pipe add up, different pipes work side by side (the busiest
@@ -287,11 +306,10 @@ static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[PIP
     double mx = 0;
     for (int k = 0; k < PIPES; k++)
         thr[k] = 0;
+    slot_q_t q = {-1, -1, 0};
     for (int i = 0; i < n; i++) {
-        double w = u[i].wg ? ceil(warps / 4.0) : warps;
         int k = u[i].cls >= 0 && u[i].cls < PIPES ? u[i].cls : 1;
-        thr[k] +=
-            u[i].depth * gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains) * u[i].pipe.issue_cyc;
+        thr[k] += u[i].depth * (slot_q(&q, &u[i], warps) * u[i].chains) * u[i].pipe.issue_cyc;
     }
     for (int k = 0; k < PIPES; k++)
         mx = MAX(mx, thr[k]);
@@ -352,9 +370,9 @@ static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const doubl
 static double pipes_lat(const pipe_use_t *u, int n, double warps)
 {
     double lat = 0;
+    slot_q_t k = {-1, -1, 0};
     for (int i = 0; i < n; i++) {
-        double w = u[i].wg ? ceil(warps / 4.0) : warps;
-        double per = gc_pipe_per_slot(&u[i].pipe, MAX(w, 1), u[i].chains);
+        double per = slot_q(&k, &u[i], warps) * u[i].chains;
         lat = MAX(lat, u[i].depth * (u[i].pipe.lat_cyc + u[i].pipe.overhead_cyc * (per - 1)));
     }
     return lat;

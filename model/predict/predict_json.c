@@ -36,8 +36,8 @@ static void res_map(gc_jbuf_t *jb, const double *vals, int n)
     LIT(jb, "}");
 }
 
-/* A derived value's key: gc_derived_key's text (no snprintf but for the
- * tensor forms' labels). */
+/* A derived value's key: gc_derived_key's text (plain keys and alu keys
+ * built here, without a copy through a buffer for the first). */
 static void derived_key(gc_jbuf_t *jb, const gc_derived_t *d)
 {
     char key[160];

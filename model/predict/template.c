@@ -12,6 +12,7 @@
 #include "ops.h"
 #include "predict_json.h"
 #include "stream.h"
+#include "../../util/sbuf.h"
 
 /* ---- option tables ---- */
 
@@ -146,7 +147,7 @@ static int gemm_args(const gc_tvals_t *v, gc_gemm_args_t *g, gc_err_t *err)
     g->n = gc_tvals_long(v, "n", 0);
     g->k = gc_tvals_long(v, "k", 0);
     g->batch = gc_tvals_long(v, "batch", 1);
-    snprintf(g->layout, sizeof(g->layout), "%s", layout ? layout : "nn");
+    gc_sbuf_copy(g->layout, sizeof(g->layout), layout ? layout : "nn");
     if (!g->m || !g->n || !g->k || !dtype)
         return gc_err_set(err, GC_EUSAGE, "--m, --n, --k and --dtype are required");
     if (gc_gemm_dtype(dtype, &g->dtype))
@@ -316,8 +317,8 @@ static int ops_predict_named(const char *op, const gc_arch_t *a, const gc_tvals_
         if (rc)
             break;
         gc_tkernel_t *tk = &r->k[i];
-        snprintf(tk->role, sizeof(tk->role), "%s", plan.role[i]);
-        snprintf(tk->name, sizeof(tk->name), "%s", k->name);
+        gc_sbuf_copy(tk->role, sizeof(tk->role), plan.role[i]);
+        gc_sbuf_copy(tk->name, sizeof(tk->name), k->name);
         memcpy(tk->grid, k->grid, sizeof(tk->grid));
         memcpy(tk->block, k->block, sizeof(tk->block));
         tk->regs = k->regs;
