@@ -15,7 +15,18 @@
  *   - fma:    under CUDA-core FP32 work: every SM full of warps (as many
  *             1024-thread blocks as fit), each thread running 8 independent
  *             FFMA chains on random non-zero registers (the SIMT SGEMMs'
- *             inner loop: cuBLAS's sm80_xmma ffma and cutlass simt kernels).
+ *             inner loop: cuBLAS's sm80_xmma ffma and cutlass simt kernels);
+ *   - tensor_d25, _d50, _d75 and tensor_mma_d25, _d50, _d75: the tensor
+ *             and tensor_mma loads' instructions, but each SM works only
+ *             for the first 25, 50 or 75 % of every 16 us (by %globaltimer;
+ *             each SM's period shifted by its block's share of one, so the
+ *             bursts are spread evenly over time) and sleeps the rest
+ *             (__nanosleep; the other warps wait at a barrier). Their
+ *             activity is their tensor rate per SM clock over the full
+ *             load's (column tensor_fma_clk_sm; the trailer says it): the
+ *             clock the GPU holds at partial tensor-pipe use. They run
+ *             after the five full loads, only where the full load ran the
+ *             same instructions (wgmma: sm_90a).
  * Under load, thread 0 of block 0 records (%globaltimer, clock64) every
  * 10 ms into pinned host memory the host reads while the load runs; the
  * host reads the board's power (NVML, instantaneous where the driver gives
@@ -28,7 +39,9 @@
  * it ran, the power over that second) and then its curve: one `sample` row
  * per 50 ms (mean clock over the bin, its end time, the median power read
  * in it). The load's own rate (GB/s, TFLOP/s) and power go into the
- * trailer so a reader can see the load was real. Writes OUT/clock.csv. */
+ * trailer so a reader can see the load was real. A load the GPU fails is
+ * a warning and a trailer line (`<load>_load: failed: ...`); the next load
+ * still runs. Writes OUT/clock.csv. */
 #include <cuda_fp16.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,12 +286,142 @@ static __device__ unsigned long long clk_mma(const __half *rnd, const clk_args_t
 }
 #endif
 
+/* ---- the partial tensor loads: bursts of the same instructions, sleep between ---- */
+
+/* The period of a partial load: each SM works for the first on_ns of every
+ * DUTY_NS (its own period shifted by blockIdx.x / gridDim.x of one, so the
+ * SMs' bursts are spread evenly over the period and the board draws an even
+ * current, as from kernels whose SMs are not in step) and sleeps the rest. */
+enum { DUTY_NS = 16000, DUTY_NAP_NS = 500 };
+
+/* One step of a partial load's loop, by the whole block (thread 0 reads the
+ * global timer, samples when it is the sampler, judges the end and this
+ * SM's place in its period): returns 1 once the load should end; else
+ * *wake is 0 while the burst lasts, or the %globaltimer the block sleeps
+ * to (the end of its period). The same in every thread. */
+static __device__ __forceinline__ int duty_tick(int *stop, unsigned long long *s_wake,
+                                                unsigned long long *wake, int sampler,
+                                                const clk_args_t &a, int *ns,
+                                                unsigned long long *next, unsigned long long start,
+                                                unsigned on_ns)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long t = gc_globaltimer();
+        if (sampler)
+            clk_sample(a, ns, next, t);
+        *stop = clk_done(a, start, t);
+        unsigned long long ph =
+            (t + (unsigned long long)blockIdx.x * DUTY_NS / gridDim.x) % DUTY_NS;
+        *s_wake = ph >= on_ns ? t + (DUTY_NS - ph) : 0;
+    }
+    __syncthreads();
+    *wake = *s_wake;
+    return *stop;
+}
+
+/* The gap of a partial load: thread 0 naps until wake, the other threads
+ * wait at the barrier (neither issues work). */
+static __device__ __forceinline__ void duty_sleep(unsigned long long wake)
+{
+    if (threadIdx.x == 0)
+        while (gc_globaltimer() < wake)
+            __nanosleep(DUTY_NAP_NS);
+    __syncthreads();
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* The partial wgmma load: clk_wgmma's instructions in steps of 2 x 8
+ * wgmmas (one group kept in flight as there) while the SM's burst lasts;
+ * the gap starts after every wgmma has completed. Returns the wgmmas issued
+ * by this thread's warpgroup, *acc the accumulators' sum. */
+static __device__ unsigned long long clk_wgmma_duty(const __half *rnd, const clk_args_t &ca,
+                                                    int sampler, int *ns, float *acc,
+                                                    unsigned on_ns)
+{
+    __shared__ int stop;
+    __shared__ unsigned long long s_wake;
+    unsigned long long start = gc_globaltimer(), next = 0, done = 0, wake = 0;
+    __shared__ __align__(1024) __half sa[64 * 16], sb[64 * 16];
+    for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
+        sa[i] = rnd[i];
+        sb[i] = rnd[64 * 16 + i];
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    uint64_t da = gmma_desc(gc_smem_addr(sa), 128, 256), db = gmma_desc(gc_smem_addr(sb), 128, 256);
+    float d[32];
+#pragma unroll
+    for (int i = 0; i < 32; i++)
+        d[i] = 0.f;
+    for (;;) {
+        for (int j = 0; j < 2; j++) {
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                wgmma_64x64x16(d, da, db);
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        }
+        done += 2 * 8;
+        if (duty_tick(&stop, &s_wake, &wake, sampler, ca, ns, &next, start, on_ns))
+            break;
+        if (wake) {
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+            duty_sleep(wake);
+        }
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+    for (int i = 0; i < 32; i++)
+        *acc += d[i];
+    return done;
+}
+#endif
+
+#if __CUDA_ARCH__ >= 800
+/* The partial mma.sync load: clk_mma's instructions in steps of 32 x 4
+ * while the SM's burst lasts. Returns the mmas this warp issued, *acc the
+ * accumulators' sum. */
+static __device__ unsigned long long clk_mma_duty(const __half *rnd, const clk_args_t &ca,
+                                                  int sampler, int *ns, float *acc, unsigned on_ns)
+{
+    __shared__ int stop;
+    __shared__ unsigned long long s_wake;
+    unsigned long long start = gc_globaltimer(), next = 0, done = 0, wake = 0;
+    int lane = threadIdx.x % 32;
+    unsigned a[4], b[2];
+    for (int i = 0; i < 4; i++)
+        a[i] = ((const unsigned *)rnd)[lane * 4 + i];
+    for (int i = 0; i < 2; i++)
+        b[i] = ((const unsigned *)rnd)[256 + lane * 2 + i];
+    float c[4][4] = {};
+    for (;;) {
+        for (int j = 0; j < 32; j++) {
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                mma_16x8x16(c[q], a, b);
+        }
+        done += 32 * 4;
+        if (duty_tick(&stop, &s_wake, &wake, sampler, ca, ns, &next, start, on_ns))
+            break;
+        if (wake)
+            duty_sleep(wake);
+    }
+    for (int q = 0; q < 4; q++)
+        *acc += c[q][0] + c[q][1] + c[q][2] + c[q][3];
+    return done;
+}
+#endif
+
 /* Tensor-bound until the load ends. want: 1 = wgmma where this GPU has it
- * (else mma.sync), 2 = mma.sync. *kind tells what ran: 1 = wgmma, 2 =
- * mma.sync, 0 = neither compiled for this GPU. ops counts multiply-adds. */
+ * (else mma.sync), 2 = mma.sync. on_ns: 0 = the full load; else the
+ * partial load working on_ns of every DUTY_NS. *kind tells what ran: 1 =
+ * wgmma, 2 = mma.sync, 0 = neither compiled for this GPU. ops counts
+ * multiply-adds. */
 __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, clk_args_t ca,
                                                        unsigned long long *ops, float *sink,
-                                                       int *kind, int want)
+                                                       int *kind, int want, unsigned on_ns)
 {
     int sampler = blockIdx.x == 0 && threadIdx.x == 0;
     int ns = 0, ran = 0;
@@ -286,21 +429,23 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, clk_ar
     unsigned long long fma = 0;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     if (want == 1) {
-        unsigned long long done = clk_wgmma(rnd, ca, sampler, &ns, &acc);
+        unsigned long long done = on_ns ? clk_wgmma_duty(rnd, ca, sampler, &ns, &acc, on_ns)
+                                        : clk_wgmma(rnd, ca, sampler, &ns, &acc);
         fma = threadIdx.x % 128 == 0 ? done * 64ull * 64 * 16 : 0;
         ran = 1;
     }
 #endif
 #if __CUDA_ARCH__ >= 800
     if (!ran) {
-        unsigned long long done = clk_mma(rnd, ca, sampler, &ns, &acc);
+        unsigned long long done = on_ns ? clk_mma_duty(rnd, ca, sampler, &ns, &acc, on_ns)
+                                        : clk_mma(rnd, ca, sampler, &ns, &acc);
         fma = threadIdx.x % 32 == 0 ? done * 16ull * 8 * 16 : 0;
         ran = 2;
     }
 #endif
     if (!ran && sampler) /* no tensor-core kernel for this GPU: an idle clock */
         clk_spin(ca);
-    (void)rnd, (void)want, (void)ns;
+    (void)rnd, (void)want, (void)ns, (void)on_ns;
     if (fma)
         atomicAdd(ops, fma);
     if (threadIdx.x == 0 && blockIdx.x == 0)
@@ -357,8 +502,29 @@ __global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_fma(const float *rnd,
 
 /* ---- the host side ---- */
 
-enum { L_IDLE, L_MEM, L_TENSOR, L_MMA, L_FMA, NLOADS };
-static const char *const load_names[NLOADS] = {"idle", "memory", "tensor", "tensor_mma", "fma"};
+enum { L_IDLE, L_MEM, L_TENSOR, L_MMA, L_FMA, L_T25, L_T50, L_T75, L_M25, L_M50, L_M75, NLOADS };
+
+/* The loads in the order they run: name (the trace's `load`), progress
+ * label, and for a partial tensor load the full load it is a part of and
+ * the share of each period it works (permille; 0: not a partial load).
+ * The partial loads come after the five full ones, so those run as they
+ * always did. */
+static const struct {
+    const char *name, *label;
+    int base, duty_pm;
+} loads[NLOADS] = {
+    {"idle", "idle", -1, 0},
+    {"memory", "memory", -1, 0},
+    {"tensor", "tensor", -1, 0},
+    {"tensor_mma", "tensor (mma.sync)", -1, 0},
+    {"fma", "fma (FP32)", -1, 0},
+    {"tensor_d25", "tensor at 25 %", L_TENSOR, 250},
+    {"tensor_d50", "tensor at 50 %", L_TENSOR, 500},
+    {"tensor_d75", "tensor at 75 %", L_TENSOR, 750},
+    {"tensor_mma_d25", "tensor (mma.sync) at 25 %", L_MMA, 250},
+    {"tensor_mma_d50", "tensor (mma.sync) at 50 %", L_MMA, 500},
+    {"tensor_mma_d75", "tensor (mma.sync) at 75 %", L_MMA, 750},
+};
 
 /* State of the bench: the plan (SMs, the longest run and the settling
  * window in seconds, the copy size in 16-byte elements), the block counts
@@ -376,6 +542,8 @@ typedef struct clk {
     unsigned long long *d_cnt;
     __half *d_rnd;
     float *d_frnd, *d_sink;
+    int kind[NLOADS];        /* tensor loads: what ran (1 wgmma, 2 mma.sync; 0: not run) */
+    double fma_clk[NLOADS];  /* tensor loads: multiply-adds per SM clock per SM */
     gc_power_t *pw; /* NULL: no NVML */
     gc_pw_sample_t pws[MAXP];
     int npw;
@@ -473,8 +641,10 @@ static int clock_start(clk_t *c, int li, gc_err_t *err)
     } else if (li == L_FMA) {
         k_clk_fma<<<c->fma_blocks, 1024>>>(c->d_frnd, ca, c->d_cnt, c->d_sink);
     } else {
+        int base = loads[li].base >= 0 ? loads[li].base : li;
+        unsigned on_ns = (unsigned)((long)DUTY_NS * loads[li].duty_pm / 1000);
         k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, ca, c->d_cnt, c->d_sink, c->d_kind,
-                                      li == L_TENSOR ? 1 : 2);
+                                      base == L_TENSOR ? 1 : 2, on_ns);
     }
     return gc_cuda_check(cudaGetLastError(), "launching a clock load", err);
 }
@@ -493,6 +663,21 @@ static void power_words(char *buf, size_t n, const clk_t *c, double watts, doubl
         snprintf(buf, n, "; board power not read (%s)", c->pw ? "NVML gave no reading" : "no NVML");
 }
 
+/* The metadata line of partial load li: what ran, its rate (FMAs per
+ * second and per SM clock per SM) and its activity (that rate over its full
+ * load's). Returns the writer's status. */
+static int clock_duty_meta(const clk_t *c, int li, double rate, const char *pwr)
+{
+    char key[48];
+    snprintf(key, sizeof(key), "%s_load", loads[li].name);
+    int b = loads[li].base;
+    const char *what = b == L_TENSOR ? "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups"
+                                     : "mma.sync.m16n8k16.f32.f16.f16, random f16, 8 warps";
+    return gc_trace_put_meta(c->w, key, "%s x %d SMs working %.0f %% of every %d us (the SMs' periods staggered over it), __nanosleep the rest: %.1f TFLOP/s, %.1f FMA/clk/SM: activity %.3f of the %s load's %.1f FMA/clk/SM%s",
+                             what, c->sms, loads[li].duty_pm / 10.0, DUTY_NS / 1000, 2 * rate / 1e12, c->fma_clk[li],
+                             c->fma_clk[li] / c->fma_clk[b], loads[b].name, c->fma_clk[b], pwr);
+}
+
 /* Writes the metadata line describing load li (for the tensor loads, the
  * kernel kind the device ran: 1 wgmma, 2 mma.sync, else none) with its rate
  * (bytes or FMAs per second). Returns the writer's status. */
@@ -501,6 +686,8 @@ static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const 
     gc_mctx_t *ctx = c->ctx;
     gc_trace_writer_t *w = c->w;
     int sms = c->sms;
+    if (loads[li].base >= 0)
+        return clock_duty_meta(c, li, rate, pwr);
     if (li == L_IDLE)
         return gc_trace_put_meta(w, "idle_load", "none: one thread on one SM reading %%globaltimer and clock64%s", pwr);
     if (li == L_MEM)
@@ -521,28 +708,30 @@ static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const 
 
 /* Writes load li's row (its settled or unsettled clock: the median over
  * the last window, how long it ran, the power over that window into
- * *watts) and its curve (one sample row per bin). Returns 0 or the
- * writer's error. */
+ * *watts, its tensor rate per SM clock) and its curve (one sample row per
+ * bin). Returns 0 or the writer's error. */
 static int clock_rows(clk_t *c, int li, const gc_clk_settle_t *st, double *watts, gc_err_t *err)
 {
-    const char *name = load_names[li];
+    const char *name = loads[li].name;
     *watts = gc_clk_power(c->pws, c->npw, st->t_s - c->win_s, st->t_s);
-    int rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,%s,%.3f,%.1f", name, st->med, st->lo,
-                        st->hi, c->win_s, st->settled ? "settled" : "unsettled", st->t_s, *watts);
+    int rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,%s,%.3f,%.1f,%.2f", name, st->med,
+                        st->lo, st->hi, c->win_s, st->settled ? "settled" : "unsettled", st->t_s,
+                        *watts, c->fma_clk[li]);
     int nb = gc_clk_bins(c->ctl->s, c->ctl->n, c->pws, c->npw, BIN_S, c->bins, MAXBINS);
     for (int i = 0; i < nb && !rc; i++) {
         const gc_clk_bin_t *b = &c->bins[i];
-        rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,sample,%.3f,%.1f", name, b->mhz, b->mhz,
-                        b->mhz, b->len_s, b->t_s, b->w);
+        rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,sample,%.3f,%.1f,0", name, b->mhz,
+                        b->mhz, b->mhz, b->len_s, b->t_s, b->w);
     }
     return rc;
 }
 
-/* Runs load li until its clock settles (or its time is up), then writes
- * its row, its curve and its metadata line. Returns 0 or the first error. */
-static int clock_load(clk_t *c, int li, gc_err_t *err)
+/* Runs load li on the GPU until its clock settles (or its time is up):
+ * its multiply-add count and kernel kind into *cnt and *kind, the settling
+ * into *st. Returns 0 or the first CUDA error (nothing written yet). */
+static int clock_run(clk_t *c, int li, unsigned long long *cnt, int *kind, gc_clk_settle_t *st,
+                     gc_err_t *err)
 {
-    const char *name = load_names[li];
     memset(c->ctl, 0, sizeof(*c->ctl));
     int rc = gc_cuda_check(cudaMemset(c->d_cnt, 0, sizeof(*c->d_cnt)), "clearing a counter", err);
     rc = rc ? rc : gc_cuda_check(cudaMemset(c->d_stop, 0, sizeof(int)), "clearing", err);
@@ -551,20 +740,38 @@ static int clock_load(clk_t *c, int li, gc_err_t *err)
     if (rc)
         return rc;
     clock_watch(c, gc_host_seconds());
-    int kind = 0;
-    unsigned long long cnt = 0;
     rc = gc_mem_sync("running a clock load", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&cnt, c->d_cnt, sizeof(cnt), cudaMemcpyDeviceToHost), "reading the load", err);
-    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&kind, c->d_kind, sizeof(int), cudaMemcpyDeviceToHost), "reading the load", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(cnt, c->d_cnt, sizeof(*cnt), cudaMemcpyDeviceToHost), "reading the load", err);
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(kind, c->d_kind, sizeof(int), cudaMemcpyDeviceToHost), "reading the load", err);
     if (rc)
         return rc;
     int n = c->ctl->n;
+    if (n < 2 || n > MAXS || gc_clk_settle(c->ctl->s, n, c->win_s, TOL, st) != 0)
+        return gc_err_set(err, GC_ERUN, "%s load: %d clock samples, too few to judge its clock", loads[li].name, n);
+    return 0;
+}
+
+/* Runs load li, then writes its row, its curve and its metadata line.
+ * Returns 0 or the first error; *wrote 0 when the error came before
+ * anything was written (the GPU's: the bench goes on with the next load). */
+static int clock_load(clk_t *c, int li, int *wrote, gc_err_t *err)
+{
+    int kind = 0;
+    unsigned long long cnt = 0;
     gc_clk_settle_t st;
-    if (n < 2 || n > MAXS || gc_clk_settle(c->ctl->s, n, c->win_s, TOL, &st) != 0)
-        return gc_err_set(err, GC_ERUN, "%s load: %d clock samples, too few to judge its clock", name, n);
+    *wrote = 0;
+    int rc = clock_run(c, li, &cnt, &kind, &st, err);
+    if (rc)
+        return rc;
+    *wrote = 1;
     const gc_clk_sample_t *s = c->ctl->s;
+    int n = c->ctl->n;
     double total_s = (double)(s[n - 1].ns - s[0].ns) / 1e9;
+    double cyc = (double)(s[n - 1].cyc - s[0].cyc);
     double rate = total_s > 0 ? (double)cnt / total_s : 0, watts = 0;
+    int tensor = li == L_TENSOR || li == L_MMA || loads[li].base >= 0;
+    c->kind[li] = tensor ? kind : 0;
+    c->fma_clk[li] = tensor && (kind == 1 || kind == 2) && cyc > 0 ? (double)cnt / c->sms / cyc : 0;
     if ((rc = clock_rows(c, li, &st, &watts, err)) != 0)
         return rc;
     char pwr[160];
@@ -574,9 +781,63 @@ static int clock_load(clk_t *c, int li, gc_err_t *err)
     return 0;
 }
 
-/* The clock bench: each load in turn (idle, memory, tensor, tensor_mma,
- * fma) until its clock settles; frees every buffer on every path. Returns
- * 0 or the first error. */
+/* 1 when partial load li can run: its full load ran the same kind of
+ * tensor instruction (wgmma for tensor, mma.sync for tensor_mma) at a rate. */
+static int clock_can_run(const clk_t *c, int li)
+{
+    int b = loads[li].base;
+    return b < 0 || (c->kind[b] == (b == L_TENSOR ? 1 : 2) && c->fma_clk[b] > 0);
+}
+
+/* Each load in turn until its clock settles. A load the GPU fails is a
+ * warning and a trailer line, and the next load runs; an error writing the
+ * trace ends the bench. Returns 0, the writer's error, or the first GPU
+ * error when no load ran. */
+static int clock_loads(clk_t *c, gc_err_t *err)
+{
+    int ran = 0, rc = 0;
+    gc_err_t first;
+    gc_err_clear(&first);
+    for (int li = 0; li < NLOADS; li++) {
+        char key[48];
+        snprintf(key, sizeof(key), "%s_load", loads[li].name);
+        gc_progress(c->ctx, li + 1, NLOADS, loads[li].label);
+        if (!clock_can_run(c, li)) {
+            if (gc_trace_put_meta(c->w, key, "not run: the %s load did not run %s on this GPU", loads[loads[li].base].name, loads[li].base == L_TENSOR ? "wgmma" : "mma.sync"))
+                return gc_mem_row_err(c->w, err);
+            continue;
+        }
+        int wrote = 0;
+        gc_err_t e;
+        gc_err_clear(&e);
+        rc = clock_load(c, li, &wrote, &e);
+        cudaFree(c->a);
+        cudaFree(c->b);
+        c->a = c->b = NULL;
+        if (rc && wrote) {
+            *err = e;
+            return rc;
+        }
+        if (rc) {
+            fprintf(stderr, "gpucal measure: warning: clock: the %s load failed (%s); going on with the next\n", loads[li].name, e.msg);
+            if (!first.code)
+                first = e;
+            if (gc_trace_put_meta(c->w, key, "failed: %s", e.msg))
+                return gc_mem_row_err(c->w, err);
+            continue;
+        }
+        ran++;
+    }
+    if (!ran && first.code) {
+        *err = first;
+        return first.code;
+    }
+    return 0;
+}
+
+/* The clock bench: the full loads (idle, memory, tensor, tensor_mma, fma),
+ * then the partial tensor loads, each until its clock settles; frees every
+ * buffer on every path. Returns 0 or the first error. */
 static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 {
     int rc = gc_measure_columns(w, "clock");
@@ -596,14 +857,8 @@ static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetPCIBusId(bus, sizeof(bus), dev) == cudaSuccess)
         c->pw = gc_power_open(bus, NULL);
     rc = clock_setup(c, err);
-    static const char *const labels[NLOADS] = {"idle", "memory", "tensor", "tensor (mma.sync)", "fma (FP32)"};
-    for (int li = 0; li < NLOADS && !rc; li++) {
-        gc_progress(ctx, li + 1, NLOADS, labels[li]);
-        rc = clock_load(c, li, err);
-        cudaFree(c->a);
-        cudaFree(c->b);
-        c->a = c->b = NULL;
-    }
+    if (!rc)
+        rc = clock_loads(c, err);
     clock_teardown(c);
     free(c);
     return rc;
@@ -611,7 +866,7 @@ static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
 
 extern "C" const gc_bench_t gc_bench_clock = {
     "clock",
-    "SM clock against time, idle and under DRAM, tensor (wgmma, mma.sync) and FP32 (FFMA) load, until it settles",
+    "SM clock against time, idle and under DRAM, tensor (wgmma, mma.sync; full and partial) and FP32 (FFMA) load, until it settles",
     run_clock,
     gc_mem_sass_clock,
     gc_mem_sass_clock_n,

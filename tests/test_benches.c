@@ -55,10 +55,11 @@ static void traces_match(const char *src, const char *gpu)
         }
         const char *names[64];
         int nc = gc_bench_columns(&b[i], names, 64);
-        /* a trace taken before `late` columns were appended lacks them */
-        if (gc_trace_ncols(r) < nc)
-            while (nc > 0 && b[i].cols[nc - 1].late)
-                nc--;
+        /* a trace taken before `late` columns were appended lacks them
+         * (the newest first: the H200 clock trace has the curve's, not
+         * the tensor rate) */
+        while (nc > gc_trace_ncols(r) && nc > 0 && b[i].cols[nc - 1].late)
+            nc--;
         int same = nc == gc_trace_ncols(r);
         for (int c = 0; same && c < nc; c++)
             same = !strcmp(names[c], gc_trace_colname(r, c));
@@ -87,20 +88,26 @@ static int has_choice(const gc_bench_col_t *c, const char *v)
     return 0;
 }
 
-/* the clock bench: five loads; the curve's columns come after the five the
- * older traces have, marked late and read when present (so the committed
- * H100 trace, which predates them, still calibrates), in this order */
+/* the clock bench: five full loads and six partial tensor loads; the
+ * curve's columns and the tensor rate come after the five the older traces
+ * have, marked late and read when present (so the committed H100 trace,
+ * which predates them, still calibrates, and the H200 one, which predates
+ * the rate), in this order */
 static void clock_columns(void)
 {
     const gc_bench_spec_t *b = gc_bench_spec("clock");
     CHECK(b != NULL);
-    const char *loads[] = {"idle", "memory", "tensor", "tensor_mma", "fma"};
-    for (int i = 0; i < 5; i++)
+    const char *loads[] = {"idle",           "memory",         "tensor",        "tensor_mma",
+                           "fma",            "tensor_d25",     "tensor_d50",    "tensor_d75",
+                           "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75"};
+    for (int i = 0; i < 11; i++)
         CHECK(has_choice(col_of(b, "load"), loads[i]));
+    CHECK(!has_choice(col_of(b, "load"), "tensor_d100"));
     static const char *const names[] = {"load",    "clock_mhz", "clock_lo", "clock_hi",
-                                        "seconds", "part",      "t_s",      "power_w"};
-    CHECK(b && b->ncols == 8);
-    for (int c = 0; b && c < b->ncols && c < 8; c++) {
+                                        "seconds", "part",      "t_s",      "power_w",
+                                        "tensor_fma_clk_sm"};
+    CHECK(b && b->ncols == 9);
+    for (int c = 0; b && c < b->ncols && c < 9; c++) {
         CHECK(!strcmp(b->cols[c].name, names[c]));
         CHECK(b->cols[c].late == (c >= 5));
         if (c >= 5)
@@ -112,6 +119,8 @@ static void clock_columns(void)
     const gc_bench_col_t *t = col_of(b, "t_s"), *w = col_of(b, "power_w");
     CHECK(t && t->type == GC_BCOL_NUM && t->lo == 0 && !strcmp(t->unit, "s"));
     CHECK(w && w->type == GC_BCOL_NUM && w->lo == 0 && !strcmp(w->unit, "W"));
+    const gc_bench_col_t *r = col_of(b, "tensor_fma_clk_sm");
+    CHECK(r && r->type == GC_BCOL_NUM && r->lo == 0 && !strcmp(r->unit, "FMA/clk/SM"));
 }
 
 int main(void)

@@ -16,7 +16,10 @@ static const char *const scopes[] = {"sm", "gpu", NULL};
 static const char *const paths[] = {"l1", "l2", "global", "shared", "shared_idx", "tma", NULL};
 static const char *const patterns[] = {"seq", "rand", NULL};
 static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
-static const char *const loads[] = {"idle", "memory", "tensor", "tensor_mma", "fma", NULL};
+static const char *const loads[] = {"idle",          "memory",        "tensor",
+                                    "tensor_mma",    "fma",           "tensor_d25",
+                                    "tensor_d50",    "tensor_d75",    "tensor_mma_d25",
+                                    "tensor_mma_d50", "tensor_mma_d75", NULL};
 static const char *const clock_parts[] = {"settled", "unsettled", "sample", NULL};
 static const char *const metrics[] = {"latency", "throughput", NULL};
 static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
@@ -174,7 +177,7 @@ static const gc_bench_col_t dpx_cols[] = {
     UNNUM("clock_mhz", "MHz", "SM clock during the timed region"),
 };
 static const gc_bench_col_t clock_cols[] = {
-    TXT("load", loads, "idle, memory (DRAM-bound), tensor (tensor-bound: wgmma where the GPU has it), tensor_mma (mma.sync-bound) or fma (CUDA-core FP32: FFMA-bound)"),
+    TXT("load", loads, "idle, memory (DRAM-bound), tensor (tensor-bound: wgmma where the GPU has it), tensor_mma (mma.sync-bound), fma (CUDA-core FP32: FFMA-bound), or a partial tensor load: tensor_dNN / tensor_mma_dNN, the same instructions on NN % of every 16 us on each SM (SMs staggered over the period), __nanosleep the rest"),
     POS("clock_mhz", "MHz", "the load's row: SM clock sustained under that load (median over its last second); sample: the mean clock over the interval"),
     NUM("clock_lo", 0, "MHz", "95 % interval of clock_mhz, low end (sample: clock_mhz)"),
     NUM("clock_hi", 0, "MHz", "95 % interval of clock_mhz, high end (sample: clock_mhz)"),
@@ -182,6 +185,7 @@ static const gc_bench_col_t clock_cols[] = {
     LATEOPTTXT("part", clock_parts, "settled or unsettled: the load's row (settled: the median of its last second moved < 0.5 % from the second before; unsettled: the run reached its cap first); sample: one interval of the clock against time"),
     LATEOPTNUM("t_s", 0, "s", "seconds from the load's start to the end of the interval (sample) or of the run (the load's row: how long it took to settle)"),
     LATEOPTNUM("power_w", 0, "W", "board power (NVML, median of the readings in the interval; the load's row: its last second); 0: not read"),
+    LATEOPTNUM("tensor_fma_clk_sm", 0, "FMA/clk/SM", "the load's row: tensor multiply-adds per SM clock per SM over the whole run (its activity: a partial load's rate over the full load's); 0: no tensor work, or a sample"),
 };
 static const gc_bench_col_t launch_cols[] = {
     TXT("kernel", launch_kernels, "empty, empty_stream (back to back), or empty_graph (a CUDA graph of `batch` kernels)"),
@@ -253,8 +257,8 @@ static const gc_bench_spec_t specs[] = {
      NC(fine_cols)},
     {"bw", "bandwidth of L1, shared memory, L2 and DRAM", bw_cols, NC(bw_cols)},
     {"clock",
-     "the SM clock against time, idle and under DRAM, tensor (wgmma, mma.sync) and CUDA-core "
-     "FP32 load, until it settles",
+     "the SM clock against time, idle and under DRAM, tensor (wgmma, mma.sync; full and "
+     "partial) and CUDA-core FP32 load, until it settles",
      clock_cols, NC(clock_cols)},
     {"launch", "what an empty kernel launch costs, timed as a user times it", launch_cols,
      NC(launch_cols)},
