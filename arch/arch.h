@@ -107,6 +107,15 @@ typedef struct gc_coissue {
     gc_qty_t warps, fma, alu, xu, ldsm, shfl;
 } gc_coissue_t;
 
+/* One point of the SM clock against tensor-pipe activity (the clock
+ * bench's full and partial tensor loads): under instruction kind inst
+ * (wgmma | mma), the clock the GPU sustains when its tensor pipes are busy
+ * `activity` of the time (0: no tensor work, 1: the full load). */
+typedef struct gc_tclock {
+    const char *inst;
+    gc_qty_t activity, clock_mhz;
+} gc_tclock_t;
+
 typedef struct gc_sm {
     gc_qty_t count, sub_cores, fp32_lanes, tensor_cores, clock_base_mhz, clock_max_mhz,
         clock_tensor_mhz, clock_mma_mhz, clock_fma_mhz, clock_memory_mhz, max_threads, max_warps,
@@ -116,6 +125,8 @@ typedef struct gc_sm {
         overlap_tensor_ldsm, overlap_tensor_shfl;
     gc_coissue_t *coissue; /* by warps, ascending */
     size_t n_coissue;
+    gc_tclock_t *tensor_clock; /* by inst, then activity ascending */
+    size_t n_tensor_clock;
 } gc_sm_t;
 
 typedef struct gc_l1 {

@@ -193,6 +193,13 @@ static const char *label_coissue(const void *e, char *buf, size_t n)
     return buf;
 }
 
+static const char *label_tclock(const void *e, char *buf, size_t n)
+{
+    const gc_tclock_t *t = e;
+    snprintf(buf, n, "%s %g", t->inst ? t->inst : "?", t->activity.v);
+    return buf;
+}
+
 static const char *label_num(const void *e, char *buf, size_t n)
 {
     const gc_numerics_t *x = e;
@@ -375,6 +382,19 @@ static const gc_field_t coissue_f[] = {
 static const gc_schema_t coissue_s = {"coissue entry", sizeof(gc_coissue_t), coissue_f,
                                       NF(coissue_f), label_coissue};
 
+static const char *const tclock_insts[] = {"wgmma", "mma", NULL};
+static const gc_field_t tclock_f[] = {
+    S(gc_tclock_t, inst, GC_F_REQ, tclock_insts, NULL, NULL,
+      "Tensor instructions of the load: wgmma, or mma (mma.sync)."),
+    Q(gc_tclock_t, activity, GC_F_REQ, 0, 1, "fraction",
+      "Share of the time the tensor pipes are busy: the load's tensor rate per SM clock over "
+      "the full load's (0: no tensor work, 1: the full load)."),
+    Q(gc_tclock_t, clock_mhz, GC_F_REQ | GC_F_POS, 0, 1e4, "MHz",
+      "SM clock sustained at this activity."),
+};
+static const gc_schema_t tclock_s = {"tensor clock point", sizeof(gc_tclock_t), tclock_f,
+                                     NF(tclock_f), label_tclock};
+
 static const gc_field_t sm_f[] = {
     Q(gc_sm_t, count, GC_F_REQ | GC_F_INT, 1, 1024, "SMs", "Streaming multiprocessors."),
     Q(gc_sm_t, sub_cores, GC_F_REQ | GC_F_INT, 1, 8, "sub-cores/SM",
@@ -428,6 +448,10 @@ static const gc_field_t sm_f[] = {
     L(gc_sm_t, coissue, GC_F_FLOW, coissue_s,
       "The overlaps above measured at several warps per SM (the coissue bench): a sub-core "
       "with fewer warps to choose from hides less."),
+    L(gc_sm_t, tensor_clock, GC_F_FLOW, tclock_s,
+      "SM clock against tensor-pipe activity, per instruction kind (the clock bench's full "
+      "and partial tensor loads and its idle load): a kernel whose tensor pipes are busy part "
+      "of the time holds a clock between the idle one and clock_tensor_mhz / clock_mma_mhz."),
 };
 static const gc_schema_t sm_s = {"sm", 0, sm_f, NF(sm_f), NULL};
 
