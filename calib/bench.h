@@ -1,7 +1,7 @@
 /* bench.h - inside calib: what the driver (calib.c) and the bench handlers
  * (bench_sweep.c: mma, mma_sp, wgmma, alu, ldmatrix, smem; bench_memory.c:
- * pchase, pchase_fine, bw, clock; bench_hopper.c: tma, dsm, dpx) share. Not part of calib's public
- * API.
+ * pchase, pchase_fine, bw; bench_clock.c: clock; bench_hopper.c: tma, dsm, dpx;
+ * bench_coissue.c, bench_launch.c) share. Not part of calib's public API.
  *
  * A handler gets one trace read into a gc_table_t (its column contract is
  * the bench's row of the bench table, traces/benches.c), fits what the trace supports

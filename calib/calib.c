@@ -45,7 +45,7 @@ static const bench_def_t benches[] = {
     {"pchase", gc_bench_pchase, "memory.l1/l2/dram latencies and sizes, memory.tma latency"},
     {"pchase_fine", gc_bench_fine, "memory.l2 near/far hit/miss latencies, partitions, near_share"},
     {"bw", gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
-    {"clock", gc_bench_clock, "sm.clock_tensor_mhz, sm.clock_mma_mhz, sm.clock_fma_mhz, sm.clock_memory_mhz"},
+    {"clock", gc_bench_clock, "sm.clock_tensor_mhz, sm.clock_mma_mhz, sm.clock_fma_mhz, sm.clock_memory_mhz, sm.tensor_clock"},
     {"launch", gc_bench_launch, "sm.launch_overhead_us"},
 };
 #define NBENCH ((int)(sizeof(benches) / sizeof(benches[0])))

@@ -759,6 +759,73 @@ static void check_clock_series(void)
     CHECK_HAS(a->sm.clock_tensor_mhz.src, "still moving when the run ended after 4.00 s");
     near(&a->sm.clock_memory_mhz, 1700, 0, "clock memory (series)");
     near(&a->sm.clock_mma_mhz, 1812.6, 0, "clock mma (series)");
+    CHECK(a->sm.n_tensor_clock == 0); /* no partial loads: the key left out */
+    gc_arch_destroy(a);
+}
+
+/* One load's row of the newest clock trace (its tensor rate last) and a
+ * two-sample curve. */
+static void duty_row(gc_trace_writer_t *w, const char *load, double mhz, double lo, double hi,
+                     double rate)
+{
+    gc_trace_rowf(w, "%s,%.1f,%.1f,%.1f,1.000,settled,2.000,400.0,%.2f", load, mhz, lo, hi, rate);
+    gc_trace_rowf(w, "%s,%.1f,%.1f,%.1f,0.050,sample,0.050,400.0,0", load, mhz, mhz, mhz);
+    gc_trace_rowf(w, "%s,%.1f,%.1f,%.1f,0.050,sample,0.100,400.0,0", load, mhz, mhz, mhz);
+}
+
+/* The partial tensor loads: sm.tensor_clock per kind, by activity (each
+ * partial load's tensor rate over its full load's), the idle load's clock
+ * at 0 and the full load's at 1; the partial loads may come in any order. */
+static void check_tensor_clock(void)
+{
+    gc_trace_writer_t *w = start("clock", NULL);
+    static const char *const ccols[] = {"load", "clock_mhz", "clock_lo", "clock_hi", "seconds",
+                                        "part", "t_s", "power_w", "tensor_fma_clk_sm"};
+    gc_trace_columns(w, ccols, 9);
+    duty_row(w, "idle", 1980.0, 1979.0, 1980.0, 0);
+    duty_row(w, "tensor", 1500.0, 1495.0, 1505.0, 2000);
+    duty_row(w, "tensor_mma", 1815.0, 1815.0, 1815.0, 1300);
+    duty_row(w, "fma", 1970.0, 1970.0, 1970.0, 0);
+    duty_row(w, "tensor_d50", 1800.0, 1790.0, 1810.0, 1000); /* 0.5 */
+    duty_row(w, "tensor_d25", 1960.0, 1950.0, 1965.0, 500);  /* 0.25 */
+    duty_row(w, "tensor_mma_d75", 1890.0, 1885.0, 1895.0, 975); /* 0.75 */
+    finish(w);
+    gc_err_t e;
+    gc_arch_t *a = run(dir, &e);
+    if (!a)
+        fprintf(stderr, "calib failed: %s\n", e.msg);
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    near(&a->sm.clock_tensor_mhz, 1500, 0, "clock tensor (duty trace)");
+    near(&a->sm.clock_fma_mhz, 1970, 0, "clock fma (duty trace)");
+    static const struct {
+        const char *inst;
+        double act, mhz, lo, hi;
+    } want[] = {
+        {"wgmma", 0, 1980, 1979, 1980},    {"wgmma", 0.25, 1960, 1950, 1965},
+        {"wgmma", 0.5, 1800, 1790, 1810},  {"wgmma", 1, 1500, 1495, 1505},
+        {"mma", 0, 1980, 1979, 1980},      {"mma", 0.75, 1890, 1885, 1895},
+        {"mma", 1, 1815, 1815, 1815},
+    };
+    size_t n = sizeof(want) / sizeof(want[0]);
+    CHECK(a->sm.n_tensor_clock == n);
+    for (size_t i = 0; i < n && i < a->sm.n_tensor_clock; i++) {
+        const gc_tclock_t *t = &a->sm.tensor_clock[i];
+        CHECK(t->inst && !strcmp(t->inst, want[i].inst));
+        near(&t->activity, want[i].act, 0, "tensor_clock activity");
+        near(&t->clock_mhz, want[i].mhz, 0, "tensor_clock clock");
+        CHECK(t->clock_mhz.has_ci && t->clock_mhz.lo == want[i].lo &&
+              t->clock_mhz.hi == want[i].hi);
+    }
+    if (a->sm.n_tensor_clock == n) {
+        CHECK_HAS(a->sm.tensor_clock[0].activity.src, "the idle load: no tensor work");
+        CHECK_HAS(a->sm.tensor_clock[1].activity.src,
+                  "tensor_fma_clk_sm of the tensor_d25 load (500) over the tensor load's (2000)");
+        CHECK_HAS(a->sm.tensor_clock[2].clock_mhz.src, "under the tensor_d50 load");
+        CHECK_HAS(a->sm.tensor_clock[3].activity.src, "the full tensor load (activity 1");
+        CHECK_HAS(a->sm.tensor_clock[5].activity.src, "over the tensor_mma load's (1300)");
+    }
     gc_arch_destroy(a);
 }
 
@@ -864,6 +931,7 @@ int main(int argc, char **argv)
     }
     check_overlap();
     check_clock_series();
+    check_tensor_clock();
     /* a missing bench leaves its keys out, nothing defaulted */
     char p[700];
     snprintf(p, sizeof(p), "%s/bw.csv", dir);
