@@ -126,6 +126,56 @@ static void hopper(void)
     gc_arch_destroy(h);
 }
 
+/* sm.tensor_clock for wgmma on the H100 (two points, put in code): the
+ * wgmma kernels time at the clock of their own tensor-pipe activity, the
+ * mma.sync families (no mma points) by the old rule; --clock wins. */
+static void tensor_clock(void)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_arch_t *h = NULL;
+    CHECK(gc_arch_open(&h, "hopper-h100", &e) == 0);
+    if (!h)
+        return;
+    gc_tclock_t *t = gc_arch_list(h, sizeof(*t), 2);
+    CHECK(t != NULL);
+    if (!t) {
+        gc_arch_destroy(h);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        t[i].inst = "wgmma";
+        gc_qty_put(h, &t[i].activity, i, 1, 0, "test");
+        gc_qty_put(h, &t[i].clock_mhz, i ? 1500 : 1980, 1, 0, "test");
+    }
+    h->sm.tensor_clock = t;
+    h->sm.n_tensor_clock = 2;
+    CHECK(gc_machine_attach(h, &e) == 0);
+    int rc;
+    /* a big GEMM keeps its tensor pipes busy: near the full load's clock */
+    gc_gemm_result_t *r = call(h, 8192, 8192, 8192, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_WGMMA);
+    double act = -1;
+    CHECK(r->clock_source && sscanf(r->clock_source, "sm.tensor_clock at activity %lf", &act) == 1);
+    CHECK(act > 0.8 && act <= 1);
+    CHECK_NEAR(r->clock_mhz, 1980 - 480 * act, 0.005 * 480 + 1e-9); /* act printed to 0.01 */
+    /* a small one leaves them idle most of its time: near the idle clock */
+    r = call(h, 256, 256, 256, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_WGMMA && r->clock_mhz > 1800);
+    CHECK_HAS(r->clock_source, "sm.tensor_clock at activity 0.");
+    /* an mma.sync family: no mma points, the sustained mma.sync clock */
+    r = call(h, 4095, 4095, 4095, 1, GC_GEMM_F16, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA_LDG);
+    CHECK_NEAR(r->clock_mhz, h->sm.clock_mma_mhz.v, 1e-9);
+    CHECK_HAS(r->clock_source, "sm.clock_mma_mhz");
+    gc_gemm_args_t g = {8192, 8192, 8192, 1, GC_GEMM_F16, "nn"};
+    gc_predict_opts_t o = {1000};
+    gc_gemm_result_t *q = malloc(sizeof(*q));
+    CHECK(q && gc_gemm_predict_call(h, &g, &o, q, &e) == 0 && q->clock_mhz == 1000);
+    free(q);
+    gc_arch_destroy(h);
+}
+
 /* the count of class c (and alu name, when given) in phase ph */
 static double op_count(const gc_kphase_t *ph, gc_opclass_t c, const char *name, double *width)
 {
@@ -245,6 +295,7 @@ int main(void)
     split_arithmetic();
     alignment();
     hopper();
+    tensor_clock();
     descriptions();
     older_archs();
     return gc_check_failures ? 1 : 0;

@@ -620,9 +620,110 @@ static void fma_clock(void)
     gc_arch_destroy(f);
 }
 
+/* The clock of sm.tensor_clock's mma points {0: 1000, 0.5: 900, 1: 600}
+ * at activity x (piecewise linear). */
+static double toy_tclock(double x)
+{
+    return x <= 0.5 ? 1000 - 200 * x : 900 - 600 * (x - 0.5);
+}
+
+/* sm.tensor_clock: a loop of mma times at the clock of its tensor-pipe
+ * activity (busy tensor cycles over all SMs / its own cycles), linear
+ * between the points; a full wave of pipe-bound warps sits near the full
+ * load's clock, half the SMs busy near the middle point, one warp's chain
+ * near the idle clock. The cycles here do not depend on the clock (no
+ * DRAM; the launch is left out), so the activity is the same at any clock. */
+static void tensor_clock_points(const gc_arch_t *t)
+{
+    gc_prediction_t p;
+    gc_err_t e;
+    static const char *const loops[3] = {
+        HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+             "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, count: 8, "
+             "chains: 8}]}\n",
+        HEAD "launch: {grid: 5, block: 256, registers: 32}\n"
+             "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, count: 8, "
+             "chains: 8}]}\n",
+        HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+             "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, c: f32, count: 1, "
+             "chains: 1}]}\n"};
+    static const double lo[3] = {0.9, 0.45, 0}, hi[3] = {1, 0.5, 0.05};
+    for (int i = 0; i < 3; i++) {
+        CHECK(predict(t, loops[i], 0, &p, &e) == 0);
+        double own = p.cycles - p.breakdown[GC_R_LAUNCH];
+        double act = p.tensor_busy_gpu / own;
+        CHECK(act >= lo[i] && act <= hi[i]);
+        CHECK_NEAR(p.clock_mhz, toy_tclock(act), 1e-9 * p.clock_mhz);
+        CHECK_NEAR(p.time_us, p.cycles / p.clock_mhz, 1e-12 * p.time_us);
+        char src[64];
+        snprintf(src, sizeof(src), "sm.tensor_clock at activity %.2f", act);
+        CHECK_STR(p.clock_source, src);
+        CHECK_STR(p.load_class, "tensor");
+    }
+    /* the full wave: busy on every SM, as in the one-kernel case above */
+    CHECK(predict(t, loops[0], 0, &p, &e) == 0);
+    CHECK_NEAR(p.tensor_busy_gpu, p.busy[GC_R_TENSOR], 1e-9 * p.busy[GC_R_TENSOR]);
+    /* half the SMs: half the busy cycles of its SMs */
+    CHECK(predict(t, loops[1], 0, &p, &e) == 0);
+    CHECK_NEAR(p.tensor_busy_gpu, p.busy[GC_R_TENSOR] / 2, 1e-9 * p.busy[GC_R_TENSOR]);
+    /* --clock wins */
+    CHECK(predict(t, loops[0], 700, &p, &e) == 0);
+    CHECK_STR(p.clock_source, "--clock");
+    CHECK_NEAR(p.clock_mhz, 700, 0);
+}
+
+/* sm.tensor_clock on the toy arch: the interpolation (points in any order
+ * in the file), the end points' clocks outside them, and the old rules
+ * wherever the arch has no points for the loop's kind. */
+static void tensor_clock(void)
+{
+    gc_prediction_t p;
+    gc_err_t e;
+    const char *max = "  clock_max_mhz: 1000\n";
+    gc_arch_t *t = toy_with(max, "  clock_max_mhz: 1000\n  tensor_clock:\n"
+                                 "  - {inst: mma, activity: 1, clock_mhz: 600}\n"
+                                 "  - {inst: mma, activity: 0, clock_mhz: 1000}\n"
+                                 "  - {inst: mma, activity: 0.5, clock_mhz: 900}\n"
+                                 "  - {inst: wgmma, activity: 0.5, clock_mhz: 100}\n");
+    gc_arch_t *g = toy_with(max, "  clock_max_mhz: 1000\n  tensor_clock:\n"
+                                 "  - {inst: wgmma, activity: 0, clock_mhz: 1000}\n"
+                                 "  - {inst: wgmma, activity: 1, clock_mhz: 600}\n");
+    gc_arch_t *f = toy_with(max, "  clock_max_mhz: 1000\n  tensor_clock:\n"
+                                 "  - {inst: mma, activity: 0.25, clock_mhz: 950}\n"
+                                 "  - {inst: mma, activity: 0.75, clock_mhz: 650}\n");
+    CHECK(t && g && f);
+    if (t && g && f) {
+        tensor_clock_points(t);
+        const char *one = HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                               "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, "
+                               "c: f32, count: 1, chains: 1}]}\n";
+        const char *full = HEAD "launch: {grid: 10, block: 256, registers: 32}\n"
+                                "loop: {trips: 1000, ops: [{op: mma, shape: m16n8k16, a: f16, "
+                                "c: f32, count: 8, chains: 8}]}\n";
+        /* only wgmma points: an mma loop keeps the old rule (no form clock:
+         * the maximum clock), exactly as on the toy arch */
+        gc_prediction_t q;
+        gc_arch_t *a = toy();
+        CHECK(predict(g, full, 0, &p, &e) == 0 && a && predict(a, full, 0, &q, &e) == 0);
+        CHECK_STR(p.clock_source, "sm.clock_max_mhz");
+        CHECK(p.cycles == q.cycles && p.time_us == q.time_us && p.clock_mhz == q.clock_mhz);
+        gc_arch_destroy(a);
+        /* outside the points: the nearest end point's clock */
+        CHECK(predict(f, one, 0, &p, &e) == 0);
+        CHECK_NEAR(p.clock_mhz, 950, 0);
+        CHECK(predict(f, full, 0, &p, &e) == 0);
+        CHECK_NEAR(p.clock_mhz, 650, 0);
+        CHECK_HAS(p.clock_source, "sm.tensor_clock at activity 0.9");
+    }
+    gc_arch_destroy(t);
+    gc_arch_destroy(g);
+    gc_arch_destroy(f);
+}
+
 int main(void)
 {
     gc_warn_set_quiet(1);
+    tensor_clock();
     fma_clock();
     synthetic();
     refinements();

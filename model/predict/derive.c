@@ -377,6 +377,34 @@ static int derive_dram(const gc_dram_t *dr, const char *f, gc_machine_t *m, gc_d
 }
 
 
+/* sm.tensor_clock into m: per kind, the points with an activity and a
+ * clock, by activity (the first of equal activities kept), at most
+ * GC_TCLK_MAX; a kind without points keeps the old rules. */
+static void derive_tclock(const gc_sm_t *s, gc_machine_t *m)
+{
+    for (int k = 0; k < 2; k++)
+        m->n_tclk[k] = 0;
+    for (size_t i = 0; i < s->n_tensor_clock; i++) {
+        const gc_tclock_t *e = &s->tensor_clock[i];
+        if (!e->inst || !e->activity.set || !e->clock_mhz.set || !(e->clock_mhz.v > 0))
+            continue;
+        int k = !strcmp(e->inst, "wgmma") ? GC_TCLK_WGMMA : GC_TCLK_MMA;
+        int n = m->n_tclk[k], at = n;
+        double *x = m->tclk_act[k], *y = m->tclk_mhz[k];
+        while (at > 0 && x[at - 1] > e->activity.v)
+            at--;
+        if (n == GC_TCLK_MAX || (at > 0 && x[at - 1] == e->activity.v))
+            continue;
+        for (int j = n; j > at; j--) {
+            x[j] = x[j - 1];
+            y[j] = y[j - 1];
+        }
+        x[at] = e->activity.v;
+        y[at] = e->clock_mhz.v;
+        m->n_tclk[k] = n + 1;
+    }
+}
+
 /* sm.coissue into m: the points whose warps and five overlaps are all set,
  * in the arch's (ascending) order, at most 8; none leaves the scalars. */
 static void derive_coissue(const gc_sm_t *s, gc_machine_t *m)
@@ -456,5 +484,6 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
         m->overlap_tensor[k] = pick(ov[k], 1, dl, ovk[k],
                                     "1: not measured (mma.sync and the other work overlap fully)");
     derive_coissue(s, m);
+    derive_tclock(s, m);
     return 0;
 }

@@ -82,6 +82,10 @@ typedef struct gc_malu {
  * max); returns how many. */
 size_t gc_derive_alu_names(const char **out, size_t max);
 
+/* The tensor-clock kinds of sm.tensor_clock (wgmma, mma.sync) and the most
+ * points the machine keeps of each. */
+enum { GC_TCLK_WGMMA, GC_TCLK_MMA, GC_TCLK_MAX = 16 };
+
 /* The machine: memory and SM figures the model uses, each from the arch or
  * derived, and every tensor form and CUDA-core op resolved. Made once per
  * arch (machine.h); a prediction only reads it. */
@@ -117,6 +121,10 @@ typedef struct gc_machine {
     double co_warps[8], co_overlap[8][5]; /* by warps on the SM, ascending */
     double clock_max_mhz, clock_tensor_mhz, clock_memory_mhz, clock_fma_mhz;
     int has_clock_tensor, has_clock_memory, has_clock_fma; /* the file states them */
+    /* sm.tensor_clock by kind (GC_TCLK_WGMMA, GC_TCLK_MMA): the clock (MHz)
+     * at each activity, activity ascending; n_tclk 0: none for that kind */
+    int n_tclk[2];
+    double tclk_act[2][GC_TCLK_MAX], tclk_mhz[2][GC_TCLK_MAX];
     gc_derived_list_t derived; /* the SM and memory figures derived, in rule order */
     gc_mform_t *forms;         /* one per arch tensor entry, in file order */
     size_t n_forms;

@@ -221,7 +221,11 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
  * 1.54-1.58 GHz on the lent H100, model/validation/data/h100/ncu.csv), else
  * sm.clock_tensor_mhz; not the clock of a short bench of its instruction
  * form (a variant scaled by the tensor utilisation did worse on the train
- * rows); other kernels as gc_predict times them. An explicit --clock wins. */
+ * rows); other kernels as gc_predict times them. An arch that measured the
+ * clock against tensor-pipe activity for the family's instructions
+ * (sm.tensor_clock: wgmma, or mma for the mma.sync families) leaves the
+ * clock to gc_predict, which times the kernel at its own activity. An
+ * explicit --clock wins. */
 static gc_predict_opts_t clock_for(const gc_arch_t *a, gc_gemm_family_t f,
                                    const gc_predict_opts_t *o, const char **src)
 {
@@ -229,6 +233,10 @@ static gc_predict_opts_t clock_for(const gc_arch_t *a, gc_gemm_family_t f,
     *src = NULL;
     if (q.clock_mhz > 0 || f > GC_GEMM_FAM_MMA_LDG)
         return q;
+    const char *inst = f == GC_GEMM_FAM_WGMMA ? "wgmma" : "mma";
+    for (size_t i = 0; i < a->sm.n_tensor_clock; i++)
+        if (a->sm.tensor_clock[i].inst && !strcmp(a->sm.tensor_clock[i].inst, inst))
+            return q;
     if (f != GC_GEMM_FAM_WGMMA && a->sm.clock_mma_mhz.set) {
         q.clock_mhz = a->sm.clock_mma_mhz.v;
         *src = "sm.clock_mma_mhz (sustained mma.sync load)";

@@ -55,6 +55,7 @@ typedef struct plan {
     double shfl_depth;  /* dependent shuffle steps per iteration (shfl ops given chains) */
     double fma;         /* tensor multiply-adds per warp-iteration */
     double tclock;      /* lowest clock_mhz of the tensor forms used (0: none known) */
+    int tkinds;         /* tensor kinds used: bit GC_TCLK_WGMMA, GC_TCLK_MMA */
     pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES]; /* last: not cleared, filled as counted */
 } plan_t;
 
@@ -105,6 +106,7 @@ static int plan_tensor(const gc_machine_t *m, const gc_kop_t *op, double n, doub
     double clk = tp.form->clock_mhz;
     if (clk > 0 && (pl->tclock <= 0 || clk < pl->tclock))
         pl->tclock = clk;
+    pl->tkinds |= 1 << (tp.warpgroup ? GC_TCLK_WGMMA : GC_TCLK_MMA);
     pl->inst += n * tp.insts;
     return 0;
 }
@@ -687,6 +689,7 @@ static double wave(const ctx_t *c, const plan_t pl[3], double wpb, double N, dou
         p->breakdown[r] += (1 - idle) * sh[r] * trips * reps;
         p->busy[r] += term[r] * trips * reps;
     }
+    p->tensor_busy_gpu += term[GC_R_TENSOR] * trips * reps * A / c->m->sms;
     p->breakdown[GC_R_LATENCY] += (1 - idle) * extra;
     p->busy[GC_R_L2] += term[T_L2A] * trips * reps;
     p->busy[GC_R_DRAM] += term[T_DRAMA] * trips * reps;
@@ -770,6 +773,7 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
     const gc_machine_t *m = c->m;
     memset(p->breakdown, 0, sizeof(p->breakdown));
     memset(p->busy, 0, sizeof(p->busy));
+    p->tensor_busy_gpu = 0;
     double G = gc_kernel_blocks(k), S = m->sms, cap = S * B;
     double full = floor(G / cap), rest = G - full * cap;
     double cyc = 0;
@@ -883,6 +887,75 @@ static double pick_clock(const gc_machine_t *m, const plan_t *loop, const gc_pre
     return m->clock_max_mhz;
 }
 
+/* "sm.tensor_clock at activity X" for X = 0.00, 0.01, ... 1.00: the
+ * clock_source of a prediction timed at its activity (static texts: a
+ * prediction is copied freely and owns no memory). */
+#define TC_SRC(x) "sm.tensor_clock at activity " x
+#define TC_SRC10(p)                                                                            \
+    TC_SRC(p "0"), TC_SRC(p "1"), TC_SRC(p "2"), TC_SRC(p "3"), TC_SRC(p "4"), TC_SRC(p "5"),  \
+        TC_SRC(p "6"), TC_SRC(p "7"), TC_SRC(p "8"), TC_SRC(p "9")
+static const char *const tclk_src[101] = {
+    TC_SRC10("0.0"), TC_SRC10("0.1"), TC_SRC10("0.2"), TC_SRC10("0.3"), TC_SRC10("0.4"),
+    TC_SRC10("0.5"), TC_SRC10("0.6"), TC_SRC10("0.7"), TC_SRC10("0.8"), TC_SRC10("0.9"),
+    TC_SRC("1.00")};
+#undef TC_SRC10
+#undef TC_SRC
+
+/* The sm.tensor_clock kind a loop's tensor work times by (wgmma when it
+ * issues any, else mma.sync), or -1 when the arch has no points for it or
+ * a clock is given (--clock). */
+static int tclock_kind(const gc_machine_t *m, const plan_t *loop, const gc_predict_opts_t *o)
+{
+    if ((o && o->clock_mhz > 0) || !loop->tkinds)
+        return -1;
+    int k = loop->tkinds & (1 << GC_TCLK_WGMMA) ? GC_TCLK_WGMMA : GC_TCLK_MMA;
+    return m->n_tclk[k] > 0 ? k : -1;
+}
+
+/* The clock of kind k at tensor-pipe activity act: piecewise linear
+ * between the measured points, the end point's clock outside them. */
+static double tclock_at(const gc_machine_t *m, int k, double act)
+{
+    int n = m->n_tclk[k];
+    const double *x = m->tclk_act[k], *y = m->tclk_mhz[k];
+    if (act <= x[0])
+        return y[0];
+    for (int i = 1; i < n; i++)
+        if (act <= x[i])
+            return y[i - 1] + (y[i] - y[i - 1]) * (act - x[i - 1]) / (x[i] - x[i - 1]);
+    return y[n - 1];
+}
+
+/* The tensor-pipe activity of a run: the busy tensor cycles, averaged over
+ * all SMs (a partial wave's idle SMs idle), over the kernel's own cycles
+ * (the launch excluded), in [0, 1]. */
+static double tclock_activity(const gc_prediction_t *p, double cyc)
+{
+    double own = cyc - p->breakdown[GC_R_LAUNCH];
+    double a = own > 0 ? p->tensor_busy_gpu / own : 0;
+    return a < 0 ? 0 : a > 1 ? 1 : a;
+}
+
+/* Times a tensor loop of kind k at the clock its activity implies: one run
+ * at the full load's clock (the point of highest activity), then, when its
+ * activity gives another clock, one more at that clock. Returns the
+ * cycles; the clock into c, its source into *src. */
+static double tclock_run(ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int kind,
+                         gc_prediction_t *p, const char **src)
+{
+    const gc_machine_t *m = c->m;
+    double wpb = (double)gc_kernel_warps(k);
+    c->clock_mhz = m->tclk_mhz[kind][m->n_tclk[kind] - 1];
+    double cyc = run(c, k, pl, p->blocks_per_sm, wpb, p);
+    double act = tclock_activity(p, cyc), want = tclock_at(m, kind, act);
+    if (want != c->clock_mhz) {
+        c->clock_mhz = want;
+        cyc = run(c, k, pl, p->blocks_per_sm, wpb, p);
+    }
+    *src = tclk_src[(int)(act * 100 + 0.5)];
+    return cyc;
+}
+
 /* The largest entry of busy[] (the first on a tie). */
 static int largest(const double busy[GC_R_N])
 {
@@ -945,7 +1018,13 @@ int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_
         c.clock_mhz = o->clock_mhz;
     const char *cls, *src;
     double cyc, want;
-    if (pl[1].n_tensor > 0) {
+    int tk = pl[1].n_tensor > 0 ? tclock_kind(m, &pl[1], o) : -1;
+    if (tk >= 0) {
+        /* a tensor main loop on an arch that measured the clock against
+         * tensor-pipe activity: at the clock of its own activity */
+        cls = "tensor";
+        cyc = tclock_run(&c, k, pl, tk, p, &src);
+    } else if (pl[1].n_tensor > 0) {
         /* a tensor main loop runs at its clock whatever bounds it
          * (pick_clock): no run at the default clock to find the bound */
         c.clock_mhz = pick_clock(m, &pl[1], o, GC_R_TENSOR, 0, p->warps_per_sm, &cls, &src);

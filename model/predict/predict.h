@@ -73,6 +73,8 @@ typedef struct gc_prediction {
     double busy[GC_R_N];         /* cycles each resource would need on its own (tail and
                                   * launch: as in breakdown) */
     double util[GC_R_N];         /* busy / cycles, resources only (latency: 0) */
+    double tensor_busy_gpu;      /* busy[GC_R_TENSOR] averaged over all SMs: a partial
+                                  * wave's idle SMs count as idle (cycles) */
     /* occupancy and waves */
     int blocks_per_sm, warps_per_sm;
     const char *occupancy_limit; /* threads | warps | blocks | registers | shared | cap */
