@@ -321,12 +321,15 @@ static __device__ __forceinline__ int duty_tick(int *stop, unsigned long long *s
 }
 
 /* The gap of a partial load: thread 0 naps until wake, the other threads
- * wait at the barrier (neither issues work). */
+ * wait at the barrier (neither issues work). Block 0's thread 0, the
+ * sampler, polls the timer without napping instead, so the SM whose
+ * clock64 the samples read never stops issuing (one thread's loop). */
 static __device__ __forceinline__ void duty_sleep(unsigned long long wake)
 {
     if (threadIdx.x == 0)
         while (gc_globaltimer() < wake)
-            __nanosleep(DUTY_NAP_NS);
+            if (blockIdx.x)
+                __nanosleep(DUTY_NAP_NS);
     __syncthreads();
 }
 
