@@ -6,7 +6,7 @@ quiet stretch that gives the idle clock. stdlib + torch only.
 
   nvcc -O2 -arch=sm_90 -shared -Xcompiler -fPIC -o libclock_probe.so clock_probe.cu
   python3 clock_rows.py --csv model/validation/data/h200/ops.csv --lib ./libclock_probe.so \\
-      --out $OUT/row_sm_clock.csv [--classes conv2d,attention|all] [--seconds 0.5]
+      --out $OUT/row_sm_clock.csv [--classes conv2d,attention|all] [--seconds 0.5] [--ids g001,g003]
 
 Writes id,class,args,reps,idle_mhz,run_mhz,run_mhz_min,run_mhz_max,run_s: the
 clock over the quiet 20 ms, and over the rows' calls (median, least and
@@ -84,14 +84,18 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--classes", default="conv2d,attention")
     ap.add_argument("--seconds", type=float, default=0.5)
+    ap.add_argument("--ids", default="", help="comma-separated row ids (train only); "
+                    "default: every train row of --classes")
     a = ap.parse_args()
     lib = ctypes.CDLL(os.path.abspath(a.lib))
     lib.probe_start.argtypes = [ctypes.c_int]
     lib.probe_stop.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     classes = set(a.classes.split(","))
+    ids = set(x for x in a.ids.split(",") if x)
     rows = [r for r in csv.DictReader(open(a.csv))
-            if r["split"] == "train" and ("all" in classes or r["class"] in classes)]
+            if r["split"] == "train" and ("all" in classes or r["class"] in classes)
+            and (not ids or r["id"] in ids)]
     with open(a.out, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["id", "class", "args", "reps", "idle_mhz", "run_mhz", "run_mhz_min",

@@ -7,7 +7,8 @@
 #   DIAG_MODE=sass sh model/validation/torch/diag.sh
 #        the rows of diag_sass_rows.txt instead, with ncu's SourceCounters: every SASS
 #        instruction of each kernel with its executed count and stall samples, exported as
-#        sass.csv (ncu --page source --print-source sass), plus the report itself (ops.ncu-rep.gz)
+#        sass.csv (ncu --page source --print-source sass), plus the report itself (ops.ncu-rep.gz);
+#        DIAG_ROWS=FILE names another list of rows
 # Writes $OUT/diag.tar.gz: ops_raw.csv / seed_raw.csv (ncu --page raw, every metric of the
 # sections, instance values), args.txt (the rows in profiling order), ids.txt, log.txt.
 # Never changes clocks (--clock-control none). Reads the rows' args from
@@ -52,7 +53,7 @@ export_raw() {  # export_raw REPORT NAME: every metric, instance values where nc
 MODE=${DIAG_MODE:-sections}
 ROWS=$HERE/diag_rows.txt
 if [ "$MODE" = sass ]; then
-  ROWS=$HERE/diag_sass_rows.txt
+  ROWS=${DIAG_ROWS:-$HERE/diag_sass_rows.txt}
   SECTIONS="--section LaunchStats --section InstructionStats --section SourceCounters --section WarpStateStats"
 fi
 for id in $(grep -v '^#' "$ROWS"); do
