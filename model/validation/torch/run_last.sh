@@ -26,14 +26,14 @@ for set in gemm ops; do
 done
 wait $BUILD
 echo "build: $(tail -1 "$W/build.log") at $(( $(date +%s) - t0 )) s"
-if [ -x "$W/bm/measure/gpucal-measure" ]; then
+if [ -x "$W/bm/gpucal-measure" ]; then
   nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv >"$OUT/smi_clock.txt" 2>&1
-  timeout 100 "$W/bm/measure/gpucal-measure" --bench clock --out "$W/h200" --force >"$OUT/clock_run.log" 2>&1
+  timeout 100 "$W/bm/gpucal-measure" --bench clock --out "$W/h200" --force >"$OUT/clock_run.log" 2>&1
   echo "clock: rc=$? at $(( $(date +%s) - t0 )) s"
   cp "$W/h200/clock.csv" "$OUT/clock.csv"
   grep -E ',(settled|unsettled),|_load|sass_check' "$OUT/clock.csv"
   nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv >>"$OUT/smi_clock.txt" 2>&1
-  cuobjdump -sass -arch sm_90a "$W/bm/measure/gpucal-measure" 2>/dev/null |
+  cuobjdump -sass -arch sm_90a "$W/bm/gpucal-measure" 2>/dev/null |
     awk '/Function :/ { keep = ($3 ~ /k_clk_/) } keep' | gzip >"$OUT/clk_sass.txt.gz"
 else
   tail -30 "$W/build.log"; cp "$W/build.log" "$OUT/"
