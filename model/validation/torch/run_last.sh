@@ -19,7 +19,7 @@ BUILD=$!
 nvcc -O2 -arch=sm_90 -shared -Xcompiler -fPIC -o "$W/libclock_probe.so" "$HERE/clock_probe.cu" &&
 for set in gemm ops; do
   ids=$(grep -v '^#' "$HERE/clock_rows_ids.txt" | grep "^$set:" | cut -d: -f2)
-  timeout 75 python3 "$HERE/clock_rows.py" --csv "$ROOT/model/validation/data/h200/$set.csv" \
+  timeout 60 python3 "$HERE/clock_rows.py" --csv "$ROOT/model/validation/data/h200/$set.csv" \
     --lib "$W/libclock_probe.so" --out "$OUT/row_sm_clock_$set.csv" --classes all --seconds 1.0 \
     --ids "$ids" >"$OUT/clock_rows_$set.log" 2>&1
   echo "clock_rows $set: rc=$? rows $(($(wc -l <"$OUT/row_sm_clock_$set.csv") - 1)) at $(( $(date +%s) - t0 )) s"
@@ -39,7 +39,7 @@ else
   tail -30 "$W/build.log"; cp "$W/build.log" "$OUT/"
 fi
 cp "$HERE/diag_sass_rows2.txt" "$W/rows2.txt"
-OUT=$W/diag DIAG_MODE=sass DIAG_ROWS=$W/rows2.txt timeout 100 sh "$HERE/diag.sh" >"$W/diag.log" 2>&1
+OUT=$W/diag DIAG_MODE=sass DIAG_ROWS=$W/rows2.txt timeout 70 sh "$HERE/diag.sh" >"$W/diag.log" 2>&1
 echo "diag: rc=$? at $(( $(date +%s) - t0 )) s"; tail -3 "$W/diag.log"
 [ -f "$W/diag/diag.tar.gz" ] && cp "$W/diag/diag.tar.gz" "$OUT/diag2.tar.gz"
 ls -la "$OUT"
