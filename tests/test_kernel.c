@@ -199,6 +199,40 @@ static void refuses_bad(void)
     bad("  trips: 128\n  stages: 3\n", "  trips: 128\n  stages: 0\n", "loop.stages: 0 is out of range");
     bad("name: demo\n", "name: demo\nname: again\n", "duplicate key 'name' (first on line 2)");
     bad("l2_warm: true", "l2_warm: yes", "expected true or false");
+    bad("{op: alu, name: mufu.ex2, count: 2.5}", "{op: alu, name: mufu.ex2, count: 2.5, depth: 0}",
+        "depth must be > 0");
+    bad("{op: alu, name: mufu.ex2, count: 2.5}",
+        "{op: alu, name: mufu.ex2, count: 2.5, chains: 1, depth: 4}", "give chains or depth");
+    bad("{op: bar, count: 1}", "{op: bar, count: 1, depth: 2}", "unknown key");
+}
+
+/* depth (alu, shfl): read, and written back as given (describe -> predict
+ * round trips), beyond the count when one warp's work is waited for. */
+static void depth_round_trip(void)
+{
+    static const char src[] = "schema: gpucal-kernel/1\nname: d\n"
+                              "launch: {grid: 8, block: 1024, registers: 32}\n"
+                              "loop:\n  trips: 2\n  ops:\n"
+                              "    - {op: shfl, count: 0.3125, depth: 10}\n"
+                              "    - {op: alu, name: fsetp, count: 0.625, depth: 20}\n"
+                              "    - {op: bar, count: 2}\n";
+    gc_kernel_t *k = NULL, *k2 = NULL;
+    gc_err_t e;
+    gc_err_clear(&e);
+    CHECK(gc_kernel_parse(&k, "d.yaml", src, sizeof(src) - 1, &e) == 0);
+    CHECK(k && k->loop.n_ops == 3 && k->loop.ops[0].depth == 10 && k->loop.ops[1].depth == 20);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CHECK(fp && k && gc_kernel_write(k, fp) == 0);
+    if (fp)
+        fclose(fp);
+    CHECK(buf && strstr(buf, "count: 0.3125, depth: 10}") && strstr(buf, "depth: 20}"));
+    CHECK(buf && gc_kernel_parse(&k2, "d2.yaml", buf, len, &e) == 0);
+    CHECK(k2 && k2->loop.ops[0].depth == 10 && k2->loop.ops[1].depth == 20);
+    free(buf);
+    gc_kernel_destroy(k);
+    gc_kernel_destroy(k2);
 }
 
 /* Whole-document failures, unknown keys, an empty op list. */
@@ -317,6 +351,7 @@ static void footprint_zero_round_trip(void)
 int main(void)
 {
     footprint_zero_round_trip();
+    depth_round_trip();
     test_params();
     gc_warn_set_quiet(1);
     loads_good();

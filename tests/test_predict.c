@@ -720,6 +720,56 @@ static void tensor_clock(void)
     gc_arch_destroy(f);
 }
 
+/* The rules for row kernels, known answers on the toy arch (shared latency
+ * 30, L2 200, DRAM 500 cycles; ffma one warp instruction a clock a
+ * sub-core): a butterfly given `depth` waits that many shuffle steps; a
+ * block waits for its slowest warp through a phase without barriers when
+ * its main loop's barriers make blocks the customers; the first touches of
+ * the distinct bytes miss in the first phase that reads them. */
+static void row_rules(void)
+{
+    gc_prediction_t p, q;
+    gc_err_t e;
+    gc_arch_t *a = toy();
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    char buf[1024];
+    const char *w1 = HEAD "launch: {grid: 1, block: 32, registers: 32}\n";
+    /* depth 10 against one step: 9 more shuffle latencies a trip, 100 trips */
+    snprintf(buf, sizeof(buf), "%sloop: {trips: 100, ops: [{op: shfl, count: 1, depth: 10}]}\n",
+             w1);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    snprintf(buf, sizeof(buf), "%sloop: {trips: 100, ops: [{op: shfl, count: 1, chains: 1}]}\n",
+             w1);
+    CHECK(predict(a, buf, 0, &q, &e) == 0);
+    CHECK_NEAR(p.busy[GC_R_LATENCY] - q.busy[GC_R_LATENCY], 100 * 9 * 30, 1e-6);
+    CHECK_NEAR(p.busy[GC_R_ISSUE], q.busy[GC_R_ISSUE], 1e-9); /* the same instructions */
+
+    /* 32 warps, a barrier in the loop: the epilogue's 100 FFMA a warp cost the
+     * block 8 warps a sub-core x 100 = 800 cycles, not one warp's 100 */
+    const char *b32 = HEAD "launch: {grid: 1, block: 1024, registers: 32}\n"
+                           "loop: {trips: 1, ops: [{op: bar, count: 1}]}\n";
+    snprintf(buf, sizeof(buf), "%sepilogue: {ops: [{op: alu, name: ffma, count: 100}]}\n", b32);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    CHECK(predict(a, b32, 0, &q, &e) == 0);
+    CHECK_NEAR(p.busy[GC_R_LATENCY] - q.busy[GC_R_LATENCY], 800, 1e-6);
+
+    /* the prologue reads 512 distinct bytes (4 lines at once), the loop 128 of
+     * them again: the prologue waits for DRAM (500), the loop for the L2
+     * (200); warm in the L2, both 200: 300 apart (one miss ratio for the
+     * kernel, 0.8, gave 2 x 240) */
+    const char *ft = "prologue: {ops: [{op: ldg, width: 16, count: 1}]}\n"
+                     "loop: {trips: 1, ops: [{op: ldg, width: 4, count: 1}]}\n";
+    snprintf(buf, sizeof(buf), "%s%sfootprint: {read_bytes: 512, reuse_bytes: 512}\n", w1, ft);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    snprintf(buf, sizeof(buf), "%s%sfootprint: {read_bytes: 512, l2_warm: true}\n", w1, ft);
+    CHECK(predict(a, buf, 0, &q, &e) == 0);
+    CHECK_NEAR(p.busy[GC_R_LATENCY] - q.busy[GC_R_LATENCY], 300, 1e-6);
+    CHECK_NEAR(p.dram_bytes, 512, 1e-9); /* the distinct bytes once, as before */
+    gc_arch_destroy(a);
+}
+
 int main(void)
 {
     gc_warn_set_quiet(1);
@@ -727,6 +777,7 @@ int main(void)
     fma_clock();
     synthetic();
     refinements();
+    row_rules();
     floor_and_dispatch();
     coissue_by_warps();
     seed002();

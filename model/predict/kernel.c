@@ -314,7 +314,7 @@ static const char *const operands[] = {"ss", "rs", NULL};
 static const char *const caches[] = {"l1", "l2", NULL};
 
 enum { K_COUNT, K_CHAINS, K_SHAPE, K_A, K_C, K_OPERANDS, K_NAME, K_NUM, K_TRANS, K_WIDTH,
-       K_ACTIVE, K_WAYS, K_SECTORS, K_LINES, K_CACHE, K_BYTES, K_L1HIT, K_BCAST, K_N };
+       K_ACTIVE, K_WAYS, K_SECTORS, K_LINES, K_CACHE, K_BYTES, K_L1HIT, K_BCAST, K_DEPTH, K_N };
 
 #define B(c) (1u << (c))
 #define TENSOR (B(GC_OP_MMA) | B(GC_OP_WGMMA) | B(GC_OP_WMMA))
@@ -345,6 +345,7 @@ static const struct opkey {
     [K_BYTES] = {"bytes", B(GC_OP_TMA), B(GC_OP_TMA)},
     [K_L1HIT] = {"l1_hit", B(GC_OP_LDG), 0},
     [K_BCAST] = {"broadcast", B(GC_OP_LDS), 0},
+    [K_DEPTH] = {"depth", B(GC_OP_ALU) | B(GC_OP_SHFL), 0},
 };
 
 static int op_class(const char *s, gc_opclass_t *c)
@@ -464,6 +465,12 @@ static int op_key(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const
     case K_BCAST:
         rc = get_bool(L, v, p, &op->broadcast);
         break;
+    case K_DEPTH:
+        rc = get_num(L, v, p, 0, 1e9, 0, "dependent steps per iteration", &op->depth);
+        if (!rc && !(op->depth > 0))
+            rc = fail(L, v, GC_EINPUT, p, "depth must be > 0 (dependent steps per "
+                      "iteration; leave it out for count / chains)");
+        break;
     default:
         return op_key_text(L, op, kid, v, p);
     }
@@ -526,6 +533,9 @@ static int op_check(loader_t *L, const gc_ynode_t *n, const char *path, const gc
                         : j == K_NUM   ? " (1, 2 or 4 matrices)"
                         : j == K_NAME  ? " (e.g. ffma, imad)"
                                        : "");
+    if (op->chains > 0 && op->depth > 0)
+        return fail(L, n, GC_EINPUT, path, "give chains or depth, not both (depth is the "
+                    "dependent steps, count / chains when left out)");
     if (op->chains > 0 && op->count > 0 && op->chains > op->count)
         return fail(L, n, GC_EINPUT, path, "chains (%g) exceeds count (%g): a chain holds at "
                     "least one instruction", op->chains, op->count);

@@ -54,6 +54,9 @@ typedef struct gc_kop {
     double count;        /* instructions per warp per iteration (> 0; may be fractional) */
     double chains;       /* independent chains among them (dependency depth = count/chains);
                           * 0 = all independent */
+    double depth;        /* alu, shfl: dependent steps each customer waits through per
+                          * iteration when not count / chains (0): may exceed count, e.g.
+                          * one warp's work the others wait for at a barrier */
     /* tensor ops */
     const char *inst;    /* mma | mma.sp | wgmma | wgmma.sp | wmma */
     const char *shape;   /* e.g. m16n8k16 */

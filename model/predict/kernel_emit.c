@@ -66,6 +66,8 @@ static void put_op(FILE *fp, const gc_kop_t *op)
     if ((tensor || op->cls == GC_OP_ALU || op->cls == GC_OP_LDG || op->cls == GC_OP_SHFL) &&
         op->chains > 0)
         put_num(fp, "chains", op->chains);
+    if ((op->cls == GC_OP_ALU || op->cls == GC_OP_SHFL) && op->depth > 0)
+        put_num(fp, "depth", op->depth);
     fputs("}\n", fp);
 }
 

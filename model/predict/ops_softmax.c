@@ -143,11 +143,13 @@ static void block_reduce(kb_t *b, gc_kphase_t *ph, int sum, double scale, ops_mi
     double lv = 5 * (1 + 1.0 / 32), cmb = sum ? 1 : 2;
     ops_mix_t m = {.ialu = 7, .imad = 1.5, .bra = 5.5, .ffma = sum ? 1.5 : 0};
     ops_mix_add(acc, &m, scale);
-    /* the levels' chain counts once a block: a share of it a trip (none
-     * once a trip holds less than a level) */
+    /* every warp waits through 10 levels: its own 5, then, at the barrier,
+     * the first warp's 5 over the partials (o044: the samples after the
+     * second and fourth BAR.SYNC); once a block, a share of it a trip */
     gc_kop_t *s = kb_op(b, ph, GC_OP_SHFL, lv * scale);
-    s->chains = lv * scale >= 1 ? 1 : 0;
-    kb_alu(b, ph, sum ? "fadd" : "fsetp", cmb * lv * scale, 1);
+    s->depth = 10 * scale;
+    gc_kop_t *c = kb_alu(b, ph, sum ? "fadd" : "fsetp", cmb * lv * scale, 0);
+    c->depth = cmb * 10 * scale;
     gc_kop_t *st = kb_op(b, ph, GC_OP_STS, 2 * scale);
     st->width = 4;
     st->active = 1;

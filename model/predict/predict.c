@@ -56,6 +56,7 @@ typedef struct plan {
     double fma;         /* tensor multiply-adds per warp-iteration */
     double tclock;      /* lowest clock_mhz of the tensor forms used (0: none known) */
     int tkinds;         /* tensor kinds used: bit GC_TCLK_WGMMA, GC_TCLK_MMA */
+    double mr;          /* DRAM bytes per L2 byte the phase reads (first_touch) */
     pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES]; /* last: not cleared, filled as counted */
 } plan_t;
 
@@ -186,8 +187,8 @@ static void plan_mem(const gc_kop_t *op, double n, double chains, plan_t *pl, sy
         pl->waves += n;
         pl->shfl += n;
         /* a butterfly: each of its n / chains steps waits for the shuffle
-         * before (only where the description gives chains) */
-        if (op->chains > 0 && n / chains > pl->shfl_depth)
+         * before (only where the description gives chains or depth) */
+        if ((op->chains > 0 || op->depth > 0) && n / chains > pl->shfl_depth)
             pl->shfl_depth = n / chains;
         break;
     case GC_OP_LDG:
@@ -232,6 +233,8 @@ static int plan_phase(const gc_machine_t *m, const gc_kernel_t *k, const gc_kpha
         if (n <= 0)
             continue;
         double chains = op->chains > 0 ? fmin(op->chains, n) : n;
+        if (op->depth > 0 && (op->cls == GC_OP_ALU || op->cls == GC_OP_SHFL))
+            chains = n / op->depth; /* its dependent steps, as given */
         int rc = 0;
         if (op->cls == GC_OP_MMA || op->cls == GC_OP_WGMMA || op->cls == GC_OP_WMMA)
             rc = plan_tensor(m, op, n, chains, file, pl, dl, err);
@@ -273,7 +276,7 @@ typedef struct extra_memo {
 typedef struct ctx {
     const gc_machine_t *m;
     double clock_mhz;
-    double mr, mw; /* DRAM bytes per L2 byte read / written */
+    double mw; /* DRAM bytes per L2 byte written (read: each phase's plan_t.mr) */
     extra_memo_t *memo;
 } ctx_t;
 
@@ -415,33 +418,68 @@ static double slowest_extra(const gc_machine_t *m, double mr, double n)
     return MAX(0, emax - mean);
 }
 
-/* slowest_extra through the prediction's memo. */
-static double slowest_memo(const ctx_t *c, double n)
+/* slowest_extra through the prediction's memo (mr: the loads' miss ratio). */
+static double slowest_memo(const ctx_t *c, double mr, double n)
 {
     extra_memo_t *mm = c->memo;
     for (int i = 0; i < mm->used; i++)
-        if (mm->mr[i] == c->mr && mm->n[i] == n)
+        if (mm->mr[i] == mr && mm->n[i] == n)
             return mm->v[i];
-    double v = slowest_extra(c->m, c->mr, n);
+    double v = slowest_extra(c->m, mr, n);
     int k = mm->next;
-    mm->mr[k] = c->mr, mm->n[k] = n, mm->v[k] = v;
+    mm->mr[k] = mr, mm->n[k] = n, mm->v[k] = v;
     mm->next = (k + 1) % EXTRA_MEMO;
     if (mm->used < EXTRA_MEMO)
         mm->used++;
     return v;
 }
 
+/* The customer's own dependent work in phase pl, for a customer of wc
+ * warps with W warps on the SM: overlapped within it, so the longest of its
+ * pipes' throughput and dependency chains, its issue, its shared-memory
+ * wavefronts and its loads through the SM's L2 link. */
+static double own_work(const gc_machine_t *m, const plan_t *pl, double wc, double W)
+{
+    double S = m->sub_cores;
+    double own =
+        MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W));
+    own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
+    own = MAX(own, ceil(wc / S) * pl->inst);
+    own = MAX(own, wc * pl->waves * m->wave_cyc);
+    return MAX(own, wc * pl->sync_rd / m->l2_sm_bw_clk);
+}
+
+/* The latencies a customer of wc warps waits through in phase pl (lmem: a
+ * line's mean latency from the L2 or DRAM at the phase's miss ratio). */
+static double wait_cyc(const ctx_t *c, const plan_t *pl, double wc, double lmem)
+{
+    const gc_machine_t *m = c->m;
+    double z = 0;
+    if (pl->ldg_depth > 0) /* each dependent step waits for the slowest of its lines */
+        z += pl->ldg_depth *
+             ((1 - pl->ldg_l1) *
+                  (lmem + slowest_memo(c, pl->mr, wc * pl->sync_lines / pl->ldg_depth)) +
+              pl->ldg_l1 * m->l1_lat_cyc);
+    if (pl->lds)
+        z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
+    /* a shuffle crosses the shared-memory data path (its wavefronts above):
+     * its latency is the shared path's (memory.shared.latency_cyc) */
+    z += pl->shfl_depth * m->shared_lat_cyc;
+    return z + pl->bars * m->bar_cyc;
+}
+
 /* Each resource's demand (cycles) in one round of phase pl with N blocks on
  * the SM and A SMs active, given the round takes t cycles (the exposed part
- * of an asynchronous load depends on it). */
+ * of an asynchronous load depends on it). blocks: the round's customers
+ * are blocks (its main loop has barriers). */
 static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, double A,
-                        double term[NT], double *lasync)
+                        int blocks, double term[NT], double *lasync)
 {
     const gc_machine_t *m = c->m;
     double W = N * wpb;                /* warps on the SM */
     int blocks_wait = pl->bars > 0;    /* a customer is a block, else a warp */
     double wc = blocks_wait ? wpb : 1; /* warps per customer */
-    double S = m->sub_cores;
+    double S = m->sub_cores, mr = pl->mr;
     double r2 = fmin(m->l2_bw_clk / A, m->l2_sm_bw_clk);
     /* cycles per DRAM byte of this SM's share, reading / writing (the turnaround
      * between them is added per round, in round_cycles) */
@@ -462,37 +500,22 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
      * line each are bound by rl (memory.l2.lines_bw_bytes_clk / 16) */
     double rl = m->l2_lines_clk > 0 ? m->l2_lines_clk / A : 0;
     term[GC_R_L2] = MAX(W * pl->sync_rd / r2, rl > 0 ? W * pl->sync_lines / rl : 0);
-    term[GC_R_DRAM] = W * pl->sync_rd * c->mr * cr;
+    term[GC_R_DRAM] = W * pl->sync_rd * mr * cr;
     term[T_L2A] = MAX(W * async / r2, rl > 0 ? W * pl->async_lines / rl : 0);
-    term[T_DRAMA] = W * ((pl->rd - pl->sync_rd) * c->mr * cr + pl->wr * c->mw * cw);
-    term[T_DRS] = W * pl->sync_rd * c->mr;
-    term[T_DRB] = W * pl->rd * c->mr;
+    term[T_DRAMA] = W * ((pl->rd - pl->sync_rd) * mr * cr + pl->wr * c->mw * cw);
+    term[T_DRS] = W * pl->sync_rd * mr;
+    term[T_DRB] = W * pl->rd * mr;
     term[T_DWB] = W * pl->wr * c->mw;
-    /* the customer's own dependent work: overlapped within it, so the longest */
-    double own =
-        MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W));
-    own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
-    own = MAX(own, ceil(wc / S) * pl->inst);
-    own = MAX(own, wc * pl->waves * m->wave_cyc);
-    own = MAX(own, wc * pl->sync_rd / m->l2_sm_bw_clk);
-    /* latencies it waits through */
-    double lmem = (1 - c->mr) * m->l2_lat_cyc + c->mr * m->dram_lat_cyc;
-    double z = 0;
-    if (pl->ldg_depth > 0) /* each dependent step waits for the slowest of its lines */
-        z += pl->ldg_depth *
-             ((1 - pl->ldg_l1) *
-                  (lmem + slowest_memo(c, wc * pl->sync_lines / pl->ldg_depth)) +
-              pl->ldg_l1 * m->l1_lat_cyc);
-    if (pl->lds)
-        z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
-    /* a shuffle crosses the shared-memory data path (its wavefronts above):
-     * its latency is the shared path's (memory.shared.latency_cyc) */
-    z += pl->shfl_depth * m->shared_lat_cyc;
-    z += pl->bars * m->bar_cyc;
-    *lasync = pl->async_rd > 0 ? lmem + slowest_memo(c, wc * pl->async_lines) +
+    double lmem = (1 - mr) * m->l2_lat_cyc + mr * m->dram_lat_cyc;
+    *lasync = pl->async_rd > 0 ? lmem + slowest_memo(c, mr, wc * pl->async_lines) +
                                      (pl->tma ? m->tma_extra_cyc : 0)
                                : 0;
-    term[GC_R_LATENCY] = z + own;
+    term[GC_R_LATENCY] = wait_cyc(c, pl, wc, lmem) + own_work(m, pl, wc, W);
+    /* a block passes a phase without barriers when its last warp does: at
+     * least its warps' own work at the SM's rate, however short one warp's
+     * path through it (a block customer's next phase waits for all of them) */
+    if (blocks && !blocks_wait)
+        term[GC_R_LATENCY] = MAX(term[GC_R_LATENCY], own_work(m, pl, wpb, W));
 }
 
 /* x^GC_PREDICT_P and x^(1/GC_PREDICT_P) for the exponent 6, without pow() */
@@ -631,7 +654,7 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
             continue;
         double x[NT], la;
         double w = i == 1 ? 1 : pl[i].trips / trips;
-        round_terms(c, &pl[i], wpb, N, A, x, &la);
+        round_terms(c, &pl[i], wpb, N, A, pl[1].bars > 0, x, &la);
         for (int r = 0; r < NT; r++)
             term[r] += w * x[r];
         if (i == 1)
@@ -744,7 +767,14 @@ static int occupancy(const gc_machine_t *m, const gc_kernel_t *k, const char *fi
 
 /* ---- the prediction ---- */
 
-static void traffic(const gc_kernel_t *k, const gc_machine_t *m, const plan_t pl[3], double wpb,
+/* The kernel's L2 and DRAM bytes, and each phase's miss ratio. A kernel
+ * reads its distinct bytes before it reads any of them again, so the first
+ * phases' reads are the first touches: phase by phase (prologue, loop,
+ * epilogue), a phase's L2 reads take what is left of the distinct bytes,
+ * which miss (all of them hits when the data is warm in the L2), and the rest
+ * miss at the re-read ratio the footprint gives. The phases' DRAM reads add
+ * up to the kernel's. */
+static void traffic(const gc_kernel_t *k, const gc_machine_t *m, plan_t pl[3], double wpb,
                     double *l2rd, double *l2wr, double *drd, double *dwr)
 {
     double warps = gc_kernel_blocks(k) * wpb;
@@ -765,6 +795,13 @@ static void traffic(const gc_kernel_t *k, const gc_machine_t *m, const plan_t pl
     int warm = k->l2_warm && unique + wr <= cap;
     *drd = (warm ? 0 : unique) + fmax(0, *l2rd - unique) * miss;
     *dwr = warm ? 0 : wr;
+    double left = unique;
+    for (int i = 0; i < 3; i++) {
+        double b = warps * pl[i].trips * pl[i].rd, first = fmin(b, left);
+        left -= first;
+        pl[i].mr = b > 0 ? ((warm ? 0 : first) + (b - first) * miss) / b
+                         : (*l2rd > 0 ? *drd / *l2rd : 0);
+    }
 }
 
 static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int B, double wpb,
@@ -992,8 +1029,7 @@ static int prepare(const gc_machine_t *m, const gc_kernel_t *k, plan_t pl[3], ct
     p->dram_bytes = drd + dwr;
     for (int i = 0; i < 3; i++)
         p->tensor_fma += gc_kernel_blocks(k) * wpb * pl[i].trips * pl[i].fma;
-    *c = (ctx_t){m, m->clock_max_mhz, l2rd > 0 ? drd / l2rd : 0, l2wr > 0 ? dwr / l2wr : 0,
-                 c->memo};
+    *c = (ctx_t){m, m->clock_max_mhz, l2wr > 0 ? dwr / l2wr : 0, c->memo};
     return 0;
 }
 
