@@ -110,9 +110,14 @@ expect_out '^  memset ' "split rows: the semaphores are zeroed by a memset first
 run $G predict rowsum --rows 4096 --cols 4096 --dtype f32 --arch hopper-h100
 grep -q '^  memset ' "$out" && fail "no split row: no memset"
 # layernorm's second pass finds its row in the L1 only while the rows
-# resident on an SM fit: 2 rows of 256 KiB on the H100's 240 KiB L1 -> 240 / 512
+# resident on an SM fit: 2 rows of 256 KiB on the H100's 240 KiB L1 do not,
+# and a cyclic re-read beyond the capacity misses (LRU): no l1_hit on x
 run $G describe layernorm --rows 256 --cols 65536 --dtype f32 --arch hopper-h100
-expect_out 'l1_hit: 0.46875, count: 1' "layernorm: long rows re-read from the L2 beyond the L1"
+expect_out '^    - {op: ldg, width: 16, count: 1}$' "layernorm: long rows re-read from the L2 beyond the L1"
+# the transpose's unrolled loads share sectors only through the L1, which
+# 64 warps x 32 lines of 128 bytes (256 KiB) overflow: no l1_hit either
+run $G describe transpose --rows 128 --cols 16384 --dtype f16 --arch hopper-h100
+expect_out '^    - {op: ldg, width: 2, sectors: 32, lines: 32, count: 1}$' "transpose: 32 rows a warp load, no L1 reuse"
 # (768 halves: 192 vectors, warps 0 and 1 take two, warps 2 and 3 one: 0.75
 # of a load per warp and trip of the busiest warp's two)
 run $G describe layernorm --rows 4096 --cols 768 --dtype f16 --arch hopper-h100

@@ -725,7 +725,8 @@ static void tensor_clock(void)
  * sub-core): a butterfly given `depth` waits that many shuffle steps; a
  * block waits for its slowest warp through a phase without barriers when
  * its main loop's barriers make blocks the customers; the first touches of
- * the distinct bytes miss in the first phase that reads them. */
+ * the distinct bytes miss in the first phase that reads them; a step of
+ * loads waits for its slowest line, L1 hits beside L2 loads included. */
 static void row_rules(void)
 {
     gc_prediction_t p, q;
@@ -767,6 +768,26 @@ static void row_rules(void)
     CHECK(predict(a, buf, 0, &q, &e) == 0);
     CHECK_NEAR(p.busy[GC_R_LATENCY] - q.busy[GC_R_LATENCY], 300, 1e-6);
     CHECK_NEAR(p.dram_bytes, 512, 1e-9); /* the distinct bytes once, as before */
+
+    /* a step waits for its slowest line: an L1 hit beside an L2 load waits
+     * the L2's 200 like the L2 load alone; one line that hits half the time
+     * waits 0.5 x 200 + 0.5 x 30 = 115, 85 less than a miss (100 trips;
+     * a chain of 50 FFMA, 200 cycles, is each warp's own work in all three) */
+    const char *ch = "{op: alu, name: ffma, count: 50, chains: 1}";
+    const char *fp = "footprint: {l2_warm: true}\n";
+    snprintf(buf, sizeof(buf),
+             "%sloop: {trips: 100, ops: [%s, {op: ldg, width: 4, count: 1, l1_hit: 1}, "
+             "{op: ldg, width: 4, count: 1}]}\n%s", w1, ch, fp);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    snprintf(buf, sizeof(buf), "%sloop: {trips: 100, ops: [%s, {op: ldg, width: 4, count: 1}]}\n%s",
+             w1, ch, fp);
+    CHECK(predict(a, buf, 0, &q, &e) == 0);
+    CHECK_NEAR(p.busy[GC_R_LATENCY], q.busy[GC_R_LATENCY], 1e-6);
+    snprintf(buf, sizeof(buf),
+             "%sloop: {trips: 100, ops: [%s, {op: ldg, width: 4, count: 1, l1_hit: 0.5}]}\n%s",
+             w1, ch, fp);
+    CHECK(predict(a, buf, 0, &p, &e) == 0);
+    CHECK_NEAR(q.busy[GC_R_LATENCY] - p.busy[GC_R_LATENCY], 100 * 85, 1e-6);
     gc_arch_destroy(a);
 }
 

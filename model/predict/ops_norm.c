@@ -157,7 +157,7 @@ static void ln_normalize(kb_t *b, gc_kphase_t *E, const lcfg_t *c, const gc_arch
     double l1 = a->memory.l1.size_kib.set ? a->memory.l1.size_kib.v * 1024 : 0;
     gc_kop_t *x = kb_ldg(b, E, 4 * sz, per, 0);
     x->active = c->lanes;
-    x->l1_hit = l1 > 0 ? fmin(1, l1 / (live * C * sz)) : 1;
+    x->l1_hit = l1 > 0 && live * C * sz > l1 ? 0 : 1;
     double per_sm = fmax(1, R / ops_sms(a)); /* rows an SM runs */
     gc_kop_t *gb = kb_ldg(b, E, sz, 8 * per, 0);
     gb->active = c->lanes;

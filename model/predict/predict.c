@@ -47,7 +47,8 @@ typedef struct plan {
     double sync_lines;  /* 128-byte lines of sync_rd per warp-iteration */
     double async_lines; /* lines of the prefetches per warp-iteration */
     double ldg_depth;   /* dependent global-load steps per iteration (0: none) */
-    double ldg_l1;      /* L1-hit fraction of the synchronous loads */
+    double ldg_l1;      /* log of the odds that a warp's dependent step of synchronous loads
+                         * finds all its lines in the L1 (0: all hit; < -700: none can) */
     double async_rd;    /* bytes of cp.async / TMA */
     int tma;            /* async loads use TMA */
     int lds;            /* shared loads: 1 lds, 2 ldmatrix */
@@ -81,9 +82,11 @@ static double shared_waves(const gc_kop_t *op)
     return fmax(banks, fmax(1, ceil(regs)));
 }
 
-/* Bytes of the synchronous global loads of a phase, and those the L1 serves. */
+/* The synchronous global loads of a phase: their bytes, and the log of the
+ * odds that every line they touch is an L1 hit (the lines drawn apart, each
+ * a hit at its op's l1_hit; a line of an op that never hits makes it -1e300). */
 typedef struct sync_acc {
-    double bytes, bytes_l1;
+    double bytes, lp;
 } sync_acc_t;
 
 /* A tensor op: its pipe use, multiply-adds and instructions. */
@@ -145,7 +148,7 @@ static void plan_ldg(const gc_kop_t *op, double n, double chains, plan_t *pl, sy
     pl->sync_rd += bytes * (1 - hit);
     pl->sync_lines += n * lines_of(op) * (1 - hit);
     acc->bytes += bytes;
-    acc->bytes_l1 += bytes * hit;
+    acc->lp += hit >= 1 ? 0 : hit > 0 ? n * lines_of(op) * log(hit) : -1e300;
     double depth = n / chains;
     if (depth > pl->ldg_depth)
         pl->ldg_depth = depth;
@@ -163,6 +166,7 @@ static void plan_async(double bytes, double lines, plan_t *pl, sync_acc_t *acc)
         pl->sync_rd += bytes;
         pl->sync_lines += lines;
         acc->bytes += bytes;
+        acc->lp = -1e300; /* from the L2 */
         if (pl->ldg_depth < 1)
             pl->ldg_depth = 1;
     }
@@ -245,7 +249,7 @@ static int plan_phase(const gc_machine_t *m, const gc_kernel_t *k, const gc_kpha
         if (rc)
             return rc;
     }
-    pl->ldg_l1 = acc.bytes > 0 ? acc.bytes_l1 / acc.bytes : 0;
+    pl->ldg_l1 = acc.bytes > 0 && pl->ldg_depth > 0 ? acc.lp / pl->ldg_depth : -1e300;
     return 0;
 }
 
@@ -455,11 +459,13 @@ static double wait_cyc(const ctx_t *c, const plan_t *pl, double wc, double lmem)
 {
     const gc_machine_t *m = c->m;
     double z = 0;
-    if (pl->ldg_depth > 0) /* each dependent step waits for the slowest of its lines */
+    if (pl->ldg_depth > 0) { /* each dependent step waits for the slowest of its lines:
+                              * the L1's latency only when the customer's lines all hit */
+        double all = exp(fmax(-700, wc * pl->ldg_l1));
         z += pl->ldg_depth *
-             ((1 - pl->ldg_l1) *
-                  (lmem + slowest_memo(c, pl->mr, wc * pl->sync_lines / pl->ldg_depth)) +
-              pl->ldg_l1 * m->l1_lat_cyc);
+             ((1 - all) * (lmem + slowest_memo(c, pl->mr, wc * pl->sync_lines / pl->ldg_depth)) +
+              all * m->l1_lat_cyc);
+    }
     if (pl->lds)
         z += (pl->lds & 2) ? m->ldm_lat_cyc : m->shared_lat_cyc;
     /* a shuffle crosses the shared-memory data path (its wavefronts above):
