@@ -57,7 +57,8 @@ typedef struct plan {
     double fma;         /* tensor multiply-adds per warp-iteration */
     double tclock;      /* lowest clock_mhz of the tensor forms used (0: none known) */
     int tkinds;         /* tensor kinds used: bit GC_TCLK_WGMMA, GC_TCLK_MMA */
-    double mr;          /* DRAM bytes per L2 byte the phase reads (first_touch) */
+    double ldg_rd;      /* part of rd read by plain global loads (ldg) */
+    double mr;          /* DRAM bytes per L2 byte the phase reads (phase_miss) */
     pipe_use_t tensor[PLAN_PIPES], alu[PLAN_PIPES]; /* last: not cleared, filled as counted */
 } plan_t;
 
@@ -145,6 +146,7 @@ static void plan_ldg(const gc_kop_t *op, double n, double chains, plan_t *pl, sy
     pl->waves += n * lines_of(op);
     pl->inst += n;
     pl->rd += bytes * (1 - hit);
+    pl->ldg_rd += bytes * (1 - hit);
     pl->sync_rd += bytes * (1 - hit);
     pl->sync_lines += n * lines_of(op) * (1 - hit);
     acc->bytes += bytes;
@@ -773,13 +775,37 @@ static int occupancy(const gc_machine_t *m, const gc_kernel_t *k, const char *fi
 
 /* ---- the prediction ---- */
 
-/* The kernel's L2 and DRAM bytes, and each phase's miss ratio. A kernel
- * reads its distinct bytes before it reads any of them again, so the first
- * phases' reads are the first touches: phase by phase (prologue, loop,
- * epilogue), a phase's L2 reads take what is left of the distinct bytes,
- * which miss (all of them hits when the data is warm in the L2), and the rest
- * miss at the re-read ratio the footprint gives. The phases' DRAM reads add
- * up to the kernel's. */
+/* Each phase's miss ratio. A kernel's passes of plain loads over its data
+ * (ldg: a softmax's or layernorm's passes, an element-wise kernel's one)
+ * read its distinct bytes before they read any again, so the first such
+ * phases (prologue, loop, epilogue in order) take the first touches, which
+ * miss (all hits when the data is warm in the L2), and their other reads
+ * miss at the re-read ratio; tile copies (cp.async, TMA) interleave first
+ * reads and re-reads of their tiles (a GEMM's panels are read by many
+ * blocks at once) and share the rest at one ratio. The phases' DRAM reads
+ * add up to the kernel's. */
+static void phase_miss(plan_t pl[3], double warps, double unique, double miss, int warm,
+                       double l2rd, double drd)
+{
+    double left = unique, ldg[3], copies = 0; /* ldg bytes by phase; the copies' */
+    for (int i = 0; i < 3; i++) {
+        ldg[i] = warps * pl[i].trips * pl[i].ldg_rd;
+        copies += warps * pl[i].trips * (pl[i].rd - pl[i].ldg_rd);
+    }
+    double first[3];
+    for (int i = 0; i < 3; i++) {
+        first[i] = fmin(ldg[i], left);
+        left -= first[i];
+    }
+    double mc = copies > 0 ? ((warm ? 0 : left) + (copies - left) * miss) / copies : 0;
+    for (int i = 0; i < 3; i++) {
+        double b = warps * pl[i].trips * pl[i].rd, a = b - ldg[i];
+        pl[i].mr = b > 0 ? ((warm ? 0 : first[i]) + (ldg[i] - first[i]) * miss + a * mc) / b
+                         : (l2rd > 0 ? drd / l2rd : 0);
+    }
+}
+
+/* The kernel's L2 and DRAM bytes (and each phase's miss ratio: phase_miss). */
 static void traffic(const gc_kernel_t *k, const gc_machine_t *m, plan_t pl[3], double wpb,
                     double *l2rd, double *l2wr, double *drd, double *dwr)
 {
@@ -801,13 +827,7 @@ static void traffic(const gc_kernel_t *k, const gc_machine_t *m, plan_t pl[3], d
     int warm = k->l2_warm && unique + wr <= cap;
     *drd = (warm ? 0 : unique) + fmax(0, *l2rd - unique) * miss;
     *dwr = warm ? 0 : wr;
-    double left = unique;
-    for (int i = 0; i < 3; i++) {
-        double b = warps * pl[i].trips * pl[i].rd, first = fmin(b, left);
-        left -= first;
-        pl[i].mr = b > 0 ? ((warm ? 0 : first) + (b - first) * miss) / b
-                         : (*l2rd > 0 ? *drd / *l2rd : 0);
-    }
+    phase_miss(pl, warps, unique, miss, warm, *l2rd, *drd);
 }
 
 static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int B, double wpb,
