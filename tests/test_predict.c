@@ -532,6 +532,35 @@ static void floor_and_dispatch(void)
     gc_arch_destroy(b);
 }
 
+/* A warp alone on its sub-core issues every sm.issue_1warp_ratio cycles
+ * (toy arch, 4 sub-cores, 10 SMs, one block a SM): 1000 issue-only
+ * instructions a trip cost 1.25 x 1000 issue cycles with 4 warps (one a
+ * sub-core), 2 x 1000 with 8 (two a sub-core: every cycle), 1000 with 4
+ * warps on an arch without the key. */
+static void lone_warp_issue(void)
+{
+    gc_arch_t *a = toy_with("  launch_overhead_us: 2\n",
+                            "  launch_overhead_us: 2\n  issue_1warp_ratio: 1.25\n");
+    gc_arch_t *b = toy();
+    CHECK(a && b);
+    if (a && b) {
+#define LW(blk)                                                                                \
+    HEAD "launch: {grid: 10, block: " #blk ", registers: 32}\n"                                 \
+         "loop: {trips: 100, ops: [{op: alu, name: bra, count: 1000}]}\n"
+        gc_prediction_t p4, p8, q4;
+        gc_err_t e;
+        CHECK(predict(a, LW(128), 0, &p4, &e) == 0 && predict(a, LW(256), 0, &p8, &e) == 0);
+        CHECK(predict(b, LW(128), 0, &q4, &e) == 0);
+#undef LW
+        CHECK_NEAR(p4.busy[GC_R_ISSUE], 1.25 * 1000 * 100, 1e-6);
+        CHECK_NEAR(p8.busy[GC_R_ISSUE], 2.0 * 1000 * 100, 1e-6);
+        CHECK_NEAR(q4.busy[GC_R_ISSUE], 1000 * 100, 1e-6);
+        CHECK(p4.bound == GC_R_ISSUE && p4.cycles > 1.25 * 1000 * 100);
+    }
+    gc_arch_destroy(a);
+    gc_arch_destroy(b);
+}
+
 /* mma.sync beside ldmatrix: the share hidden at the round's warps comes from
  * sm.coissue, linear between its warp counts. A block of 8 warps between
  * points of 4 warps (nothing hidden) and 16 (all hidden) times exactly as a
@@ -728,6 +757,7 @@ int main(void)
     synthetic();
     refinements();
     floor_and_dispatch();
+    lone_warp_issue();
     coissue_by_warps();
     seed002();
     CHECK_DONE();

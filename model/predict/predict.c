@@ -450,10 +450,14 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
     double athr[PIPES]; /* each CUDA-core pipe's time */
     term[GC_R_ALU] = pipes_cls(pl->alu, pl->n_alu, W, athr);
-    /* the part of the pair the sub-core cannot hide goes to the longer one */
-    term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
+    /* issue: one instruction a cycle on the busiest sub-core, except that a
+     * warp alone on its sub-core issues one every sm.issue_1warp_ratio
+     * cycles (the alu bench: a lone warp cannot issue every cycle) */
+    double lone = W <= S ? m->issue_1warp : 1;
+    term[GC_R_ISSUE] = ceil(W / S) * lone * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
     double sh[2] = {W * (pl->waves - pl->shfl) * m->wave_cyc, W * pl->shfl * m->wave_cyc};
+    /* the part of the pair the sub-core cannot hide goes to the longer one */
     double ex = coissue_extra(m, pl, athr, sh, term[GC_R_TENSOR], W);
     int longest = term[GC_R_TENSOR] >= term[GC_R_ALU] ? GC_R_TENSOR : GC_R_ALU;
     term[term[GC_R_SHARED] > term[longest] ? GC_R_SHARED : longest] += ex;
@@ -472,7 +476,7 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     double own =
         MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W));
     own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
-    own = MAX(own, ceil(wc / S) * pl->inst);
+    own = MAX(own, ceil(wc / S) * lone * pl->inst);
     own = MAX(own, wc * pl->waves * m->wave_cyc);
     own = MAX(own, wc * pl->sync_rd / m->l2_sm_bw_clk);
     /* latencies it waits through */
