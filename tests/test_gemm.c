@@ -265,6 +265,13 @@ static void descriptions(void)
     CHECK(rc == 0 && !(r->fam == GC_GEMM_FAM_WGMMA && r->split > 1));
     r = call(h, 4096, 4096, 4096, 1, GC_GEMM_F16, "nn", &rc, &e);
     CHECK(rc == 0 && r->kern[r->n_kernels - 1].block[0] == 384);
+    /* tf32 with M or N below 64: the s1688 kernels (cuBLAS's tf32 wgmma
+     * tiles are 64x128 and up; observed g052, g056) */
+    r = call(h, 16, 8192, 8192, 1, GC_GEMM_TF32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA);
+    CHECK_HAS(r->why, "below 64");
+    r = call(h, 8192, 16, 8192, 1, GC_GEMM_TF32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA);
     gc_arch_destroy(h);
 }
 

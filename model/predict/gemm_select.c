@@ -125,6 +125,14 @@ static const tile_t t_wgmma_tf32[] = {
  * segment_k_off, even with half the SMs idle (g060: 64 tiles; g027, g097) */
 #define TF32_SEGMENT_K_MIN 8192
 
+/* Those tiles are at least 64 rows by 128 columns (either orientation of
+ * C): with M or N below 64, every wgmma of them would leave three quarters
+ * of its 64-row slab (or of its columns) empty, where mma.sync's m16 fits;
+ * cuBLAS then runs the s1688 kernels with split-K (observed on both GPUs:
+ * g052 16x4096x4096, g056 16x8192x8192; M = 128 runs sm90_xmma: g060,
+ * g064) */
+#define TF32_WGMMA_MIN_DIM 64
+
 static const tile_t *tiles_of(gc_gemm_family_t f, gc_gemm_dtype_t dt, int *n)
 {
 #define TN(t) (*n = (int)(sizeof(t) / sizeof(t[0])), t)
@@ -187,11 +195,20 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
                           "multiples of 16 bytes (cuBLAS FP8 requirement); got %d-byte alignment",
                           al);
     if (cc >= 90 && al == 16) {
+        int tf32 = dt == GC_GEMM_TF32;
+        if (tf32 && (g->m < TF32_WGMMA_MIN_DIM || g->n < TF32_WGMMA_MIN_DIM)) {
+            c->fam[c->n_fam++] = GC_GEMM_FAM_MMA;
+            snprintf(c->why, sizeof(c->why),
+                     "tf32 with M or N below %d: mma.sync + cp.async (cuBLAS's tf32 wgmma "
+                     "tiles are 64x128 and larger)",
+                     TF32_WGMMA_MIN_DIM);
+            return 0;
+        }
         c->fam[c->n_fam++] = GC_GEMM_FAM_WGMMA;
-        if (dt == GC_GEMM_TF32)
+        if (tf32)
             c->fam[c->n_fam++] = GC_GEMM_FAM_MMA;
         snprintf(c->why, sizeof(c->why), "leading dimensions multiples of 16 bytes: TMA + wgmma%s",
-                 dt == GC_GEMM_TF32 ? " or mma.sync + cp.async" : "");
+                 tf32 ? " or mma.sync + cp.async" : "");
         return 0;
     }
     if (cc >= 80 && (al >= 4 || dt == GC_GEMM_TF32)) {
