@@ -3,6 +3,7 @@
  * picks on the shipped Hopper / Ampere / Turing arch files, the kernels a
  * call lists (memset, main, reduction), the kernel descriptions against the
  * SASS counts and grids the profiler showed, and bad arguments. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,6 +276,35 @@ static void descriptions(void)
     gc_arch_destroy(h);
 }
 
+/* An FFMA kernel's fixed code (set-up and epilogue, 200 + 12 a thread's
+ * accumulator, counted off the listings) runs once a block, each wave's
+ * blocks in turn on an SM, every instruction waiting the arch's imad
+ * latency; with the first operands from the L2 (they fit it) and the last
+ * stores to it, the kernel's time beyond its rounds is exactly
+ * 2 x L2 latency + waves x fixed x imad latency cycles. */
+static void fixed_code(void)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_arch_t *h = NULL;
+    CHECK(gc_arch_open(&h, "hopper-h200", &e) == 0 && gc_machine_attach(h, &e) == 0);
+    if (!h)
+        return;
+    int rc;
+    gc_gemm_result_t *r = call(h, 1024, 1024, 64, 1, GC_GEMM_F32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_FFMA && r->split == 1 && r->n_kernels == 1);
+    if (rc == 0 && r->n_kernels == 1) {
+        const gc_gemm_kpred_t *k = &r->kern[0];
+        double o = (double)r->tile_m * r->tile_n / (32.0 * r->warps);
+        double lat = gc_arch_alu(h, "imad")->latency_cyc.v;
+        double want = 2 * h->memory.l2.latency_cyc.v + ceil(k->pred.waves) * (200 + 12 * o) * lat;
+        double got = (k->kernel_us - (k->pred.time_us - gc_predict_host_launch_us(&k->pred))) *
+                     k->pred.clock_mhz;
+        CHECK_NEAR(got, want, 1e-6 * want);
+    }
+    gc_arch_destroy(h);
+}
+
 static void older_archs(void)
 {
     gc_err_t e;
@@ -304,6 +334,7 @@ int main(void)
     hopper();
     tensor_clock();
     descriptions();
+    fixed_code();
     older_archs();
     return gc_check_failures ? 1 : 0;
 }

@@ -285,6 +285,34 @@ static double int_lat(const gc_arch_t *a)
  * g041: 20 + 139 before the loop, 281 and 330 after it). */
 #define WGMMA_SERIAL_INST 440
 
+/* Instructions a warp of the mma.sync and FFMA kernels runs once, outside
+ * its main loop, each waiting for the one before: set-up (parameters, tile
+ * coordinates, the first stages' addresses) and the epilogue, per
+ * accumulator a thread holds (o: scale, convert, bounds test, address,
+ * store). Read off the executed-once code of the listings of the H200's
+ * train rows (data/h200/sass_opcodes.csv; the cuBLAS listings are not
+ * committed): xmma / CUTLASS FFMA ~200 + 12 o (g035 32x32: 204 + 140, g037
+ * 128x64: 199 + 862, g039 256x128: 313 + 1569, g038 simt 256x128: 488 +
+ * 1087); s1688 with cp.async ~500 + 6 o (g023 64x64: 478 + 258, g086
+ * 256x64: 606 + 601); the sm75 align1 kernels, whose set-up addresses every
+ * 2-byte load, ~750 + 9 o (g104 128x128: 747 + 1155). ncu's stall samples
+ * put 25-50 % of these short kernels' time there (g023, g035, g086, g104:
+ * 8-16 k steps a block). */
+static double fixed_inst(const gc_gemm_spec_t *s)
+{
+    double o = (double)s->bm * s->bn / (32.0 * s->warps);
+    switch (s->fam) {
+    case GC_GEMM_FAM_FFMA:
+        return 200 + 12 * o;
+    case GC_GEMM_FAM_MMA:
+        return 500 + 6 * o;
+    case GC_GEMM_FAM_MMA_LDG:
+        return 750 + 9 * o;
+    default:
+        return 0;
+    }
+}
+
 /* Cycles at a kernel's two ends that no overlap hides (the model's rounds
  * are the steady state): its first operands come from the L2 when the
  * call's operands fit it (the call repeats: they stay there) else from
@@ -292,9 +320,12 @@ static double int_lat(const gc_arch_t *a)
  * is a TMA load that hits the L2); and its last stores must reach the L2
  * before it ends. A wgmma kernel also runs its serial set-up and epilogue
  * code and, launched in clusters, waits once for the cluster's barrier (a
- * distributed shared-memory round trip). Arch values: memory.dram / l2
- * latency_cyc, memory.tma, memory.dsm.latency_cyc, alu imad latency. */
-static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s)
+ * distributed shared-memory round trip); an mma.sync or FFMA kernel runs
+ * its fixed code (fixed_inst) once a block, the blocks of each of its
+ * `waves` (the prediction's waves of resident blocks) in turn on an SM.
+ * Arch values: memory.dram / l2 latency_cyc, memory.tma,
+ * memory.dsm.latency_cyc, alu imad latency. */
+static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s, double waves)
 {
     double l2 = qv(&a->memory.l2.latency_cyc), dram = qv(&a->memory.dram.latency_cyc);
     double L2 = qv(&a->memory.l2.size_mib) * 1048576;
@@ -302,8 +333,8 @@ static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s)
     int fits = ((double)s->m * s->k + (double)s->k * s->n) * eb * s->batch <= L2;
     gc_gemm_family_t f = s->fam;
     double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : fits ? l2 : dram;
-    if (f != GC_GEMM_FAM_WGMMA)
-        return first + l2;
+    if (f != GC_GEMM_FAM_WGMMA) /* the fixed code of each wave's blocks, in turn on an SM */
+        return first + l2 + ceil(waves) * fixed_inst(s) * int_lat(a);
     double tma = qv(&a->memory.tma.latency_cyc);
     first = fits && tma > 0 ? tma : first + qv(&a->memory.tma.latency_extra_cyc);
     double cluster = ceil((double)s->m / s->bm) >= 2 ? qv(&a->memory.dsm.latency_cyc) : 0;
@@ -325,7 +356,7 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
     if (!rc && csrc)
         p.clock_source = csrc;
     if (!rc) {
-        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s) / p.clock_mhz;
+        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s, p.waves) / p.clock_mhz;
         if (kp) {
             memset(kp, 0, sizeof(*kp));
             kp->fam = s->fam;
