@@ -302,6 +302,11 @@ static void fixed_code(void)
                      k->pred.clock_mhz;
         CHECK_NEAR(got, want, 1e-6 * want);
     }
+    /* the FFMA screening compares issue cycles: 512 x 512 x 16384 splits
+     * the 8-warp 256x128 tile (two warps a sub-core), as cuBLAS's
+     * simt_sgemm_256x128 split 16 (g080), not a 4-warp one */
+    r = call(h, 512, 512, 16384, 1, GC_GEMM_F32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_FFMA && r->warps == 8 && r->split > 1);
     gc_arch_destroy(h);
 }
 

@@ -285,25 +285,49 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
  * IADD3 and ~40 compares, selects, predicate moves, uniform adds and moves,
  * the branch, the barrier and its cp.async waits (37-49 a k step in the
  * four). */
+typedef struct ffma_counts {
+    double o, tm, tn;                         /* outputs a thread, as tm x tn */
+    double ffma, lds, copies, iadd3, isetp; /* a warp's per k step */
+} ffma_counts_t;
+
+static ffma_counts_t ffma_counts(const gc_gemm_spec_t *s)
+{
+    ffma_counts_t c;
+    double W = s->warps, bk = s->bk;
+    c.o = (double)s->bm * s->bn / (32 * W);
+    c.tm = pow(2, floor(log2(sqrt(c.o))));
+    c.tn = c.o / c.tm;
+    c.ffma = c.o * bk;
+    c.lds = (c.tm + c.tn) / 4 * bk;
+    c.copies = (double)(s->bm + s->bn) * bk * 4 / 4 / (32 * W);
+    c.iadd3 = 2 * c.copies + 6;
+    c.isetp = 40;
+    return c;
+}
+
+double gc_gemm_ffma_step_inst(const gc_gemm_spec_t *s)
+{
+    ffma_counts_t c = ffma_counts(s);
+    return c.ffma + c.lds + c.copies + 1 + c.iadd3 + c.isetp; /* the 1: the barrier */
+}
+
 static void build_ffma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
-    double W = s->warps, o = (double)s->bm * s->bn / (32 * W);
-    double tm = pow(2, floor(log2(sqrt(o)))), tn = o / tm;
-    double bk = s->bk, tile_in = (double)(s->bm + s->bn) * bk * 4;
-    add_alu(b, &k->loop, "ffma", o * bk, o);
-    gc_kop_t *l = add_mem(b, &k->loop, GC_OP_LDS, (tm + tn) / 4 * bk, 16);
+    ffma_counts_t c = ffma_counts(s);
+    double W = s->warps, bk = s->bk, tile_in = (double)(s->bm + s->bn) * bk * 4;
+    add_alu(b, &k->loop, "ffma", c.ffma, c.o);
+    gc_kop_t *l = add_mem(b, &k->loop, GC_OP_LDS, c.lds, 16);
     l->broadcast = 1; /* lanes in a row of the warp's layout share an address */
-    double copies = tile_in / 4 / (32 * W);
-    add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies, 4);
+    add_mem(b, &k->loop, GC_OP_CP_ASYNC, c.copies, 4);
     add(b, &k->loop, GC_OP_BAR, 1);
-    add_alu(b, &k->loop, "iadd3", 2 * copies + 6, 0);
-    add_alu(b, &k->loop, "isetp", 40, 0);
+    add_alu(b, &k->loop, "iadd3", c.iadd3, 0);
+    add_alu(b, &k->loop, "isetp", c.isetp, 0);
     double ob = 4, cb = (double)s->bm * s->bn * ob;
     gc_kop_t *st = add_mem(b, &k->epilogue, GC_OP_STG, cb / (W * 512), 16);
     st->sectors = 16;
     k->block[0] = 32L * s->warps;
-    k->regs = s->regs > 0 ? s->regs : fmin(255, o + 2 * (tm + tn) + 48);
+    k->regs = s->regs > 0 ? s->regs : fmin(255, c.o + 2 * (c.tm + c.tn) + 48);
     k->shared_bytes = s->stages * tile_in;
     gc_sbuf_copy(info->inst, sizeof(info->inst), "ffma");
 }

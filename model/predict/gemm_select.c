@@ -520,6 +520,26 @@ static double cta_waves(const gc_gemm_spec_t *s, double sms)
                 sms);
 }
 
+/* The busiest sub-core's issue cycles of FFMA candidate s: its loop's
+ * instructions a warp and k step (gc_gemm_ffma_step_inst), times the warps
+ * a sub-core holds (the blocks the registers and the grid leave resident on
+ * an SM), a lone warp at sm.issue_1warp_ratio, over the k steps and the
+ * waves: the FFMA kernels are issue-bound, so the screening compares this
+ * where it compares tensor work for the tensor families. */
+static double ffma_issue_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s, double sms)
+{
+    double regs = a->sm.registers.set ? a->sm.registers.v : 65536;
+    double unit = a->sm.reg_alloc_unit.set ? a->sm.reg_alloc_unit.v : 256;
+    double S = a->sm.sub_cores.set ? a->sm.sub_cores.v : 4;
+    double per_warp = ceil((s->regs > 0 ? s->regs : 128) * 32.0 / unit) * unit;
+    double occ = fmax(1, floor(regs / (per_warp * s->warps)));
+    double ctas = ceil((double)s->m / s->bm) * ceil((double)s->n / s->bn) * s->batch * s->split;
+    double B = fmin(occ, ceil(ctas / sms)), W = B * s->warps;
+    double lone = W <= S && a->sm.issue_1warp_ratio.set ? a->sm.issue_1warp_ratio.v : 1;
+    double steps = ceil(ceil((double)s->k / s->split) / s->bk);
+    return ceil(ctas / (sms * B)) * ceil(W / S) * lone * steps * gc_gemm_ffma_step_inst(s);
+}
+
 /* every tile of family f in both orientations of C (wgmma slabs along M or
  * N, as cuBLAS runs C^T = B^T A^T), unsplit and split to fill the SMs */
 static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f, int align,
@@ -586,9 +606,12 @@ static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fa
             score[i] = -1; /* predicted already */
             continue;
         }
-        double cs = fmax(cta_mac(&c[i]) * per_mac, cta_bytes(&c[i]) * per_byte);
+        double cs = f == GC_GEMM_FAM_FFMA
+                        ? ffma_issue_cyc(a, &c[i], sms)
+                        : cta_waves(&c[i], sms) *
+                              fmax(cta_mac(&c[i]) * per_mac, cta_bytes(&c[i]) * per_byte);
         double part = c[i].split > 1 ? 8.0 * c[i].m * c[i].n * c[i].batch * c[i].split : 0;
-        score[i] = cta_waves(&c[i], sms) * cs + part * per_byte / sms;
+        score[i] = cs + part * per_byte / sms;
     }
     /* the best scores in full: GEMM_FULL unsplit (the reference one of them)
      * and the best split one that the arch can run (a form it lacks skips
