@@ -190,6 +190,46 @@ static double op_count(const gc_kphase_t *ph, gc_opclass_t c, const char *name, 
     return n;
 }
 
+/* The wgmma descriptions (consumers, wgmma a k step, f8's promotion). */
+static void wgmma_descriptions(const gc_arch_t *h)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_kernel_t *k = NULL;
+    /* wgmma: 64x8 is one consumer's (ping-pong), 4 wgmma a k step; 256x128
+     * is shared by both ("coop"), each 2 slabs x m64n128 x 4 k16 */
+    gc_gemm_spec_t p = {
+        GC_GEMM_FAM_WGMMA, 256, 256, 256, 1, GC_GEMM_F16, 64, 8, 64, 8, 12, 1, 16, 0};
+    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
+    if (k) {
+        CHECK(k->block[0] == 128 && k->blocks_per_sm == 1);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 4, 1e-9);
+        gc_kernel_destroy(k);
+    }
+    p.bm = 256, p.bn = 128, p.m = p.n = 4096;
+    k = NULL;
+    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
+    if (k) {
+        CHECK(k->block[0] == 256);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 8, 1e-9);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_ALU, "fadd", NULL), 0, 0);
+        gc_kernel_destroy(k);
+    }
+    /* f8 (fast accumulation off): after each 128-k step a consumer adds the
+     * k step's sums into f32, one FADD per accumulator a thread holds: a
+     * 128x128 coop tile, 64 a thread (g030's FMA pipe: 22 % busy) */
+    p.dt = GC_GEMM_F8E4M3, p.bm = 128, p.bn = 128, p.bk = 128, p.stages = 6;
+    k = NULL;
+    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
+    if (k) {
+        CHECK_NEAR(op_count(&k->loop, GC_OP_ALU, "fadd", NULL), 64, 1e-9);
+        for (size_t i = 0; i < k->loop.n_ops; i++)
+            if (k->loop.ops[i].cls == GC_OP_ALU && !strcmp(k->loop.ops[i].name, "fadd"))
+                CHECK(k->loop.ops[i].after_tensor == 1);
+        gc_kernel_destroy(k);
+    }
+}
+
 /* The descriptions against the SASS counts and grids the profiler showed
  * (model/kernels/README.md, gemm): known answers. */
 static void descriptions(void)
@@ -240,25 +280,7 @@ static void descriptions(void)
             gc_kernel_destroy(k);
         }
     }
-    /* wgmma: 64x8 is one consumer's (ping-pong), 4 wgmma a k step; 256x128
-     * is shared by both ("coop"), each 2 slabs x m64n128 x 4 k16 */
-    gc_gemm_spec_t p = {
-        GC_GEMM_FAM_WGMMA, 256, 256, 256, 1, GC_GEMM_F16, 64, 8, 64, 8, 12, 1, 16, 0};
-    k = NULL;
-    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
-    if (k) {
-        CHECK(k->block[0] == 128 && k->blocks_per_sm == 1);
-        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 4, 1e-9);
-        gc_kernel_destroy(k);
-    }
-    p.bm = 256, p.bn = 128, p.m = p.n = 4096;
-    k = NULL;
-    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
-    if (k) {
-        CHECK(k->block[0] == 256);
-        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 8, 1e-9);
-        gc_kernel_destroy(k);
-    }
+    wgmma_descriptions(h);
     /* tf32: no in-kernel split below K = 8192 (segment_k_off), and the
      * reported block is the library's 384 threads */
     int rc;

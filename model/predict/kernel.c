@@ -314,7 +314,8 @@ static const char *const operands[] = {"ss", "rs", NULL};
 static const char *const caches[] = {"l1", "l2", NULL};
 
 enum { K_COUNT, K_CHAINS, K_SHAPE, K_A, K_C, K_OPERANDS, K_NAME, K_NUM, K_TRANS, K_WIDTH,
-       K_ACTIVE, K_WAYS, K_SECTORS, K_LINES, K_CACHE, K_BYTES, K_L1HIT, K_BCAST, K_N };
+       K_ACTIVE, K_WAYS, K_SECTORS, K_LINES, K_CACHE, K_BYTES, K_L1HIT, K_BCAST, K_AFTER,
+       K_N };
 
 #define B(c) (1u << (c))
 #define TENSOR (B(GC_OP_MMA) | B(GC_OP_WGMMA) | B(GC_OP_WMMA))
@@ -345,6 +346,7 @@ static const struct opkey {
     [K_BYTES] = {"bytes", B(GC_OP_TMA), B(GC_OP_TMA)},
     [K_L1HIT] = {"l1_hit", B(GC_OP_LDG), 0},
     [K_BCAST] = {"broadcast", B(GC_OP_LDS), 0},
+    [K_AFTER] = {"after_tensor", B(GC_OP_ALU), 0},
 };
 
 static int op_class(const char *s, gc_opclass_t *c)
@@ -463,6 +465,9 @@ static int op_key(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const
         break;
     case K_BCAST:
         rc = get_bool(L, v, p, &op->broadcast);
+        break;
+    case K_AFTER:
+        rc = get_bool(L, v, p, &op->after_tensor);
         break;
     default:
         return op_key_text(L, op, kid, v, p);
