@@ -121,8 +121,8 @@ typedef struct gc_sm {
         clock_tensor_mhz, clock_mma_mhz, clock_fma_mhz, clock_memory_mhz, max_threads, max_warps,
         max_blocks, max_block_threads, registers, max_regs_thread, reg_alloc_unit, shared_max_kib,
         shared_block_max_kib, l1_shared_kib, launch_overhead_us, kernel_floor_us,
-        block_dispatch_ns, overlap_tensor_fma, overlap_tensor_alu, overlap_tensor_xu,
-        overlap_tensor_ldsm, overlap_tensor_shfl;
+        block_dispatch_ns, issue_1warp_ratio, overlap_tensor_fma, overlap_tensor_alu,
+        overlap_tensor_xu, overlap_tensor_ldsm, overlap_tensor_shfl;
     gc_coissue_t *coissue; /* by warps, ascending */
     size_t n_coissue;
     gc_tclock_t *tensor_clock; /* by inst, then activity ascending */

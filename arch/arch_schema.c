@@ -434,6 +434,9 @@ static const gc_field_t sm_f[] = {
     Q(gc_sm_t, block_dispatch_ns, GC_F_POS, 0, 1e5, "ns/block/SM",
       "GPU time per further block on each SM, from graphs of empty kernels of 64 and 256 "
       "blocks per SM: the rate at which the GPU starts blocks that do nothing."),
+    Q(gc_sm_t, issue_1warp_ratio, 0, 1, 4, "ratio",
+      "Cycles per instruction of a warp alone on its sub-core, over those of a sub-core at "
+      "its peak (the alu bench's FFMA rows at full ILP): one warp cannot issue every cycle."),
     Q(gc_sm_t, overlap_tensor_fma, 0, 0, 1, "fraction",
       "How much of the shorter of mma.sync and FMA-pipe work (ffma) a sub-core hides when "
       "both run in the same warps: 1 the pair takes the longer alone, 0 both in turn."),

@@ -591,6 +591,45 @@ int gc_bench_tensor(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc
 
 /* ---- alu ---- */
 
+/* sm.issue_1warp_ratio from one op's sweep (the FFMA rows): the warps that
+ * each keep the rate of a lone warp sit one to a sub-core, so the most of
+ * them (S) count the sub-cores; a sub-core with a lone warp then issues
+ * best1 (the best 1-warp rate) and at its peak peak / S, and the ratio is
+ * peak / (S x best1). Left out when no 1-warp row exists or the ratio is
+ * below 1. */
+static void put_issue_1warp(gc_calib_ctx_t *c, const gc_sweep_pt_t *pt, size_t n,
+                            const char *file)
+{
+    size_t one = n, pk = gc_sweep_peak(pt, n);
+    for (size_t i = 0; i < n; i++)
+        if (pt[i].warps == 1 && (one == n || pt[i].rate > pt[one].rate))
+            one = i;
+    if (one == n || !(pt[one].rate > 0)) {
+        gc_calib_leave_out(c, file, 0, "sm.issue_1warp_ratio left out: no 1-warp ffma row");
+        return;
+    }
+    double S = 1;
+    for (size_t i = 0; i < n; i++)
+        if (pt[i].warps > S && pt[i].rate / pt[i].warps >= 0.98 * pt[one].rate)
+            S = pt[i].warps;
+    double r = pt[pk].rate / (S * pt[one].rate);
+    if (!(r >= 1)) {
+        gc_calib_leave_out(c, file, pt[one].line,
+                           "sm.issue_1warp_ratio left out: a lone warp issues at the peak "
+                           "rate (ratio %.3f)",
+                           r);
+        return;
+    }
+    double lo = pt[pk].rate_lo / (S * pt[one].rate_hi), hi = pt[pk].rate_hi / (S * pt[one].rate_lo);
+    gc_calib_put(c, &c->a->sm.issue_1warp_ratio, r, lo < 1 ? 1 : lo, hi,
+                 gc_calib_str(c,
+                              "%s:%ld,%ld: the peak ffma rate (%g warps, ILP %g) over %g "
+                              "sub-cores of one warp each at the best 1-warp rate (ILP %g)",
+                              file, pt[pk].line, pt[one].line, pt[pk].warps, pt[pk].ilp, S,
+                              pt[one].ilp),
+                 NULL);
+}
+
 int gc_bench_alu(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
 {
     int cop = gc_table_col(t, "op");
@@ -637,6 +676,8 @@ int gc_bench_alu(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
         put_rate(c, &e->ops_clk_sm, &pt[pk],
                  gc_calib_str(c, "%s:%ld: best ops_clk_sm of the sweep (%g warps, ILP %g)", file,
                               pt[pk].line, pt[pk].warps, pt[pk].ilp));
+        if (!strcmp(e->op, "ffma"))
+            put_issue_1warp(c, pt, n, file);
     }
     gc_calib_info(c, "%s: %zu ALU operation%s", file, nop, nop == 1 ? "" : "s");
 done:

@@ -192,6 +192,10 @@ static void write_alu_ldm_smem(void)
     for (int i = 0; i < 6; i++)
         for (int ilp = 1; ilp <= 8; ilp *= 2) {
             double cyc = gc_pipe_cycles(&ffma, warps[i], ilp) * (1 + 0.001 * gc_rng_gauss(&rs));
+            /* a lone warp on its sub-core issues every 1.125 cycles at best
+             * (sm.issue_1warp_ratio): the issue-bound rows of 1..4 warps */
+            if (warps[i] <= 4 && ilp >= 4)
+                cyc *= 1.125;
             double ops = warps[i] * 32.0 * ilp;
             gc_trace_rowf(w, "ffma,%d,%d,1000,7,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,1755.0,0", warps[i],
                           ilp, cyc, cyc * 0.998, cyc * 1.002, ops / cyc, ops / (cyc * 1.002),
@@ -644,6 +648,7 @@ static void check_rest(const gc_arch_t *a)
         near(&f->latency_cyc, 4, 0.02, "ffma latency");
         near(&f->ops_clk_sm, 128, 0.02, "ffma throughput");
     }
+    near(&a->sm.issue_1warp_ratio, 1.125, 0.02, "lone-warp issue ratio");
     CHECK(a->n_ldmatrix == 1);
     if (a->n_ldmatrix) {
         near(&a->ldmatrix[0].latency_cyc, 30, 0.02, "ldmatrix latency");

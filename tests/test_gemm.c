@@ -3,6 +3,7 @@
  * picks on the shipped Hopper / Ampere / Turing arch files, the kernels a
  * call lists (memset, main, reduction), the kernel descriptions against the
  * SASS counts and grids the profiler showed, and bad arguments. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,46 @@ static double op_count(const gc_kphase_t *ph, gc_opclass_t c, const char *name, 
     return n;
 }
 
+/* The wgmma descriptions (consumers, wgmma a k step, f8's promotion). */
+static void wgmma_descriptions(const gc_arch_t *h)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_kernel_t *k = NULL;
+    /* wgmma: 64x8 is one consumer's (ping-pong), 4 wgmma a k step; 256x128
+     * is shared by both ("coop"), each 2 slabs x m64n128 x 4 k16 */
+    gc_gemm_spec_t p = {
+        GC_GEMM_FAM_WGMMA, 256, 256, 256, 1, GC_GEMM_F16, 64, 8, 64, 8, 12, 1, 16, 0};
+    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
+    if (k) {
+        CHECK(k->block[0] == 128 && k->blocks_per_sm == 1);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 4, 1e-9);
+        gc_kernel_destroy(k);
+    }
+    p.bm = 256, p.bn = 128, p.m = p.n = 4096;
+    k = NULL;
+    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
+    if (k) {
+        CHECK(k->block[0] == 256);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 8, 1e-9);
+        CHECK_NEAR(op_count(&k->loop, GC_OP_ALU, "fadd", NULL), 0, 0);
+        gc_kernel_destroy(k);
+    }
+    /* f8 (fast accumulation off): after each 128-k step a consumer adds the
+     * k step's sums into f32, one FADD per accumulator a thread holds: a
+     * 128x128 coop tile, 64 a thread (g030's FMA pipe: 22 % busy) */
+    p.dt = GC_GEMM_F8E4M3, p.bm = 128, p.bn = 128, p.bk = 128, p.stages = 6;
+    k = NULL;
+    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
+    if (k) {
+        CHECK_NEAR(op_count(&k->loop, GC_OP_ALU, "fadd", NULL), 64, 1e-9);
+        for (size_t i = 0; i < k->loop.n_ops; i++)
+            if (k->loop.ops[i].cls == GC_OP_ALU && !strcmp(k->loop.ops[i].name, "fadd"))
+                CHECK(k->loop.ops[i].after_tensor == 1);
+        gc_kernel_destroy(k);
+    }
+}
+
 /* The descriptions against the SASS counts and grids the profiler showed
  * (model/kernels/README.md, gemm): known answers. */
 static void descriptions(void)
@@ -239,25 +280,7 @@ static void descriptions(void)
             gc_kernel_destroy(k);
         }
     }
-    /* wgmma: 64x8 is one consumer's (ping-pong), 4 wgmma a k step; 256x128
-     * is shared by both ("coop"), each 2 slabs x m64n128 x 4 k16 */
-    gc_gemm_spec_t p = {
-        GC_GEMM_FAM_WGMMA, 256, 256, 256, 1, GC_GEMM_F16, 64, 8, 64, 8, 12, 1, 16, 0};
-    k = NULL;
-    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
-    if (k) {
-        CHECK(k->block[0] == 128 && k->blocks_per_sm == 1);
-        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 4, 1e-9);
-        gc_kernel_destroy(k);
-    }
-    p.bm = 256, p.bn = 128, p.m = p.n = 4096;
-    k = NULL;
-    CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
-    if (k) {
-        CHECK(k->block[0] == 256);
-        CHECK_NEAR(op_count(&k->loop, GC_OP_WGMMA, NULL, NULL), 8, 1e-9);
-        gc_kernel_destroy(k);
-    }
+    wgmma_descriptions(h);
     /* tf32: no in-kernel split below K = 8192 (segment_k_off), and the
      * reported block is the library's 384 threads */
     int rc;
@@ -265,6 +288,47 @@ static void descriptions(void)
     CHECK(rc == 0 && !(r->fam == GC_GEMM_FAM_WGMMA && r->split > 1));
     r = call(h, 4096, 4096, 4096, 1, GC_GEMM_F16, "nn", &rc, &e);
     CHECK(rc == 0 && r->kern[r->n_kernels - 1].block[0] == 384);
+    /* tf32 with M or N below 64: the s1688 kernels (cuBLAS's tf32 wgmma
+     * tiles are 64x128 and up; observed g052, g056) */
+    r = call(h, 16, 8192, 8192, 1, GC_GEMM_TF32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA);
+    CHECK_HAS(r->why, "below 64");
+    r = call(h, 8192, 16, 8192, 1, GC_GEMM_TF32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_MMA);
+    gc_arch_destroy(h);
+}
+
+/* An FFMA kernel's fixed code (set-up and epilogue, 200 + 12 a thread's
+ * accumulator, counted off the listings) runs once a block, each wave's
+ * blocks in turn on an SM, every instruction waiting the arch's imad
+ * latency; with the first operands from the L2 (they fit it) and the last
+ * stores to it, the kernel's time beyond its rounds is exactly
+ * 2 x L2 latency + waves x fixed x imad latency cycles. */
+static void fixed_code(void)
+{
+    gc_err_t e;
+    gc_err_clear(&e);
+    gc_arch_t *h = NULL;
+    CHECK(gc_arch_open(&h, "hopper-h200", &e) == 0 && gc_machine_attach(h, &e) == 0);
+    if (!h)
+        return;
+    int rc;
+    gc_gemm_result_t *r = call(h, 1024, 1024, 64, 1, GC_GEMM_F32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_FFMA && r->split == 1 && r->n_kernels == 1);
+    if (rc == 0 && r->n_kernels == 1) {
+        const gc_gemm_kpred_t *k = &r->kern[0];
+        double o = (double)r->tile_m * r->tile_n / (32.0 * r->warps);
+        double lat = gc_arch_alu(h, "imad")->latency_cyc.v;
+        double want = 2 * h->memory.l2.latency_cyc.v + ceil(k->pred.waves) * (200 + 12 * o) * lat;
+        double got = (k->kernel_us - (k->pred.time_us - gc_predict_host_launch_us(&k->pred))) *
+                     k->pred.clock_mhz;
+        CHECK_NEAR(got, want, 1e-6 * want);
+    }
+    /* the FFMA screening compares issue cycles: 512 x 512 x 16384 splits
+     * the 8-warp 256x128 tile (two warps a sub-core), as cuBLAS's
+     * simt_sgemm_256x128 split 16 (g080), not a 4-warp one */
+    r = call(h, 512, 512, 16384, 1, GC_GEMM_F32, "nn", &rc, &e);
+    CHECK(rc == 0 && r->fam == GC_GEMM_FAM_FFMA && r->warps == 8 && r->split > 1);
     gc_arch_destroy(h);
 }
 
@@ -297,6 +361,7 @@ int main(void)
     hopper();
     tensor_clock();
     descriptions();
+    fixed_code();
     older_archs();
     return gc_check_failures ? 1 : 0;
 }

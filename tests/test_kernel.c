@@ -30,7 +30,7 @@ static const char good[] =
     "    - {op: ldmatrix, num: 4, count: 4, trans: false}\n"
     "    - {op: mma, shape: m16n8k16, a: f16, c: f32, count: 8, chains: 4}\n"
     "    - {op: wgmma, shape: m64n256k16, a: bf16, c: f32, operands: rs, count: 1}\n"
-    "    - {op: alu, name: mufu.ex2, count: 2.5}\n"
+    "    - {op: alu, name: mufu.ex2, count: 2.5, after_tensor: true}\n"
     "    - {op: lds, width: 16, count: 8, broadcast: true}\n"
     "    - {op: ldg, width: 4, count: 8, sectors: 8, lines: 8, l1_hit: 0.875, cache: l1}\n"
     "    - {op: tma, bytes: 16384, count: 0.125}\n"
@@ -160,6 +160,7 @@ static void loads_good(void)
     CHECK_STR(o[4].operands, "rs");
     CHECK_STR(o[5].name, "mufu.ex2");
     CHECK_NEAR(o[5].count, 2.5, 0);
+    CHECK(o[5].after_tensor == 1 && o[6].after_tensor == 0);
     CHECK(o[6].broadcast == 1 && o[6].width == 16);
     CHECK(o[7].l1 == 1 && o[7].l1_hit == 0.875 && o[7].sectors == 8);
     CHECK(o[8].cls == GC_OP_TMA && o[8].bytes == 16384);
@@ -186,6 +187,9 @@ static void refuses_bad(void)
     bad("shape: m16n8k16,", "shape: 16x8x16,", "is not well formed (expected mMnNkK");
     bad("a: f16, c: f32, count: 8", "a: f17, c: f32, count: 8", "'f17' is not one of");
     bad("num: 4,", "num: 3,", "1, 2 or 4 matrices, not 3");
+    bad("broadcast: true}", "broadcast: true, after_tensor: true}",
+        "unknown key 'loop.ops[6].after_tensor'");
+    bad("after_tensor: true}", "after_tensor: yes}", "expected true or false, found yes");
     bad("width: 16, count: 2}", "width: 12, count: 2}", "1, 2, 4, 8 or 16 bytes, not 12");
     bad("{op: cp_async, width: 16, count: 2}", "{op: cp_async, width: 2, count: 2}", "cp.async copies 4, 8 or 16");
     bad("sectors: 16, lines: 8}", "sectors: 2, lines: 8}", "sectors (2) cannot hold the 512 bytes");
@@ -199,9 +203,10 @@ static void refuses_bad(void)
     bad("  trips: 128\n  stages: 3\n", "  trips: 128\n  stages: 0\n", "loop.stages: 0 is out of range");
     bad("name: demo\n", "name: demo\nname: again\n", "duplicate key 'name' (first on line 2)");
     bad("l2_warm: true", "l2_warm: yes", "expected true or false");
-    bad("{op: alu, name: mufu.ex2, count: 2.5}", "{op: alu, name: mufu.ex2, count: 2.5, depth: 0}",
+    bad("{op: alu, name: mufu.ex2, count: 2.5, after_tensor: true}",
+        "{op: alu, name: mufu.ex2, count: 2.5, depth: 0}",
         "depth must be > 0");
-    bad("{op: alu, name: mufu.ex2, count: 2.5}",
+    bad("{op: alu, name: mufu.ex2, count: 2.5, after_tensor: true}",
         "{op: alu, name: mufu.ex2, count: 2.5, chains: 1, depth: 4}", "give chains or depth");
     bad("{op: bar, count: 1}", "{op: bar, count: 1, depth: 2}", "unknown key");
 }
@@ -322,12 +327,13 @@ static void built_and_shipped(void)
 
 /* An explicit footprint 0 is kept as given through a write and a load
  * (gc_kernel_write used to drop it, and the file loaded back as 'derive
- * it from the ops'). */
+ * it from the ops'); so is an alu op's after_tensor. */
 static void footprint_zero_round_trip(void)
 {
     static const char src[] = "schema: gpucal-kernel/1\nname: fp\n"
                               "launch: {grid: 8, block: 32, registers: 32}\n"
                               "loop:\n  trips: 2\n  ops:\n    - {op: ldg, width: 16, count: 1}\n"
+                              "    - {op: alu, name: fadd, count: 4, after_tensor: true}\n"
                               "footprint:\n  read_bytes: 0\n  write_bytes: 0\n  reuse_bytes: 0\n";
     gc_kernel_t *k = NULL, *k2 = NULL;
     gc_err_t e;
@@ -343,6 +349,7 @@ static void footprint_zero_round_trip(void)
     CHECK(buf && strstr(buf, "read_bytes: 0") && strstr(buf, "reuse_bytes: 0"));
     CHECK(buf && gc_kernel_parse(&k2, "fp2.yaml", buf, len, &e) == 0);
     CHECK(k2 && k2->footprint_given == k->footprint_given && k2->read_bytes == 0);
+    CHECK(k2 && k2->loop.n_ops == 2 && k2->loop.ops[1].after_tensor == 1);
     free(buf);
     gc_kernel_destroy(k);
     gc_kernel_destroy(k2);

@@ -532,6 +532,71 @@ static void floor_and_dispatch(void)
     gc_arch_destroy(b);
 }
 
+/* A warp alone on its sub-core issues every sm.issue_1warp_ratio cycles
+ * (toy arch, 4 sub-cores, 10 SMs, one block a SM): 1000 issue-only
+ * instructions a trip cost 1.25 x 1000 issue cycles with 4 warps (one a
+ * sub-core), 2 x 1000 with 8 (two a sub-core: every cycle), 1000 with 4
+ * warps on an arch without the key. */
+static void lone_warp_issue(void)
+{
+    gc_arch_t *a = toy_with("  launch_overhead_us: 2\n",
+                            "  launch_overhead_us: 2\n  issue_1warp_ratio: 1.25\n");
+    gc_arch_t *b = toy();
+    CHECK(a && b);
+    if (a && b) {
+#define LW(blk)                                                                                \
+    HEAD "launch: {grid: 10, block: " #blk ", registers: 32}\n"                                 \
+         "loop: {trips: 100, ops: [{op: alu, name: bra, count: 1000}]}\n"
+        gc_prediction_t p4, p8, q4;
+        gc_err_t e;
+        CHECK(predict(a, LW(128), 0, &p4, &e) == 0 && predict(a, LW(256), 0, &p8, &e) == 0);
+        CHECK(predict(b, LW(128), 0, &q4, &e) == 0);
+#undef LW
+        CHECK_NEAR(p4.busy[GC_R_ISSUE], 1.25 * 1000 * 100, 1e-6);
+        CHECK_NEAR(p8.busy[GC_R_ISSUE], 2.0 * 1000 * 100, 1e-6);
+        CHECK_NEAR(q4.busy[GC_R_ISSUE], 1000 * 100, 1e-6);
+        CHECK(p4.bound == GC_R_ISSUE && p4.cycles > 1.25 * 1000 * 100);
+    }
+    gc_arch_destroy(a);
+    gc_arch_destroy(b);
+}
+
+/* An alu op that waits for the loop's tensor results (after_tensor) keeps
+ * the tensor pipe idle while it issues (toy arch, one 4-warp block a SM):
+ * 8 mma m16n8k16 a trip (8 x 8 cycles) then 16 FADD (one a cycle) make the
+ * tensor term 80 cycles a trip, while the tensor activity counts the 64;
+ * without the flag the FADD overlap on their own pipe, and in a loop with
+ * no tensor work the flag changes nothing. */
+static void after_tensor_work(void)
+{
+    gc_arch_t *a = toy();
+    CHECK(a != NULL);
+    if (!a)
+        return;
+#define AT(mma, flag)                                                                          \
+    HEAD "launch: {grid: 10, block: 128, registers: 32}\n"                                      \
+         "loop: {trips: 100, ops: [" mma "{op: alu, name: fadd, count: 16, chains: 16" flag     \
+         "}]}\n"
+#define MMA "{op: mma, shape: m16n8k16, a: f16, c: f32, count: 8, chains: 8}, "
+    gc_prediction_t ps, po, pn, pf;
+    gc_err_t e;
+    CHECK(predict(a, AT(MMA, ", after_tensor: true"), 0, &ps, &e) == 0);
+    CHECK(predict(a, AT(MMA, ""), 0, &po, &e) == 0);
+    CHECK(predict(a, AT("", ", after_tensor: true"), 0, &pn, &e) == 0);
+    CHECK(predict(a, AT("", ""), 0, &pf, &e) == 0);
+#undef MMA
+#undef AT
+    CHECK_NEAR(ps.busy[GC_R_TENSOR], 80 * 100, 1e-6);
+    CHECK_NEAR(ps.tensor_busy_gpu, 64 * 100, 1e-6);
+    CHECK_NEAR(ps.busy[GC_R_ALU], 0, 1e-9);
+    CHECK_NEAR(po.busy[GC_R_TENSOR], 64 * 100, 1e-6);
+    CHECK_NEAR(po.busy[GC_R_ALU], 16 * 100, 1e-6);
+    CHECK(ps.cycles > po.cycles);
+    CHECK_NEAR(pn.cycles, pf.cycles, 1e-9 * pf.cycles);
+    CHECK_NEAR(pn.busy[GC_R_ALU], 16 * 100, 1e-6);
+    gc_arch_destroy(a);
+}
+
 /* mma.sync beside ldmatrix: the share hidden at the round's warps comes from
  * sm.coissue, linear between its warp counts. A block of 8 warps between
  * points of 4 warps (nothing hidden) and 16 (all hidden) times exactly as a
@@ -800,6 +865,8 @@ int main(void)
     refinements();
     row_rules();
     floor_and_dispatch();
+    lone_warp_issue();
+    after_tensor_work();
     coissue_by_warps();
     seed002();
     CHECK_DONE();

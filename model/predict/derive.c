@@ -474,6 +474,10 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
                             "0: not measured (a kernel's GPU time then has no fixed part)"));
     m->dispatch_ns = pick(&s->block_dispatch_ns, 0, dl, "sm.block_dispatch_ns",
                           "0: not measured (no bound on how fast blocks start)");
+    /* a lone warp's issue: 1 (every cycle) where the arch does not say */
+    m->issue_1warp = s->issue_1warp_ratio.set && s->issue_1warp_ratio.v >= 1
+                         ? s->issue_1warp_ratio.v
+                         : 1;
     const gc_qty_t *ov[5] = {&s->overlap_tensor_fma, &s->overlap_tensor_alu,
                              &s->overlap_tensor_xu, &s->overlap_tensor_ldsm,
                              &s->overlap_tensor_shfl};

@@ -116,6 +116,8 @@ typedef struct gc_machine {
     double launch_us;   /* launch overhead as event timing sees it */
     double floor_us;    /* the GPU's own cost of a kernel, part of launch_us (0: unknown) */
     double dispatch_ns; /* the GPU starts at most one block per this many ns on an SM */
+    double issue_1warp; /* cycles per instruction of a warp alone on its sub-core (1: every
+                         * cycle; sm.issue_1warp_ratio) */
     double overlap_tensor[5]; /* mma.sync beside FMA, ALU, MUFU, ldmatrix, shfl: share hidden */
     int n_coissue;            /* points of sm.coissue (0: the scalars above hold everywhere) */
     double co_warps[8], co_overlap[8][5]; /* by warps on the SM, ascending */

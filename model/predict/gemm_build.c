@@ -79,11 +79,12 @@ static gc_kop_t *add_mem(bld_t *b, gc_kphase_t *ph, gc_opclass_t c, double count
     return o;
 }
 
-static void add_alu(bld_t *b, gc_kphase_t *ph, const char *name, double count, double chains)
+static gc_kop_t *add_alu(bld_t *b, gc_kphase_t *ph, const char *name, double count, double chains)
 {
     gc_kop_t *o = add(b, ph, GC_OP_ALU, count);
     o->name = name;
     o->chains = chains;
+    return o;
 }
 
 static void add_tensor(bld_t *b, gc_opclass_t c, double count, double chains, const char *shape,
@@ -176,6 +177,20 @@ static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
     return below ? below : above ? above : want;
 }
 
+/* FP8 wgmma accumulates in a format narrower than f32, so with fast
+ * accumulation off (cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM, off unless
+ * asked: torch._scaled_mm's use_fast_accum defaults to False) the kernel
+ * adds the tensor core's partial sums into f32 registers: after each k step
+ * (128 k, four k32 wgmma) a consumer waits for its wgmma to finish and
+ * issues one FADD per accumulator it holds (CUTLASS's GmmaFP8Accumulation:
+ * warpgroup_wait<0>, then accum += accum_temp; its default interval is four
+ * MMAs); the next k step's wgmma writes the same registers, so the tensor
+ * pipe idles meanwhile. ncu on the H200: the FMA pipe 22-24 % busy in the
+ * f8 kernels of g030 and g034, <= 0.5 % in every f16 / bf16 one
+ * (/work/diag/ops_raw.csv), as one FADD per accumulator a 128-k step gives
+ * (2 consumer warps a sub-core x 64 FADD against 512 tensor cycles for a
+ * 128x128x128 step). The description: an alu fadd with after_tensor. */
+
 /* Hopper warp-specialised wgmma (CUTLASS sm90 TMA warpspecialized; cuBLAS's
  * nvjet and sm90_xmma kernels: 384 threads = 1 producer + 2 consumer
  * warpgroups, 168 registers, as the profiler shows every one of them).
@@ -197,7 +212,11 @@ static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
     gc_kernel_t *k = b->k;
     double eb = gc_gemm_in_bytes(s->dt);
     int ik = inst_k(s->dt), slabs = s->bm / 64;
-    int coop = (double)s->bm * s->bn / 128 > 128;
+    /* f8 holds the tile's sums twice (the tensor core's and the promoted
+     * f32 ones: fp8_promotion above), so its tiles share from half the size:
+     * nvjet's f8 128x128 and 128x160 are coopA, 128x64 and smaller not */
+    double acc = (double)s->bm * s->bn / 128 * (s->dt == GC_GEMM_F8E4M3 ? 2 : 1);
+    int coop = acc > 128;
     int wgs = coop ? 2 : 1, wm = slabs, wn = s->bn; /* consumers, each one's slabs and N */
     double W = 4.0 * wgs; /* the warps described: the consumers; the producer's few
                            * instructions (one thread issues the TMA) ride on them */
@@ -221,6 +240,8 @@ static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
     add(b, &k->loop, GC_OP_TMA, lfrac / W)->bytes = a_b;
     add(b, &k->loop, GC_OP_TMA, lfrac / W)->bytes = b_b;
     add_alu(b, &k->loop, "iadd3", 12, 0); /* mbarrier waits and arrivals, fences */
+    if (s->dt == GC_GEMM_F8E4M3) /* FP8: the k step's sums promoted to f32 (fp8_promotion) */
+        add_alu(b, &k->loop, "fadd", wm * wn / 2.0, wm * wn / 2.0)->after_tensor = 1;
     add(b, &k->prologue, GC_OP_TMA, pro / W)->bytes = a_b + b_b;
     epilogue(b, s, W);
     k->block[0] = (long)(32 * W);
@@ -285,25 +306,49 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
  * IADD3 and ~40 compares, selects, predicate moves, uniform adds and moves,
  * the branch, the barrier and its cp.async waits (37-49 a k step in the
  * four). */
+typedef struct ffma_counts {
+    double o, tm, tn;                       /* outputs a thread, as tm x tn */
+    double ffma, lds, copies, iadd3, isetp; /* a warp's per k step */
+} ffma_counts_t;
+
+static ffma_counts_t ffma_counts(const gc_gemm_spec_t *s)
+{
+    ffma_counts_t c;
+    double W = s->warps, bk = s->bk;
+    c.o = (double)s->bm * s->bn / (32 * W);
+    c.tm = pow(2, floor(log2(sqrt(c.o))));
+    c.tn = c.o / c.tm;
+    c.ffma = c.o * bk;
+    c.lds = (c.tm + c.tn) / 4 * bk;
+    c.copies = (double)(s->bm + s->bn) * bk * 4 / 4 / (32 * W);
+    c.iadd3 = 2 * c.copies + 6;
+    c.isetp = 40;
+    return c;
+}
+
+double gc_gemm_ffma_step_inst(const gc_gemm_spec_t *s)
+{
+    ffma_counts_t c = ffma_counts(s);
+    return c.ffma + c.lds + c.copies + 1 + c.iadd3 + c.isetp; /* the 1: the barrier */
+}
+
 static void build_ffma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
 {
     gc_kernel_t *k = b->k;
-    double W = s->warps, o = (double)s->bm * s->bn / (32 * W);
-    double tm = pow(2, floor(log2(sqrt(o)))), tn = o / tm;
-    double bk = s->bk, tile_in = (double)(s->bm + s->bn) * bk * 4;
-    add_alu(b, &k->loop, "ffma", o * bk, o);
-    gc_kop_t *l = add_mem(b, &k->loop, GC_OP_LDS, (tm + tn) / 4 * bk, 16);
+    ffma_counts_t c = ffma_counts(s);
+    double W = s->warps, bk = s->bk, tile_in = (double)(s->bm + s->bn) * bk * 4;
+    add_alu(b, &k->loop, "ffma", c.ffma, c.o);
+    gc_kop_t *l = add_mem(b, &k->loop, GC_OP_LDS, c.lds, 16);
     l->broadcast = 1; /* lanes in a row of the warp's layout share an address */
-    double copies = tile_in / 4 / (32 * W);
-    add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies, 4);
+    add_mem(b, &k->loop, GC_OP_CP_ASYNC, c.copies, 4);
     add(b, &k->loop, GC_OP_BAR, 1);
-    add_alu(b, &k->loop, "iadd3", 2 * copies + 6, 0);
-    add_alu(b, &k->loop, "isetp", 40, 0);
+    add_alu(b, &k->loop, "iadd3", c.iadd3, 0);
+    add_alu(b, &k->loop, "isetp", c.isetp, 0);
     double ob = 4, cb = (double)s->bm * s->bn * ob;
     gc_kop_t *st = add_mem(b, &k->epilogue, GC_OP_STG, cb / (W * 512), 16);
     st->sectors = 16;
     k->block[0] = 32L * s->warps;
-    k->regs = s->regs > 0 ? s->regs : fmin(255, o + 2 * (tm + tn) + 48);
+    k->regs = s->regs > 0 ? s->regs : fmin(255, c.o + 2 * (c.tm + c.tn) + 48);
     k->shared_bytes = s->stages * tile_in;
     gc_sbuf_copy(info->inst, sizeof(info->inst), "ffma");
 }

@@ -36,6 +36,10 @@ gc_sbuf_t *gc_gemm_shape_text(gc_sbuf_t *b, long m, long n, long k, gc_gemm_dtyp
 int gc_gemm_build(const gc_arch_t *a, const gc_gemm_spec_t *s, gc_kernel_t **out,
                   gc_gemm_result_t *info, gc_err_t *err);
 
+/* Instructions a warp of FFMA kernel s issues per k step (gemm_build.c's
+ * description of the loop: FFMA, LDS, cp.async, barrier, integer ops). */
+double gc_gemm_ffma_step_inst(const gc_gemm_spec_t *s);
+
 /* The library's grid for a main kernel: tiles x split x batch, or SMs when
  * the family is persistent and there are more tiles than SMs. */
 void gc_gemm_lib_grid(const gc_arch_t *a, const gc_gemm_spec_t *s, long grid[3], int *persistent);

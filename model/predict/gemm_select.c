@@ -125,6 +125,14 @@ static const tile_t t_wgmma_tf32[] = {
  * segment_k_off, even with half the SMs idle (g060: 64 tiles; g027, g097) */
 #define TF32_SEGMENT_K_MIN 8192
 
+/* Those tiles are at least 64 rows by 128 columns (either orientation of
+ * C): with M or N below 64, every wgmma of them would leave three quarters
+ * of its 64-row slab (or of its columns) empty, where mma.sync's m16 fits;
+ * cuBLAS then runs the s1688 kernels with split-K (observed on both GPUs:
+ * g052 16x4096x4096, g056 16x8192x8192; M = 128 runs sm90_xmma: g060,
+ * g064) */
+#define TF32_WGMMA_MIN_DIM 64
+
 static const tile_t *tiles_of(gc_gemm_family_t f, gc_gemm_dtype_t dt, int *n)
 {
 #define TN(t) (*n = (int)(sizeof(t) / sizeof(t[0])), t)
@@ -187,11 +195,20 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
                           "multiples of 16 bytes (cuBLAS FP8 requirement); got %d-byte alignment",
                           al);
     if (cc >= 90 && al == 16) {
+        int tf32 = dt == GC_GEMM_TF32;
+        if (tf32 && (g->m < TF32_WGMMA_MIN_DIM || g->n < TF32_WGMMA_MIN_DIM)) {
+            c->fam[c->n_fam++] = GC_GEMM_FAM_MMA;
+            snprintf(c->why, sizeof(c->why),
+                     "tf32 with M or N below %d: mma.sync + cp.async (cuBLAS's tf32 wgmma "
+                     "tiles are 64x128 and larger)",
+                     TF32_WGMMA_MIN_DIM);
+            return 0;
+        }
         c->fam[c->n_fam++] = GC_GEMM_FAM_WGMMA;
-        if (dt == GC_GEMM_TF32)
+        if (tf32)
             c->fam[c->n_fam++] = GC_GEMM_FAM_MMA;
         snprintf(c->why, sizeof(c->why), "leading dimensions multiples of 16 bytes: TMA + wgmma%s",
-                 dt == GC_GEMM_TF32 ? " or mma.sync + cp.async" : "");
+                 tf32 ? " or mma.sync + cp.async" : "");
         return 0;
     }
     if (cc >= 80 && (al >= 4 || dt == GC_GEMM_TF32)) {
@@ -268,6 +285,34 @@ static double int_lat(const gc_arch_t *a)
  * g041: 20 + 139 before the loop, 281 and 330 after it). */
 #define WGMMA_SERIAL_INST 440
 
+/* Instructions a warp of the mma.sync and FFMA kernels runs once, outside
+ * its main loop, each waiting for the one before: set-up (parameters, tile
+ * coordinates, the first stages' addresses) and the epilogue, per
+ * accumulator a thread holds (o: scale, convert, bounds test, address,
+ * store). Read off the executed-once code of the listings of the H200's
+ * train rows (data/h200/sass_opcodes.csv; the cuBLAS listings are not
+ * committed): xmma / CUTLASS FFMA ~200 + 12 o (g035 32x32: 204 + 140, g037
+ * 128x64: 199 + 862, g039 256x128: 313 + 1569, g038 simt 256x128: 488 +
+ * 1087); s1688 with cp.async ~500 + 6 o (g023 64x64: 478 + 258, g086
+ * 256x64: 606 + 601); the sm75 align1 kernels, whose set-up addresses every
+ * 2-byte load, ~750 + 9 o (g104 128x128: 747 + 1155). ncu's stall samples
+ * put 25-50 % of these short kernels' time there (g023, g035, g086, g104:
+ * 8-16 k steps a block). */
+static double fixed_inst(const gc_gemm_spec_t *s)
+{
+    double o = (double)s->bm * s->bn / (32.0 * s->warps);
+    switch (s->fam) {
+    case GC_GEMM_FAM_FFMA:
+        return 200 + 12 * o;
+    case GC_GEMM_FAM_MMA:
+        return 500 + 6 * o;
+    case GC_GEMM_FAM_MMA_LDG:
+        return 750 + 9 * o;
+    default:
+        return 0;
+    }
+}
+
 /* Cycles at a kernel's two ends that no overlap hides (the model's rounds
  * are the steady state): its first operands come from the L2 when the
  * call's operands fit it (the call repeats: they stay there) else from
@@ -275,9 +320,12 @@ static double int_lat(const gc_arch_t *a)
  * is a TMA load that hits the L2); and its last stores must reach the L2
  * before it ends. A wgmma kernel also runs its serial set-up and epilogue
  * code and, launched in clusters, waits once for the cluster's barrier (a
- * distributed shared-memory round trip). Arch values: memory.dram / l2
- * latency_cyc, memory.tma, memory.dsm.latency_cyc, alu imad latency. */
-static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s)
+ * distributed shared-memory round trip); an mma.sync or FFMA kernel runs
+ * its fixed code (fixed_inst) once a block, the blocks of each of its
+ * `waves` (the prediction's waves of resident blocks) in turn on an SM.
+ * Arch values: memory.dram / l2 latency_cyc, memory.tma,
+ * memory.dsm.latency_cyc, alu imad latency. */
+static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s, double waves)
 {
     double l2 = qv(&a->memory.l2.latency_cyc), dram = qv(&a->memory.dram.latency_cyc);
     double L2 = qv(&a->memory.l2.size_mib) * 1048576;
@@ -285,8 +333,8 @@ static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s)
     int fits = ((double)s->m * s->k + (double)s->k * s->n) * eb * s->batch <= L2;
     gc_gemm_family_t f = s->fam;
     double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : fits ? l2 : dram;
-    if (f != GC_GEMM_FAM_WGMMA)
-        return first + l2;
+    if (f != GC_GEMM_FAM_WGMMA) /* the fixed code of each wave's blocks, in turn on an SM */
+        return first + l2 + ceil(waves) * fixed_inst(s) * int_lat(a);
     double tma = qv(&a->memory.tma.latency_cyc);
     first = fits && tma > 0 ? tma : first + qv(&a->memory.tma.latency_extra_cyc);
     double cluster = ceil((double)s->m / s->bm) >= 2 ? qv(&a->memory.dsm.latency_cyc) : 0;
@@ -308,7 +356,7 @@ static int predict_spec(const gc_arch_t *a, const gc_gemm_spec_t *s, const gc_pr
     if (!rc && csrc)
         p.clock_source = csrc;
     if (!rc) {
-        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s) / p.clock_mhz;
+        *us = p.time_us - gc_predict_host_launch_us(&p) + ends_cyc(a, s, p.waves) / p.clock_mhz;
         if (kp) {
             memset(kp, 0, sizeof(*kp));
             kp->fam = s->fam;
@@ -472,6 +520,26 @@ static double cta_waves(const gc_gemm_spec_t *s, double sms)
                 sms);
 }
 
+/* The busiest sub-core's issue cycles of FFMA candidate s: its loop's
+ * instructions a warp and k step (gc_gemm_ffma_step_inst), times the warps
+ * a sub-core holds (the blocks the registers and the grid leave resident on
+ * an SM), a lone warp at sm.issue_1warp_ratio, over the k steps and the
+ * waves: the FFMA kernels are issue-bound, so the screening compares this
+ * where it compares tensor work for the tensor families. */
+static double ffma_issue_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s, double sms)
+{
+    double regs = a->sm.registers.set ? a->sm.registers.v : 65536;
+    double unit = a->sm.reg_alloc_unit.set ? a->sm.reg_alloc_unit.v : 256;
+    double S = a->sm.sub_cores.set ? a->sm.sub_cores.v : 4;
+    double per_warp = ceil((s->regs > 0 ? s->regs : 128) * 32.0 / unit) * unit;
+    double occ = fmax(1, floor(regs / (per_warp * s->warps)));
+    double ctas = ceil((double)s->m / s->bm) * ceil((double)s->n / s->bn) * s->batch * s->split;
+    double B = fmin(occ, ceil(ctas / sms)), W = B * s->warps;
+    double lone = W <= S && a->sm.issue_1warp_ratio.set ? a->sm.issue_1warp_ratio.v : 1;
+    double steps = ceil(ceil((double)s->k / s->split) / s->bk);
+    return ceil(ctas / (sms * B)) * ceil(W / S) * lone * steps * gc_gemm_ffma_step_inst(s);
+}
+
 /* every tile of family f in both orientations of C (wgmma slabs along M or
  * N, as cuBLAS runs C^T = B^T A^T), unsplit and split to fill the SMs */
 static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_family_t f, int align,
@@ -538,9 +606,12 @@ static int search_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fa
             score[i] = -1; /* predicted already */
             continue;
         }
-        double cs = fmax(cta_mac(&c[i]) * per_mac, cta_bytes(&c[i]) * per_byte);
+        double cs = f == GC_GEMM_FAM_FFMA
+                        ? ffma_issue_cyc(a, &c[i], sms)
+                        : cta_waves(&c[i], sms) *
+                              fmax(cta_mac(&c[i]) * per_mac, cta_bytes(&c[i]) * per_byte);
         double part = c[i].split > 1 ? 8.0 * c[i].m * c[i].n * c[i].batch * c[i].split : 0;
-        score[i] = cta_waves(&c[i], sms) * cs + part * per_byte / sms;
+        score[i] = cs + part * per_byte / sms;
     }
     /* the best scores in full: GEMM_FULL unsplit (the reference one of them)
      * and the best split one that the arch can run (a form it lacks skips

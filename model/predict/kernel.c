@@ -314,7 +314,8 @@ static const char *const operands[] = {"ss", "rs", NULL};
 static const char *const caches[] = {"l1", "l2", NULL};
 
 enum { K_COUNT, K_CHAINS, K_SHAPE, K_A, K_C, K_OPERANDS, K_NAME, K_NUM, K_TRANS, K_WIDTH,
-       K_ACTIVE, K_WAYS, K_SECTORS, K_LINES, K_CACHE, K_BYTES, K_L1HIT, K_BCAST, K_DEPTH, K_N };
+       K_ACTIVE, K_WAYS, K_SECTORS, K_LINES, K_CACHE, K_BYTES, K_L1HIT, K_BCAST, K_DEPTH,
+       K_AFTER, K_N };
 
 #define B(c) (1u << (c))
 #define TENSOR (B(GC_OP_MMA) | B(GC_OP_WGMMA) | B(GC_OP_WMMA))
@@ -346,6 +347,7 @@ static const struct opkey {
     [K_L1HIT] = {"l1_hit", B(GC_OP_LDG), 0},
     [K_BCAST] = {"broadcast", B(GC_OP_LDS), 0},
     [K_DEPTH] = {"depth", B(GC_OP_ALU) | B(GC_OP_SHFL), 0},
+    [K_AFTER] = {"after_tensor", B(GC_OP_ALU), 0},
 };
 
 static int op_class(const char *s, gc_opclass_t *c)
@@ -470,6 +472,9 @@ static int op_key(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const
         if (!rc && !(op->depth > 0))
             rc = fail(L, v, GC_EINPUT, p, "depth must be > 0 (dependent steps per "
                       "iteration; leave it out for count / chains)");
+        break;
+    case K_AFTER:
+        rc = get_bool(L, v, p, &op->after_tensor);
         break;
     default:
         return op_key_text(L, op, kid, v, p);

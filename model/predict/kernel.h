@@ -64,6 +64,8 @@ typedef struct gc_kop {
     const char *operands;/* wgmma: ss | rs (NULL: any) */
     /* alu */
     const char *name;    /* ffma, imad, ... */
+    int after_tensor;    /* reads the loop's tensor results: waits for them, and the next
+                          * tensor work for it (FP8 accumulator promotion) */
     /* memory ops */
     double num;          /* ldmatrix: matrices (1, 2, 4) */
     double width;        /* bytes per thread per access (1..16) */

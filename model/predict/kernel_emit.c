@@ -39,6 +39,8 @@ static void put_op(FILE *fp, const gc_kop_t *op)
         fprintf(fp, ", operands: %s", op->operands);
     if (op->cls == GC_OP_ALU)
         fprintf(fp, ", name: %s", op->name);
+    if (op->cls == GC_OP_ALU && op->after_tensor)
+        fputs(", after_tensor: true", fp);
     if (op->cls == GC_OP_LDMATRIX)
         put_num(fp, "num", op->num);
     if (op->cls == GC_OP_TMA)

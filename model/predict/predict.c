@@ -34,6 +34,7 @@ typedef struct pipe_use {
     double chains; /* independent chains per warp */
     int wg;        /* counts warpgroups, not warps */
     int cls;       /* execution pipe (gc_derive_alu_pipe; tensor: 0) */
+    int after;     /* waits for the loop's tensor work, which waits for it (after_tensor) */
 } pipe_use_t;
 
 typedef struct plan {
@@ -107,6 +108,7 @@ static int plan_tensor(const gc_machine_t *m, const gc_kop_t *op, double n, doub
     u->depth = n / chains;
     u->wg = tp.warpgroup;
     u->cls = 0;
+    u->after = 0;
     pl->fma += n * tp.fma / (tp.warpgroup ? 4 : 1); /* 4 warps share a wgmma */
     double clk = tp.form->clock_mhz;
     if (clk > 0 && (pl->tclock <= 0 || clk < pl->tclock))
@@ -132,6 +134,7 @@ static int plan_alu(const gc_machine_t *m, const gc_kop_t *op, double n, double 
     u->pipe = p;
     u->cls = cls;
     u->wg = 0;
+    u->after = op->after_tensor;
     u->chains = chains;
     u->depth = n / chains;
     pl->inst += n;
@@ -252,6 +255,8 @@ static int plan_phase(const gc_machine_t *m, const gc_kernel_t *k, const gc_kpha
             return rc;
     }
     pl->ldg_l1 = acc.bytes > 0 && pl->ldg_depth > 0 ? acc.lp / pl->ldg_depth : -1e300;
+    for (int i = 0; pl->n_tensor == 0 && i < pl->n_alu; i++)
+        pl->alu[i].after = 0; /* nothing to wait for: an ordinary op */
     return 0;
 }
 
@@ -267,6 +272,7 @@ enum {
     T_DRS, /* DRAM bytes the customers wait for (synchronous reads) */
     T_DRB, /* DRAM bytes read */
     T_DWB, /* DRAM bytes written */
+    T_TSR, /* the part of the tensor term that is after_tensor work, not tensor-pipe work */
     NT
 };
 
@@ -320,7 +326,8 @@ static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[PIP
     slot_q_t q = {-1, -1, 0};
     for (int i = 0; i < n; i++) {
         int k = u[i].cls >= 0 && u[i].cls < PIPES ? u[i].cls : 1;
-        thr[k] += u[i].depth * (slot_q(&q, &u[i], warps) * u[i].chains) * u[i].pipe.issue_cyc;
+        if (!u[i].after)
+            thr[k] += u[i].depth * (slot_q(&q, &u[i], warps) * u[i].chains) * u[i].pipe.issue_cyc;
     }
     for (int k = 0; k < PIPES; k++)
         mx = MAX(mx, thr[k]);
@@ -331,6 +338,19 @@ static double pipes_thr(const pipe_use_t *u, int n, double warps)
 {
     double thr[PIPES];
     return pipes_cls(u, n, warps, thr);
+}
+
+/* The issue time of the after_tensor ops among u, on the busiest slot for
+ * `warps` warps: they run between one round's tensor work and the next
+ * (the tensor pipe idles meanwhile), so their times add to it. */
+static double pipes_after(const pipe_use_t *u, int n, double warps)
+{
+    double t = 0;
+    slot_q_t q = {-1, -1, 0};
+    for (int i = 0; i < n; i++)
+        if (u[i].after)
+            t += u[i].depth * (slot_q(&q, &u[i], warps) * u[i].chains) * u[i].pipe.issue_cyc;
+    return t;
 }
 
 /* What a sub-core cannot hide when mma.sync and other work share its
@@ -447,10 +467,13 @@ static double slowest_memo(const ctx_t *c, double mr, double n)
 static double own_work(const gc_machine_t *m, const plan_t *pl, double wc, double W)
 {
     double S = m->sub_cores;
+    double lone = W <= S ? m->issue_1warp : 1; /* a warp alone on its sub-core (issue term) */
+    /* after_tensor work follows the tensor work's results */
     double own =
-        MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W));
+        MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W)) +
+        pipes_after(pl->alu, pl->n_alu, wc);
     own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
-    own = MAX(own, ceil(wc / S) * pl->inst);
+    own = MAX(own, ceil(wc / S) * lone * pl->inst);
     own = MAX(own, wc * pl->waves * m->wave_cyc);
     return MAX(own, wc * pl->sync_rd / m->l2_sm_bw_clk);
 }
@@ -493,13 +516,20 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
      * between them is added per round, in round_cycles) */
     double cr = c->clock_mhz * A / (m->dram_rd_gbs * 1e3),
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
-    term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W);
+    /* work that waits for the tensor results, and the next tensor work for
+     * it (after_tensor), keeps the tensor pipe idle while it runs */
+    term[T_TSR] = pipes_after(pl->alu, pl->n_alu, W);
+    term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W) + term[T_TSR];
     double athr[PIPES]; /* each CUDA-core pipe's time */
     term[GC_R_ALU] = pipes_cls(pl->alu, pl->n_alu, W, athr);
-    /* the part of the pair the sub-core cannot hide goes to the longer one */
-    term[GC_R_ISSUE] = ceil(W / S) * pl->inst;
+    /* issue: one instruction a cycle on the busiest sub-core, except that a
+     * warp alone on its sub-core issues one every sm.issue_1warp_ratio
+     * cycles (the alu bench: a lone warp cannot issue every cycle) */
+    double lone = W <= S ? m->issue_1warp : 1;
+    term[GC_R_ISSUE] = ceil(W / S) * lone * pl->inst;
     term[GC_R_SHARED] = W * pl->waves * m->wave_cyc;
     double sh[2] = {W * (pl->waves - pl->shfl) * m->wave_cyc, W * pl->shfl * m->wave_cyc};
+    /* the part of the pair the sub-core cannot hide goes to the longer one */
     double ex = coissue_extra(m, pl, athr, sh, term[GC_R_TENSOR], W);
     int longest = term[GC_R_TENSOR] >= term[GC_R_ALU] ? GC_R_TENSOR : GC_R_ALU;
     term[term[GC_R_SHARED] > term[longest] ? GC_R_SHARED : longest] += ex;
@@ -720,7 +750,7 @@ static double wave(const ctx_t *c, const plan_t pl[3], double wpb, double N, dou
         p->breakdown[r] += (1 - idle) * sh[r] * trips * reps;
         p->busy[r] += term[r] * trips * reps;
     }
-    p->tensor_busy_gpu += term[GC_R_TENSOR] * trips * reps * A / c->m->sms;
+    p->tensor_busy_gpu += (term[GC_R_TENSOR] - term[T_TSR]) * trips * reps * A / c->m->sms;
     p->breakdown[GC_R_LATENCY] += (1 - idle) * extra;
     p->busy[GC_R_L2] += term[T_L2A] * trips * reps;
     p->busy[GC_R_DRAM] += term[T_DRAMA] * trips * reps;
