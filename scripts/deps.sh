@@ -5,10 +5,14 @@
 #   plots:  gnuplot-nox
 #   tests:  clang and its runtime libclang-rt-14-dev (libFuzzer, sanitizers; only a
 #           "Recommends" of clang on Debian 12, so named here), valgrind (leak check),
-#           python3 (the Python module's test, tests/install.sh)
+#           python3 (the Python module's test, tests/install.sh), and what building the
+#           Accel-Sim simulator for scripts/sim-check.sh needs (shared/reference/accel-sim/src/
+#           build.sh): bison flex (GPGPU-Sim's PTX and config parsers), zlib1g-dev, xutils-dev
+#           (makedepend), libgl-dev (its libcudart includes GL/gl.h, links -lGL), bc
 set -eu
 pkgs="build-essential cmake pkg-config libgsl-dev libyaml-dev gnuplot-nox"
-[ "${1:-}" = "--test" ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind python3"
+[ "${1:-}" = "--test" ] &&
+    pkgs="$pkgs clang libclang-rt-14-dev valgrind python3 bison flex zlib1g-dev xutils-dev libgl-dev bc"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

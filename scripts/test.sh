@@ -1,7 +1,9 @@
 #!/bin/sh
 # test.sh - install what gpucal needs, build with warnings as errors, run the
-# whole CPU test suite, then again under AddressSanitizer + UBSan. The
-# README's second set-up command, and what .ci/run runs.
+# whole CPU test suite, then again under AddressSanitizer + UBSan. Before the tests,
+# scripts/sim-check.sh runs every exported arch's microbenchmarks through the real
+# Accel-Sim where its sources are (building it into build-sim/ the first time), so the
+# tests' sim_parse finds it. The README's second set-up command, and what .ci/run runs.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh --test
@@ -9,6 +11,8 @@ jobs=$(nproc)
 echo "== build (warnings are errors; CUDA kernels too when nvcc is here)" >&2
 cmake -S . -B build-test -DGPUCAL_WERROR=ON >/dev/null
 cmake --build build-test -j"$jobs"
+echo "== the exports through the real Accel-Sim (builds it once into build-sim/: minutes)" >&2
+GPUCAL=$PWD/build-test/gpucal sh scripts/sim-check.sh
 echo "== tests" >&2
 ctest --test-dir build-test --output-on-failure -LE gpu -j"$jobs"
 echo "== tests under ASan + UBSan" >&2

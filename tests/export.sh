@@ -36,13 +36,13 @@ run $G export accel-sim --arch "$ARCH" -o "$T/gold"; expect_rc 2 "no clobber"
 expect_err_lines 1 "no clobber"; expect_err "already exists; refusing to overwrite" "no clobber"
 [ "$(cat "$T/gold/trace.config")" = "# mine" ] || fail "trace.config was overwritten without --force"
 run $G export accel-sim --arch "$ARCH" -o "$T/gold" --force; expect_rc 0 force
-grep -q '^-specialized_unit_3 1,4,27,4,4,TENSOR$' "$T/gold/trace.config" || fail "--force did not replace"
+grep -q '^-specialized_unit_3 1,4,29,4,4,TENSOR$' "$T/gold/trace.config" || fail "--force did not replace"
 
 # ---- options ----
 run $G export accel-sim --arch "$ARCH" -o "$T/c" --clock tensor; expect_rc 0 "--clock tensor"
 grep -q '^-gpgpu_clock_domains 1650:1650:1650:3500.5$' "$T/c/gpgpusim.config" || fail "--clock tensor"
 run $G export accel-sim --arch "$ARCH" -o "$T/f" --form 'mma m16n8k8 f16.f32'; expect_rc 0 "--form"
-grep -q '^-trace_opcode_latency_initiation_tensor 12,9$' "$T/f/trace.config" || fail "--form"
+grep -q '^-trace_opcode_latency_initiation_tensor 14,9$' "$T/f/trace.config" || fail "--form"
 run $G export accel-sim --arch "$ARCH" -o "$T/x" --clock turbo; expect_rc 2 "bad clock"
 expect_err_lines 1 "bad clock"; expect_err "unknown --clock 'turbo'" "bad clock"
 run $G export accel-sim -o "$T/x"; expect_rc 2 "no arch"; expect_err "needs --arch" "no arch"

@@ -145,15 +145,15 @@ static void fixture_choices(const gc_arch_t *a)
     CHECK_STR(val(o.g, "-gpgpu_kernel_launch_latency"), "900"); /* 0.6 us x 1500 */
     out_free(&o);
     /* the form choice: m16n8k8 (peak 480): 16 x 8 x 8 x 4 / 480 = 8.53 -> 9;
-     * latency 18 less the 6 cycles the simulator adds */
+     * latency 18 less the 4 cycles the simulator adds */
     o = render(a, NULL, "mma m16n8k8 f16.f32");
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "12,9");
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "14,9");
     out_free(&o);
     o = render(a, NULL, "mma m16n8k16 f16.f32"); /* the label without the data pattern */
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "27,16");
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "29,16");
     out_free(&o);
     o = render(a, NULL, "mma m16n8k16 bf16.f32"); /* 2048 x 4 / 505 = 16.2 */
-    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "27,16");
+    CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "29,16");
     out_free(&o);
     o = render(a, NULL, "wgmma m64n256k16 f16.f32");
     CHECK(o.rc == GC_EINPUT);
@@ -196,25 +196,27 @@ static void test_fixture(void)
     CHECK_STR(val(g, "-gpgpu_shmem_per_block"), "101376");
     CHECK_STR(val(g, "-gpgpu_shader_core_pipeline"), "1536:32");
     CHECK_STR(val(g, "-gpgpu_shader_cta"), "16");
-    /* less what the simulator adds (model/export/simcorr.h): L1 4, LDS 5 */
-    CHECK_STR(val(g, "-gpgpu_l1_latency"), "34");   /* 37.6 - 4 = 33.6 */
-    CHECK_STR(val(g, "-gpgpu_smem_latency"), "24"); /* 29.1 - 5 = 24.1 */
-    /* fine-grained L2 (one partition): rop 210 - 34 (the L1 written) - 13 = 163;
+    /* less what the simulator adds (model/export/simcorr.h): L1 3, LDS 4 */
+    CHECK_STR(val(g, "-gpgpu_l1_latency"), "35");   /* 37.6 - 3 = 34.6 */
+    CHECK_STR(val(g, "-gpgpu_smem_latency"), "25"); /* 29.1 - 4 = 25.1 */
+    /* the operand collector takes every source in the cycle after issue */
+    CHECK_STR(val(g, "-gpgpu_reg_file_port_throughput"), "6");
+    /* fine-grained L2 (one partition): rop 210 - 35 (the L1 written) - 12 = 163;
      * DRAM 452.4 - 210 - 80 GDDR6 clocks x 1725 / 3500.5 (39.42) = 202.98 */
     CHECK_STR(val(g, "-gpgpu_l2_rop_latency"), "163");
     CHECK_STR(val(g, "-dram_latency"), "203");
     /* sm.kernel_floor_us 0.6 us x 1725 MHz (not the host-timed 3 us) */
     CHECK_STR(val(g, "-gpgpu_kernel_launch_latency"), "1035");
-    /* tensor: m16n8k16 f16.f32 rand, latency 32.6 - 6 = 26.6, issue 16.2 */
-    CHECK_STR(val(g, "-ptx_opcode_latency_tesnor"), "27");
+    /* tensor: m16n8k16 f16.f32 rand, latency 32.6 - 4 = 28.6, issue 16.2 */
+    CHECK_STR(val(g, "-ptx_opcode_latency_tesnor"), "29");
     CHECK_STR(val(g, "-ptx_opcode_initiation_tensor"), "16");
-    CHECK_STR(val(t, "-trace_opcode_latency_initiation_tensor"), "27,16");
-    CHECK_STR(val(t, "-trace_opcode_latency_initiation_spec_op_3"), "27,16");
-    CHECK_STR(val(t, "-specialized_unit_3"), "1,4,27,4,4,TENSOR");
-    /* ALU, less the 5 cycles the simulator adds (4 for one-source MUFU), never
-     * below the initiation interval: imad 4.5 @ 64/clk -> 2,2 (the floor); ffma
-     * 4.2 @ 128 -> 1,1 (the floor); dfma 54 @ 2 -> the initiation 64 exceeds
-     * 54 - 5, so 64; mufu 18.3 - 4 = 14.3 @ 16 -> 14,8 */
+    CHECK_STR(val(t, "-trace_opcode_latency_initiation_tensor"), "29,16");
+    CHECK_STR(val(t, "-trace_opcode_latency_initiation_spec_op_3"), "29,16");
+    CHECK_STR(val(t, "-specialized_unit_3"), "1,4,29,4,4,TENSOR");
+    /* ALU, less the 4 cycles the simulator adds, never below the initiation
+     * interval: imad 4.5 @ 64/clk -> 2,2 (the floor); ffma 4.2 @ 128 -> 1,1 (the
+     * floor); dfma 54 @ 2 -> the initiation 64 exceeds 54 - 4, so 64; mufu
+     * 18.3 - 4 = 14.3 @ 16 -> 14,8 */
     CHECK_STR(val(t, "-trace_opcode_latency_initiation_int"), "2,2");
     CHECK_STR(val(t, "-trace_opcode_latency_initiation_sp"), "1,1");
     CHECK_STR(val(t, "-trace_opcode_latency_initiation_dp"), "64,64");
@@ -225,6 +227,11 @@ static void test_fixture(void)
     CHECK_STR(val(g, "-gpgpu_dram_timing_opt"),
               "nbk=16:CCD=4:RRD=12:RCD=24:RAS=55:RP=24:RC=78:CL=24:WL=8:CDLR=10:WR=24:nbkgrp=4:"
               "CCDL=6:RTPL=4");
+    /* the chains the simulator will run: written + 4 (imad 2 + 4, ffma 1 + 4, tensor
+     * 29 + 4), the sim-check floors of the first two */
+    CHECK_NEAR(o.info.sim_int_cyc, 6, 1e-12);
+    CHECK_NEAR(o.info.sim_sp_cyc, 5, 1e-12);
+    CHECK_NEAR(o.info.sim_tc_cyc, 33, 1e-12);
     CHECK(o.info.n_options == 120);
     CHECK(o.info.n_arch + o.info.n_const == 120);
     CHECK_STR(o.info.fallbacks, "");
@@ -258,7 +265,7 @@ static void test_hbm(void)
         /* 50 MiB / 160 slices = 327680 B = 64 x 128 x 40 */
         CHECK_STR(val(o.g, "-gpgpu_cache:dl2"), "S:64:128:40,L:B:m:L:P,A:192:4,32:0,32");
         /* hit 0.6 x 258 + 0.4 x 414.1 = 320.44; miss 0.6 x 555.5 + 0.4 x 743.7 = 630.78 */
-        /* 320.44 - the L1 written (32.3 - 4 = 28) - 13 */
+        /* 320.44 - the L1 written (32.3 - 3 = 29) - 12 */
         CHECK_STR(val(o.g, "-gpgpu_l2_rop_latency"), "279");
         /* 630.78 - 320.44 - 44 HBM clocks x 1980 / 1592.97 (54.69) = 255.65 */
         CHECK_STR(val(o.g, "-dram_latency"), "256");
@@ -268,7 +275,7 @@ static void test_hbm(void)
         CHECK_STR(val(o.g, "-dram_dual_bus_interface"), "1");
         /* cc 9.0 carve-outs up to 228 KiB; shared latency from the conflict table */
         CHECK_STR(val(o.g, "-gpgpu_shmem_option"), "0,8,16,32,64,100,132,164,196,228");
-        CHECK_STR(val(o.g, "-gpgpu_smem_latency"), "18"); /* 23.2 - 5 */
+        CHECK_STR(val(o.g, "-gpgpu_smem_latency"), "19"); /* 23.2 - 4 */
         CHECK_STR(val(o.g, "-gpgpu_shader_core_pipeline"), "2048:32"); /* 64 warps x 32 */
         /* no alu entries, no launch overhead: reference constants, named */
         CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_int"), "4,2");
@@ -281,8 +288,8 @@ static void test_hbm(void)
         CHECK_HAS(o.info.fallbacks, "alu[mufu.ex2]");
         CHECK_HAS(o.info.fallbacks, "sm.launch_overhead_us");
         CHECK_HAS(o.g, "latency constant 4: the arch has no alu[imad] (reference value)");
-        /* tensor initiation from the peak: 2048 x 4 / 1024 = 8; latency 24.1 - 6 */
-        CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "18,8");
+        /* tensor initiation from the peak: 2048 x 4 / 1024 = 8; latency 24.1 - 4 */
+        CHECK_STR(val(o.t, "-trace_opcode_latency_initiation_tensor"), "20,8");
     }
     out_free(&o);
     gc_arch_destroy(a);
@@ -305,7 +312,7 @@ static void test_hbm(void)
     CHECK(o.rc == 0);
     /* hit 0.6 x 262 + 0.4 x 478 = 348.4; miss 820: 820 - 348.4 - 54.69 = 416.91 */
     CHECK_STR(val(o.g, "-dram_latency"), "417");
-    CHECK_STR(val(o.g, "-gpgpu_l2_rop_latency"), "307"); /* 348.4 - 28 - 13 */
+    CHECK_STR(val(o.g, "-gpgpu_l2_rop_latency"), "307"); /* 348.4 - 29 - 12 */
     CHECK_HAS(o.g, "classic P-chase");
     out_free(&o);
     gc_arch_destroy(a);
@@ -381,6 +388,33 @@ static void test_l2_nearest(void)
     }
     free(y);
     free(y2);
+
+    /* a measured stream below the datasheet peak sets the DRAM clock: bw_gbs 1800 x 1000 /
+     * (80 channels x 8 B x 2) = 1406.25 MHz; bw_read_gbs wins over bw_gbs; a stream above
+     * the peak (2039 GB/s at 1592.97 MHz) leaves the datasheet clock */
+    static const struct {
+        const char *dram, *clocks;
+    } streams[] = {
+        {"bus_bits: 5120, bw_peak_gbs: 2039, bw_gbs: 1800", "1980:1980:1980:1406.25"},
+        {"bus_bits: 5120, bw_peak_gbs: 2039, bw_gbs: 1800, bw_read_gbs: 1900",
+         "1980:1980:1980:1484.38"},
+        {"bus_bits: 5120, bw_peak_gbs: 2039, bw_gbs: 2100", "1980:1980:1980:1592.96875"},
+    };
+    for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++) {
+        y = subst(hbm, "bus_bits: 5120, bw_peak_gbs: 2039", streams[i].dram);
+        a = parse(y);
+        CHECK(a != NULL);
+        if (a) {
+            out_t o = render(a, NULL, NULL);
+            CHECK(o.rc == 0);
+            CHECK_STR(val(o.g, "-gpgpu_clock_domains"), streams[i].clocks);
+            if (i < 2)
+                CHECK_HAS(o.g, "the GPU's sustained stream");
+            out_free(&o);
+            gc_arch_destroy(a);
+        }
+        free(y);
+    }
 }
 
 /* Each refusal names what is missing or wrong, in one line. */

@@ -106,6 +106,11 @@ static void test_plan(void)
     CHECK_NEAR(b[6].work_step, 8 * 2048.0, 1e-9);
     CHECK_NEAR(b[8].work_step, 4 * 8 * 128.0, 1e-9);
     CHECK_NEAR(b[8].clock_mhz, 1000, 1e-9);
+    /* the floors: FFMA 4.2 cycles is below the shortest chain (latency 1 + 4 = 5); the
+     * HMMA's 24.4 is reachable (20 + 4 = 24), and so are the chases and the throughputs */
+    CHECK_NEAR(b[0].floor, 5, 1e-9);
+    for (int i = 1; i < n; i++)
+        CHECK_NEAR(b[i].floor, 0, 1e-9);
     free(g);
     free(t);
     gc_arch_destroy(a);
@@ -115,17 +120,20 @@ static void test_plan(void)
 static void test_corrections(void)
 {
     double sim = 0;
-    /* 24.4 - 6 = 18.4 -> 18; the simulator then runs 18 + 6 = 24 */
-    CHECK(gc_simcorr_pipe(24.4, GC_SIM_ADD_TENSOR_CYC, 4, &sim) == 18);
+    /* 24.4 - 4 = 20.4 -> 20; the simulator then runs 20 + 4 = 24 */
+    CHECK(gc_simcorr_pipe(24.4, GC_SIM_ADD_ALU_CYC, 4, &sim) == 20);
     CHECK_NEAR(sim, 24, 1e-12);
-    /* 4.1 - 5 < the initiation interval 1: the floor, simulated 1 + 5 = 6 */
+    /* 4.1 - 4 = 0.1 < the initiation interval 1: the floor, simulated 1 + 4 = 5 */
     CHECK(gc_simcorr_pipe(4.1, GC_SIM_ADD_ALU_CYC, 1, &sim) == 1);
+    CHECK_NEAR(sim, 5, 1e-12);
+    /* IMAD at half rate: 4.1 - 4 < 2, simulated 2 + 4 = 6 */
+    CHECK(gc_simcorr_pipe(4.1, GC_SIM_ADD_ALU_CYC, 2, &sim) == 2);
     CHECK_NEAR(sim, 6, 1e-12);
-    /* 33 - 6 = 27 < 32: the latency cannot be below the initiation interval */
-    CHECK(gc_simcorr_pipe(33, GC_SIM_ADD_TENSOR_CYC, 32, &sim) == 32);
-    CHECK_NEAR(sim, 38, 1e-12);
-    /* L2 hit 300.06 over a configured L1 of 28: 300.06 - 28 - 13 = 259.06 -> 259 */
-    CHECK(gc_simcorr_rop(300.06, 28) == 259);
+    /* 33 - 4 = 29 < 32: the latency cannot be below the initiation interval */
+    CHECK(gc_simcorr_pipe(33, GC_SIM_ADD_ALU_CYC, 32, &sim) == 32);
+    CHECK_NEAR(sim, 36, 1e-12);
+    /* L2 hit 300.06 over a configured L1 of 29: 300.06 - 29 - 12 = 259.06 -> 259 */
+    CHECK(gc_simcorr_rop(300.06, 29) == 259);
     CHECK(gc_simcorr_rop(30, 28) == 1);
     /* H100: miss 583.11 - hit 300.06 - 44 x 1980 / 2619 (33.26) = 249.78 -> 250 */
     CHECK(gc_simcorr_dram(583.11, 300.06, 44, 1980, 2619) == 250);

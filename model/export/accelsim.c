@@ -159,13 +159,20 @@ static const ekey_t keys[] = {
       "two L2 slices per channel, as both reference configs; the L2 string is sized for it"),
     V(G, "clock domains <core>:<interconnect>:<L2>:<DRAM> (MHz)", "-gpgpu_clock_domains", D_CLOCKS,
       "core = interconnect = L2 = the SM clock chosen by --clock (default `sm.clock_max_mhz`; "
-      "`sm.clock_base_mhz`, `sm.clock_tensor_mhz`, `sm.clock_memory_mhz`); DRAM = 2 x "
-      "`memory.dram.clock_mhz` / `-dram_data_command_freq_ratio`",
-      "the latencies of the arch are SM cycles, so the L2 and crossbar run at the SM clock; the "
+      "`sm.clock_base_mhz`, `sm.clock_tensor_mhz`, `sm.clock_memory_mhz`); DRAM = "
+      "`memory.dram.bw_read_gbs` (else `bw_gbs`) x 1000 / (`-gpgpu_n_mem` x "
+      "`-gpgpu_dram_buswidth` x `-dram_data_command_freq_ratio`), rounded to 0.01 MHz, where "
+      "that is below the datasheet clock 2 x `memory.dram.clock_mhz` / "
+      "`-dram_data_command_freq_ratio`; else the datasheet clock",
+      "the latencies of the arch are SM cycles, so the L2 and crossbar run at the SM clock. The "
       "driver's memory clock is half the per-pin data rate and the simulator moves "
-      "buswidth x ratio bytes per channel per DRAM clock, which reproduces the datasheet "
-      "bandwidth. Without `memory.dram.clock_mhz`: `memory.dram.bw_peak_gbs` x 1000 / (2 x "
-      "`memory.dram.bus_bits` / 8)"),
+      "buswidth x ratio bytes per channel per DRAM clock, so the datasheet clock gives the "
+      "datasheet bandwidth; but the simulator's DRAM model issues no refresh (gpgpu-sim "
+      "dram.cc prints n_ref and never counts one) and a long stream runs at 97-100 % of that "
+      "peak, while a GPU streams at 90-97 % of its datasheet bandwidth. So the DRAM clock is "
+      "the one at which the simulator's peak is the measured stream. Without "
+      "`memory.dram.clock_mhz`: `memory.dram.bw_peak_gbs` x 1000 / (2 x `memory.dram.bus_bits` "
+      "/ 8)"),
     V(G, "shader core pipeline", "-gpgpu_shader_registers", D_REGS,
       "`sm.registers` (else 65536, the CUDA guide's figure for every supported cc)",
       "32-bit registers per SM"),
@@ -196,7 +203,8 @@ static const ekey_t keys[] = {
       "measured initiation interval"),
     V(G, "instruction latencies and initiation intervals: ADD,MAX,MUL,MAD,DIV",
       "-ptx_opcode_latency_int", D_LAT_INT,
-      "`alu[imad]` (else `alu[iadd3]`) latency - 5 (what the simulator adds, never below the "
+      "`alu[imad]` (else `alu[iadd3]`) latency - " GC_SIM_STR(GC_SIM_ADD_ALU_CYC)
+      " (what the simulator adds, never below the "
       "initiation interval) in the first four fields; DIV 21",
       "PTX-mode integer latencies; DIV is a multi-instruction SASS sequence gpucal does not "
       "measure: the reference configs' 21. Without an `alu` entry: 4, the reference value (the "
@@ -206,8 +214,8 @@ static const ekey_t keys[] = {
       "cycles between two warp instructions on one sub-core's unit; without a throughput: 2, "
       "the reference value"),
     V(G, NULL, "-ptx_opcode_latency_fp", D_LAT_FP,
-      "`alu[ffma]` (else `alu[fadd]`, `alu[fmul]`) latency - 5 (as int) in the first four "
-      "fields; DIV 39",
+      "`alu[ffma]` (else `alu[fadd]`, `alu[fmul]`) latency - " GC_SIM_STR(GC_SIM_ADD_ALU_CYC)
+      " (never below the initiation interval) in the first four fields; DIV 39",
       "PTX-mode FP32 latencies; DIV: the reference configs' 39. Without an `alu` entry: 4, the "
       "reference value"),
     V(G, NULL, "-ptx_opcode_initiation_fp", D_INI_FP,
@@ -215,21 +223,23 @@ static const ekey_t keys[] = {
       "`sm.fp32_lanes`; DIV 2",
       "a warp of 32 threads over the FP32 lanes of one sub-core"),
     V(G, NULL, "-ptx_opcode_latency_dp", D_LAT_DP,
-      "`alu[dfma]` (else `alu[dadd]`, `alu[dmul]`) latency - 5 (as int) in the first four "
-      "fields; DIV 330",
+      "`alu[dfma]` (else `alu[dadd]`, `alu[dmul]`) latency - " GC_SIM_STR(GC_SIM_ADD_ALU_CYC)
+      " (never below the initiation interval) in the first four fields; DIV 330",
       "PTX-mode FP64 latencies; DIV: the reference configs' 330. Without an `alu` entry: 8, the "
       "reference trace.config value"),
     V(G, NULL, "-ptx_opcode_initiation_dp", D_INI_DP,
       "32 x `sm.sub_cores` / `alu[dfma].ops_clk_sm` in the first four fields; DIV 130",
       "without a throughput: 4, the reference trace.config value"),
     V(G, NULL, "-ptx_opcode_latency_sfu", D_LAT_SFU,
-      "`alu[mufu.*]` latency (the first mufu entry) - 4 (one source operand)",
+      "`alu[mufu.*]` latency (the first mufu entry) - " GC_SIM_STR(GC_SIM_ADD_ALU_CYC)
+      ", never below the initiation interval",
       "without one: 20, the reference trace.config value"),
     V(G, NULL, "-ptx_opcode_initiation_sfu", D_INI_SFU,
       "32 x `sm.sub_cores` / `alu[mufu.*].ops_clk_sm`",
       "without a throughput: 8, the reference value (16 SFU lanes per SM)"),
     V(G, NULL, "-ptx_opcode_latency_tesnor", D_LAT_TC,
-      "`tensor[FORM].latency_cyc` - 6 (what the simulator adds), rounded, at least the "
+      "`tensor[FORM].latency_cyc` - " GC_SIM_STR(GC_SIM_ADD_ALU_CYC)
+      " (what the simulator adds), rounded, at least the "
       "initiation interval; FORM = --form, else mma m16n8k16 f16.f32, else mma "
       "m16n8k8 f16.f32 (random data preferred)",
       "completion latency of one HMMA (the simulator spells the option so)"),
@@ -249,8 +259,12 @@ static const ekey_t keys[] = {
       "one port per collector unit"),
     V(G, NULL, "-gpgpu_num_reg_banks", D_OC_UNITS, "2 x `sm.sub_cores`",
       "two register banks per scheduler (the reference ratio)"),
-    C(G, NULL, "-gpgpu_reg_file_port_throughput", "2",
-      "register file ports per bank per cycle (reference configs)"),
+    C(G, NULL, "-gpgpu_reg_file_port_throughput", GC_SIM_STR(GC_SIM_OC_STEPS),
+      "operand collector steps per cycle: 1 to allocate a collector unit + 4 reads (the trace "
+      "parser's MAX_SRC sources, one read per bank per step, all possibly in one bank) + 1 to "
+      "dispatch, so every instruction leaves the collector the cycle after its issue and a "
+      "dependent chain adds the same cycles whatever its registers (the reference configs' 2 "
+      "add 5 to 7 depending on the registers)"),
     V(G, "warp scheduling", "-gpgpu_num_sched_per_core", D_NSCHED, "`sm.sub_cores`",
       "one warp scheduler per sub-core"),
     C(G, NULL, "-gpgpu_scheduler", "lrr", "loose round robin, as the reference configs"),
@@ -274,8 +288,10 @@ static const ekey_t keys[] = {
       "sector cache of the whole unified size (the adaptive carve-out scales it down); 128-byte "
       "lines of four 32-byte sectors (`memory.l1.line_bytes`, `sector_bytes` must agree); "
       "`memory.l1.size_kib` must fit in it"),
-    V(G, NULL, "-gpgpu_l1_latency", D_L1_LAT, "`memory.l1.latency_cyc` - 4, rounded",
-      "load latency on an L1 hit; the simulator adds 4 cycles of its own pipeline"),
+    V(G, NULL, "-gpgpu_l1_latency", D_L1_LAT,
+      "`memory.l1.latency_cyc` - " GC_SIM_STR(GC_SIM_ADD_L1_CYC) ", rounded",
+      "load latency on an L1 hit; the simulator adds " GC_SIM_STR(GC_SIM_ADD_L1_CYC)
+      " cycles of its own pipeline"),
     C(G, NULL, "-gpgpu_gmem_skip_L1D", "0", "global loads are cached in L1 (default ld)"),
     C(G, NULL, "-gpgpu_flush_l1_cache", "1", "L1 flushed between kernels, as the hardware"),
     C(G, NULL, "-gpgpu_n_cluster_ejection_buffer_size", "32",
@@ -292,8 +308,10 @@ static const ekey_t keys[] = {
       "most shared memory one block can have with opt-in; without it CUDA's 48 KiB static "
       "limit"),
     V(G, NULL, "-gpgpu_smem_latency", D_SMEM_LAT,
-      "`memory.shared.latency_cyc` (else `memory.shared.conflicts[4 B, 1 way]`) - 5, rounded",
-      "ld.shared latency without bank conflict; the simulator adds 5 cycles of its own pipeline"),
+      "`memory.shared.latency_cyc` (else `memory.shared.conflicts[4 B, 1 way]`) - "
+      GC_SIM_STR(GC_SIM_ADD_SMEM_CYC) ", rounded",
+      "ld.shared latency without bank conflict; the simulator adds "
+      GC_SIM_STR(GC_SIM_ADD_SMEM_CYC) " cycles of its own pipeline"),
     V(G, NULL, "-gpgpu_shmem_num_banks", D_BANKS, "`memory.shared.banks` (else 32)",
       "shared-memory banks; 32 for every cc in the CUDA guide"),
     C(G, NULL, "-gpgpu_shmem_limited_broadcast", "0", "broadcast to any number of threads"),
@@ -332,7 +350,8 @@ static const ekey_t keys[] = {
     C(G, NULL, "-icnt_flit_size", "40", "crossbar flit, bytes (reference configs)"),
     C(G, NULL, "-icnt_arbiter_algo", "1", "crossbar arbiter (reference configs)"),
     V(G, "memory partition latencies (SM cycles)", "-gpgpu_l2_rop_latency", D_ROP,
-      "L2 hit - `-gpgpu_l1_latency` - 13 (crossbar and tag access the simulator adds); L2 hit = "
+      "L2 hit - `-gpgpu_l1_latency` - " GC_SIM_STR(GC_SIM_ADD_L2_CYC)
+      " (crossbar and tag access the simulator adds); L2 hit = "
       "`memory.l2.near_hit_cyc`, averaged with "
       "`far_hit_cyc` by `near_share` (else 1/`partitions`, else 1/2) when the L2 is "
       "partitioned; without the fine-grained values `memory.l2.latency_cyc` (and "
@@ -481,7 +500,7 @@ static const alu_kind_t alu_sfu = {
     {"mufu.ex2", "mufu.rsq", "mufu.rcp", "mufu.lg2", "mufu.sin", "mufu.cos", "mufu.sqrt", NULL},
     20,
     8,
-    GC_SIM_ADD_ALU1_CYC};
+    GC_SIM_ADD_ALU_CYC};
 
 /* ---- derivation ---- */
 
@@ -697,19 +716,20 @@ static int derive_tensor(ctx_t *c, const char *want, int s)
     }
     /* the measured latency less what the simulator's pipeline adds */
     double sim = 0;
-    lat = gc_simcorr_pipe(t->latency_cyc.v, GC_SIM_ADD_TENSOR_CYC, ini, &sim);
+    lat = gc_simcorr_pipe(t->latency_cyc.v, GC_SIM_ADD_ALU_CYC, ini, &sim);
+    c->info->sim_tc_cyc = sim;
     if (sim > lround(t->latency_cyc.v)) {
         size_t n = strlen(inote);
         snprintf(inote + n, sizeof(inote) - n, "; latency raised to the initiation interval");
     }
     setv(c, D_LAT_TC, "%ld", lat);
     setn(c, D_LAT_TC, "tensor[%s].latency_cyc %s - %d cycles the simulator adds", lab,
-         num(b1, t->latency_cyc.v), GC_SIM_ADD_TENSOR_CYC);
+         num(b1, t->latency_cyc.v), GC_SIM_ADD_ALU_CYC);
     setv(c, D_INI_TC, "%ld", ini);
     setn(c, D_INI_TC, "tensor[%s] %s", lab, inote);
     setv(c, D_TR_TENSOR, "%ld,%ld", lat, ini);
     setn(c, D_TR_TENSOR, "tensor[%s]: latency_cyc %s - %d cycles the simulator adds, %s", lab,
-         num(b1, t->latency_cyc.v), GC_SIM_ADD_TENSOR_CYC, inote);
+         num(b1, t->latency_cyc.v), GC_SIM_ADD_ALU_CYC, inote);
     setv(c, D_SPEC_TC, "1,%d,%ld,%d,%d,TENSOR", s, lat, s, s);
     setn(c, D_SPEC_TC, "sm.sub_cores %d units; pipeline depth = tensor latency %ld", s, lat);
     return 0;
@@ -746,6 +766,10 @@ static int derive_alu(ctx_t *c, int s)
         }
         setv(c, pipes[i].tr, "%ld,%ld", l, n);
         setn(c, pipes[i].tr, "%s; %s", ln, in);
+        if (pipes[i].k == &alu_int)
+            c->info->sim_int_cyc = (double)(l + GC_SIM_ADD_ALU_CYC);
+        else if (pipes[i].k == &alu_sp)
+            c->info->sim_sp_cyc = (double)(l + GC_SIM_ADD_ALU_CYC);
     }
     return 0;
 }
@@ -988,17 +1012,35 @@ static int mem_clocks(ctx_t *c, const gc_accelsim_opts_t *o, mem_t *m)
         return missing(c, "memory.dram.clock_mhz", "the DRAM clock of -gpgpu_clock_domains",
                        "memory.dram.bw_peak_gbs with memory.dram.bus_bits");
     }
-    double dclk = 2.0 * drv / mt->ratio;
-    char *cs = m->cs, ds[32];
+    double dclk = 2.0 * drv / mt->ratio, dpeak = dclk;
+    char *cs = m->cs, ds[32], dps[32];
     num(cs, core);
-    num(ds, dclk);
+    num(dps, dpeak);
+    /* the measured stream, where the arch has one below the datasheet peak: the
+     * simulator's DRAM model streams at its peak (it issues no refresh), the GPU
+     * does not */
+    const gc_qty_t *st = d->bw_read_gbs.set ? &d->bw_read_gbs : &d->bw_gbs;
+    double eff = st->set ? round(st->v * 1e5 / ((double)nmem * bw * mt->ratio)) / 100 : 0;
+    if (eff > 0 && eff < dclk) {
+        dclk = eff;
+        num(ds, dclk);
+        setn(c, D_CLOCKS,
+             "core/icnt/L2: %s %s MHz; DRAM: memory.dram.%s %s x 1000 / (%ld channels x %ld B x "
+             "%d) = %s MHz: the GPU's sustained stream, as the simulator (no refresh) streams at "
+             "its peak; datasheet: 2 x %s / %d = %s MHz, %s GB/s",
+             ck, cs, st == &d->bw_read_gbs ? "bw_read_gbs" : "bw_gbs", num(b1, st->v), nmem, bw,
+             mt->ratio, ds, dnote, mt->ratio, dps,
+             num(b3, nmem * bw * mt->ratio * dpeak / 1000.0));
+    } else {
+        num(ds, dclk);
+        setn(c, D_CLOCKS,
+             "core/icnt/L2: %s %s MHz; DRAM: 2 x %s / %d = %s MHz (%ld channels x %ld B x %d x "
+             "%s MHz = %s GB/s)",
+             ck, cs, dnote, mt->ratio, ds, nmem, bw, mt->ratio, ds,
+             num(b3, nmem * bw * mt->ratio * dclk / 1000.0));
+    }
     setv(c, D_CLOCKS, "%s:%s:%s:%s", cs, cs, cs, ds);
     c->info->core_mhz = core;
-    setn(c, D_CLOCKS,
-         "core/icnt/L2: %s %s MHz; DRAM: 2 x %s / %d = %s MHz (%ld channels x %ld "
-         "B x %d x %s MHz = %s GB/s)",
-         ck, cs, dnote, mt->ratio, ds, nmem, bw, mt->ratio, ds,
-         num(b3, nmem * bw * mt->ratio * dclk / 1000.0));
     m->core = core;
     m->dclk = dclk;
     return 0;

@@ -52,6 +52,10 @@ typedef struct gc_export_info {
     double tc_lat_cyc;    /* the tensor form's latency */
     double tc_issue_cyc;  /* its initiation interval per sub-core */
     int tc_m, tc_n, tc_k; /* its shape */
+    /* accel-sim: the dependent chain the simulator runs with the latency written
+     * (written + what it adds, simcorr.h): above the arch's figure where the
+     * written latency had to stay at the initiation interval */
+    double sim_int_cyc, sim_sp_cyc, sim_tc_cyc;
 } gc_export_info_t;
 
 typedef struct gc_exporter {

@@ -26,6 +26,10 @@
 #define GLOBAL_BASE 0x40000000ull
 #define KERNEL_SPAN (1ull << 30)
 
+/* Steps per warp of the short and the long kernel of a pipe chain. */
+#define CHAIN_STEPS_A 16
+#define CHAIN_STEPS_B 80
+
 static void bench_init(gc_simbench_t *b, const char *name, int kind, const char *opcode,
                        double figure, const char *unit, int s0, int s1)
 {
@@ -41,25 +45,37 @@ static void bench_init(gc_simbench_t *b, const char *name, int kind, const char 
     b->work_step = 1;
 }
 
+/* The floor of a pipe chain: what the simulator runs (sim) where that is
+ * more than rounding above the figure, else 0. */
+static double pipe_floor(double figure, double sim)
+{
+    return sim - figure > 0.5 ? sim : 0;
+}
+
 /* Dependent chains of one warp: ALU, tensor, and the four memory levels. */
 static int plan_latency(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_simbench_t *b)
 {
     int n = 0;
-    static const struct {
+    const struct {
         const char *op, *name, *sass;
-    } alus[] = {{"ffma", "ffma_chain", "FFMA"}, {"imad", "imad_chain", "IMAD"}};
+        double sim;
+    } alus[] = {{"ffma", "ffma_chain", "FFMA", in->sim_sp_cyc},
+                {"imad", "imad_chain", "IMAD", in->sim_int_cyc}};
     for (size_t i = 0; i < sizeof(alus) / sizeof(alus[0]); i++) {
         const gc_alu_t *e = gc_arch_alu(a, alus[i].op);
         if (!e || !e->latency_cyc.set)
             continue;
-        bench_init(&b[n], alus[i].name, GC_SB_ALU, alus[i].sass, e->latency_cyc.v, "cyc", 64, 320);
+        bench_init(&b[n], alus[i].name, GC_SB_ALU, alus[i].sass, e->latency_cyc.v, "cyc",
+                   CHAIN_STEPS_A, CHAIN_STEPS_B);
+        b[n].floor = pipe_floor(e->latency_cyc.v, alus[i].sim);
         snprintf(b[n++].source, sizeof(b->source), "alu[%s].latency_cyc", alus[i].op);
     }
     if (in->tc_lat_cyc > 0) {
-        bench_init(&b[n], "hmma_chain", GC_SB_HMMA, "HMMA.16816.F32", in->tc_lat_cyc, "cyc", 64,
-                   320);
+        bench_init(&b[n], "hmma_chain", GC_SB_HMMA, "HMMA.16816.F32", in->tc_lat_cyc, "cyc",
+                   CHAIN_STEPS_A, CHAIN_STEPS_B);
         if (in->tc_k == 8)
             b[n].opcode = "HMMA.1688.F32";
+        b[n].floor = pipe_floor(in->tc_lat_cyc, in->sim_tc_cyc);
         snprintf(b[n++].source, sizeof(b->source), "tensor[%s].latency_cyc", in->form);
     }
     const gc_shared_t *sh = &a->memory.shared;
@@ -73,9 +89,9 @@ static int plan_latency(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_sim
         int where, s0, s1;
         long stride;
     } chases[] = {
-        {"smem_chase", "LDS", "memory.shared.latency_cyc", GC_SB_SHARED, 64, 320, 0},
-        {"l1_chase", "LDG.E", "memory.l1.latency_cyc", GC_SB_L1, 64, 320, 0},
-        {"l2_chase", "LDG.E", "L2 hit (export: -gpgpu_l2_rop_latency)", GC_SB_L2, 32, 160, 128},
+        {"smem_chase", "LDS", "memory.shared.latency_cyc", GC_SB_SHARED, 16, 80, 0},
+        {"l1_chase", "LDG.E", "memory.l1.latency_cyc", GC_SB_L1, 16, 80, 0},
+        {"l2_chase", "LDG.E", "L2 hit (export: -gpgpu_l2_rop_latency)", GC_SB_L2, 8, 40, 128},
         {"dram_chase", "LDG.E", "DRAM miss (export: -dram_latency)", GC_SB_DRAM, 16, 80, 1 << 20},
     };
     double fig[] = {smem, a->memory.l1.latency_cyc.set ? a->memory.l1.latency_cyc.v : 0,
@@ -101,7 +117,7 @@ static int plan_throughput(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_
         double fma = (double)in->tc_m * in->tc_n * in->tc_k;
         bench_init(&b[n], "mma_tput", GC_SB_MMA_TPUT, in->tc_k == 8 ? "HMMA.1688.F32"
                                                                   : "HMMA.16816.F32",
-                   fma * sub / in->tc_issue_cyc, "per_clk", 32, 160);
+                   fma * sub / in->tc_issue_cyc, "per_clk", 16, 80);
         b[n].warps = 2 * sub;
         b[n].ilp = 4;
         b[n].work_step = fma * b[n].warps;
@@ -110,7 +126,7 @@ static int plan_throughput(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_
     }
     const gc_alu_t *f = gc_arch_alu(a, "ffma");
     if (f && f->ops_clk_sm.set) {
-        bench_init(&b[n], "ffma_tput", GC_SB_ALU_TPUT, "FFMA", f->ops_clk_sm.v, "per_clk", 64, 320);
+        bench_init(&b[n], "ffma_tput", GC_SB_ALU_TPUT, "FFMA", f->ops_clk_sm.v, "per_clk", 16, 80);
         b[n].warps = 2 * sub;
         b[n].ilp = 8;
         b[n].work_step = 32.0 * b[n].warps;
@@ -119,7 +135,7 @@ static int plan_throughput(const gc_arch_t *a, const gc_accelsim_info_t *in, gc_
     const gc_dram_t *d = &a->memory.dram;
     const gc_qty_t *bw = d->bw_read_gbs.set ? &d->bw_read_gbs : &d->bw_gbs;
     if (bw->set && a->sm.count.set && in->core_mhz > 0) {
-        bench_init(&b[n], "dram_read", GC_SB_STREAM, "LDG.E", bw->v, "gbs", 8, 32);
+        bench_init(&b[n], "dram_read", GC_SB_STREAM, "LDG.E", bw->v, "gbs", 32, 96);
         b[n].blocks = 2 * (int)a->sm.count.v;
         b[n].warps = 8;
         b[n].ilp = 8;
@@ -256,12 +272,15 @@ static int write_manifest(const gc_arch_t *a, const gc_simbench_t *b, int n, con
             "# simulated = (cycles_b - cycles_a) / (steps_b - steps_a) for unit cyc; "
             "work_step x (steps_b - steps_a) / (cycles_b - cycles_a) for per_clk, and that "
             "x clock_mhz / 1000 for gbs.\n"
-            "bench\tunit\tfigure\tsteps_a\tsteps_b\twork_step\tclock_mhz\tsource\n",
+            "# floor: for a latency chain, the shortest the simulator runs it with the exported "
+            "initiation interval where that is above the figure (model/export/export.md), else "
+            "0.\n"
+            "bench\tunit\tfigure\tsteps_a\tsteps_b\twork_step\tclock_mhz\tfloor\tsource\n",
             a->name ? a->name : "?");
     for (int i = 0; i < n; i++)
-        fprintf(af.fp, "%s\t%s\t%.6g\t%d\t%d\t%.9g\t%.6g\t%s\n", b[i].name, b[i].unit,
-                b[i].figure, b[i].steps[0], b[i].steps[1], b[i].work_step, b[i].clock_mhz,
-                b[i].source);
+        fprintf(af.fp, "%s\t%s\t%.6g\t%d\t%d\t%.9g\t%.6g\t%.6g\t%s\n", b[i].name,
+                b[i].unit, b[i].figure, b[i].steps[0], b[i].steps[1], b[i].work_step,
+                b[i].clock_mhz, b[i].floor, b[i].source);
     if (ferror(af.fp)) {
         gc_afile_abort(&af);
         return gc_err_set(err, GC_EIO, "%s: write failed", path);

@@ -43,6 +43,9 @@ typedef struct gc_simbench {
     int where;           /* GC_SB_SHARED.. for chases */
     const char *opcode;  /* SASS opcode written ("FFMA", "HMMA.16816.F32", "LDG.E") */
     double figure;       /* the arch file's figure, in unit */
+    double floor;        /* latency chains: the shortest chain the simulator runs with the
+                          * exported initiation interval, where that is above the figure
+                          * (no configured latency reaches it: export.md); 0 otherwise */
     const char *unit;    /* "cyc" (latency per step), "per_clk" (work per SM clock), "gbs" */
     char source[128];    /* the arch key(s) of the figure */
     int steps[2];        /* steps per warp of the short and the long kernel */
