@@ -26,7 +26,15 @@
  *             load's (column tensor_fma_clk_sm; the trailer says it): the
  *             clock the GPU holds at partial tensor-pipe use. They run
  *             after the five full loads, only where the full load ran the
- *             same instructions (wgmma: sm_90a).
+ *             same instructions (wgmma: sm_90a);
+ *   - l2:     under reads the L2 holds: every SM full of warps reading a
+ *             buffer of a quarter of the L2 with 16-byte loads that skip
+ *             the L1, over and over (the bytes a GEMM's tiles move from the
+ *             L2; with the memory load's DRAM copy, the power that traffic
+ *             draws). Runs last.
+ * The memory and l2 loads' rows give the bytes they moved per second
+ * (column gbs), and the trailer the board's enforced power limit
+ * (power_limit_w, NVML) where NVML gives it.
  * Under load, thread 0 of block 0 records (%globaltimer, clock64) every
  * 10 ms into pinned host memory the host reads while the load runs; the
  * host reads the board's power (NVML, instantaneous where the driver gives
@@ -151,6 +159,41 @@ __global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_mem(const uint4 *a, u
             break;
     }
     atomicAdd(bytes, (unsigned long long)iters * 8 * sizeof(uint4));
+}
+
+/* L2-bound: every thread reads a (a buffer the L2 holds) with 16-byte
+ * loads that skip the L1 (ld.global.cg), four in flight, over and over
+ * until the load ends; the words are folded into one register so the
+ * loads stay (written out only if it comes to an impossible value). */
+__global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_l2(const uint4 *a, size_t n,
+                                                 clk_args_t ca, unsigned long long *bytes,
+                                                 unsigned *sink)
+{
+    __shared__ unsigned long long next;
+    __shared__ int ns;
+    unsigned G = gridDim.x * blockDim.x, m = (unsigned)n;
+    unsigned i0 = blockIdx.x * blockDim.x + threadIdx.x;
+    int sampler = blockIdx.x == 0 && threadIdx.x == 0;
+    unsigned long long start = gc_globaltimer();
+    unsigned iters = 0, x = 0;
+    if (sampler)
+        next = 0, ns = 0;
+    for (;;) {
+        for (unsigned i = i0; i + 3 * G < m; i += 4 * G) {
+            uint4 v0 = __ldcg(a + i), v1 = __ldcg(a + i + G), v2 = __ldcg(a + i + 2 * G),
+                  v3 = __ldcg(a + i + 3 * G);
+            x ^= v0.x ^ v1.y ^ v2.z ^ v3.w;
+            iters++;
+        }
+        unsigned long long t = gc_globaltimer();
+        if (sampler)
+            clk_sample(ca, &ns, &next, t);
+        if (clk_done(ca, start, t))
+            break;
+    }
+    if (x == 0x9e3779b9u)
+        sink[0] = x;
+    atomicAdd(bytes, (unsigned long long)iters * 4 * sizeof(uint4));
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -505,13 +548,13 @@ __global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_fma(const float *rnd,
 
 /* ---- the host side ---- */
 
-enum { L_IDLE, L_MEM, L_TENSOR, L_MMA, L_FMA, L_T25, L_T50, L_T75, L_M25, L_M50, L_M75, NLOADS };
+enum { L_IDLE, L_MEM, L_TENSOR, L_MMA, L_FMA, L_T25, L_T50, L_T75, L_M25, L_M50, L_M75, L_L2, NLOADS };
 
 /* The loads in the order they run: name (the trace's `load`), progress
  * label, and for a partial tensor load the full load it is a part of and
  * the share of each period it works (permille; 0: not a partial load).
  * The partial loads come after the five full ones, so those run as they
- * always did. */
+ * always did; the l2 load, newer still, runs last. */
 static const struct {
     const char *name, *label;
     int base, duty_pm;
@@ -527,6 +570,7 @@ static const struct {
     {"tensor_mma_d25", "tensor (mma.sync) at 25 %", L_MMA, 250},
     {"tensor_mma_d50", "tensor (mma.sync) at 50 %", L_MMA, 500},
     {"tensor_mma_d75", "tensor (mma.sync) at 75 %", L_MMA, 750},
+    {"l2", "l2 (reads the L2 holds)", -1, 0},
 };
 
 /* State of the bench: the plan (SMs, the longest run and the settling
@@ -536,9 +580,9 @@ static const struct {
 typedef struct clk {
     gc_mctx_t *ctx;
     gc_trace_writer_t *w;
-    int sms, mem_blocks, fma_blocks;
+    int sms, mem_blocks, fma_blocks, l2_blocks;
     double cap_s, win_s;
-    size_t n16;
+    size_t n16, l2n16; /* the copy's and the l2 load's 16-byte elements */
     uint4 *a, *b;
     clk_ctl_t *ctl, *d_ctl; /* pinned host memory and its device address */
     int *d_stop, *d_kind;
@@ -547,6 +591,7 @@ typedef struct clk {
     float *d_frnd, *d_sink;
     int kind[NLOADS];        /* tensor loads: what ran (1 wgmma, 2 mma.sync; 0: not run) */
     double fma_clk[NLOADS];  /* tensor loads: multiply-adds per SM clock per SM */
+    double gbs[NLOADS];      /* memory and l2 loads: GB moved per second (read + write) */
     gc_power_t *pw; /* NULL: no NVML */
     gc_pw_sample_t pws[MAXP];
     int npw;
@@ -600,11 +645,13 @@ static int clock_setup(clk_t *c, gc_err_t *err)
     rc = rc ? rc : gc_cuda_check(cudaMalloc(&c->d_frnd, sizeof(fr)), "allocating random data", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(c->d_rnd, hr, sizeof(hr), cudaMemcpyHostToDevice), "copying random data", err);
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(c->d_frnd, fr, sizeof(fr), cudaMemcpyHostToDevice), "copying random data", err);
-    int pm = 0, pf = 0;
+    int pm = 0, pf = 0, pl = 0;
     rc = rc ? rc : gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pm, k_clk_mem, 1024, 0), "sizing the memory load", err);
     rc = rc ? rc : gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pf, k_clk_fma, 1024, 0), "sizing the FMA load", err);
+    rc = rc ? rc : gc_cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pl, k_clk_l2, 1024, 0), "sizing the L2 load", err);
     c->mem_blocks = (pm > 0 ? pm : 1) * c->sms;
     c->fma_blocks = (pf > 0 ? pf : 1) * c->sms;
+    c->l2_blocks = (pl > 0 ? pl : 1) * c->sms;
     return rc;
 }
 
@@ -641,6 +688,13 @@ static int clock_start(clk_t *c, int li, gc_err_t *err)
         if (rc)
             return rc;
         k_clk_mem<<<c->mem_blocks, 1024>>>(c->a, c->b, c->n16, ca, c->d_cnt);
+    } else if (li == L_L2) {
+        size_t lb = c->l2n16 * sizeof(uint4);
+        rc = gc_cuda_check(cudaMalloc(&c->a, lb), "allocating the L2 load's buffer", err);
+        rc = rc ? rc : gc_cuda_check(cudaMemset(c->a, 0x3c, lb), "filling the L2 load's buffer", err);
+        if (rc)
+            return rc;
+        k_clk_l2<<<c->l2_blocks, 1024>>>(c->a, c->l2n16, ca, c->d_cnt, (unsigned *)c->d_sink);
     } else if (li == L_FMA) {
         k_clk_fma<<<c->fma_blocks, 1024>>>(c->d_frnd, ca, c->d_cnt, c->d_sink);
     } else {
@@ -693,6 +747,9 @@ static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const 
         return clock_duty_meta(c, li, rate, pwr);
     if (li == L_IDLE)
         return gc_trace_put_meta(w, "idle_load", "none: one thread on one SM reading %%globaltimer and clock64%s", pwr);
+    if (li == L_L2)
+        return gc_trace_put_meta(w, "l2_load", "reads of %zu MiB (a quarter of the L2) over and over by %d blocks x 1024 threads, 16-byte ld.global.cg (L1 skipped), four in flight: %.1f GB/s%s",
+                                 (c->l2n16 * sizeof(uint4)) >> 20, c->l2_blocks, rate / 1e9, pwr);
     if (li == L_MEM)
         return gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)%s",
                                  (c->n16 * sizeof(uint4)) >> 20, c->mem_blocks, rate / 1e9, pwr);
@@ -717,13 +774,13 @@ static int clock_rows(clk_t *c, int li, const gc_clk_settle_t *st, double *watts
 {
     const char *name = loads[li].name;
     *watts = gc_clk_power(c->pws, c->npw, st->t_s - c->win_s, st->t_s);
-    int rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,%s,%.3f,%.1f,%.2f", name, st->med,
+    int rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,%s,%.3f,%.1f,%.2f,%.1f", name, st->med,
                         st->lo, st->hi, c->win_s, st->settled ? "settled" : "unsettled", st->t_s,
-                        *watts, c->fma_clk[li]);
+                        *watts, c->fma_clk[li], c->gbs[li]);
     int nb = gc_clk_bins(c->ctl->s, c->ctl->n, c->pws, c->npw, BIN_S, c->bins, MAXBINS);
     for (int i = 0; i < nb && !rc; i++) {
         const gc_clk_bin_t *b = &c->bins[i];
-        rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,sample,%.3f,%.1f,0", name, b->mhz,
+        rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,sample,%.3f,%.1f,0,0", name, b->mhz,
                         b->mhz, b->mhz, b->len_s, b->t_s, b->w);
     }
     return rc;
@@ -775,6 +832,7 @@ static int clock_load(clk_t *c, int li, int *wrote, gc_err_t *err)
     int tensor = li == L_TENSOR || li == L_MMA || loads[li].base >= 0;
     c->kind[li] = tensor ? kind : 0;
     c->fma_clk[li] = tensor && (kind == 1 || kind == 2) && cyc > 0 ? (double)cnt / c->sms / cyc : 0;
+    c->gbs[li] = li == L_MEM || li == L_L2 ? rate / 1e9 : 0;
     if ((rc = clock_rows(c, li, &st, &watts, err)) != 0)
         return rc;
     char pwr[160];
@@ -855,6 +913,8 @@ static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     c->cap_s = ctx->quick ? 0.6 : 4.0;
     c->win_s = ctx->quick ? 0.25 : 1.0;
     c->n16 = (ctx->quick ? 256u : 1024u) << 16; /* 16-byte elements: 1 GiB (quick 256 MiB) */
+    long l2 = ctx->dev.l2_bytes > 0 ? ctx->dev.l2_bytes : 4L << 20;
+    c->l2n16 = (size_t)(l2 / 4) / sizeof(uint4); /* a quarter of the L2 */
     char bus[32];
     int dev = 0;
     if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetPCIBusId(bus, sizeof(bus), dev) == cudaSuccess)
@@ -862,6 +922,10 @@ static int run_clock(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     rc = clock_setup(c, err);
     if (!rc)
         rc = clock_loads(c, err);
+    double lim = 0;
+    if (!rc && gc_power_limit_w(c->pw, &lim) == 0 &&
+        gc_trace_put_meta(w, "power_limit_w", "%.1f", lim))
+        rc = gc_mem_row_err(w, err);
     clock_teardown(c);
     free(c);
     return rc;

@@ -1,4 +1,4 @@
-/* power.c - NVML through dlopen (see power.h). Only five entry points of
+/* power.c - NVML through dlopen (see power.h). Only six entry points of
  * the NVML API are used (docs.nvidia.com/deploy/nvml-api: nvmlInit_v2,
  * nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetFieldValues for
  * NVML_FI_DEV_POWER_INSTANT (186, milliwatts), nvmlDeviceGetPowerUsage in
@@ -39,6 +39,7 @@ struct gc_power {
     void *lib, *dev;
     usage_fn usage;
     fields_fn fields; /* NULL: a driver without nvmlDeviceGetFieldValues */
+    usage_fn limit;   /* NULL: a driver without nvmlDeviceGetEnforcedPowerLimit */
     init_fn shutdown;
     int instant; /* the last reading was the instantaneous field */
 };
@@ -53,12 +54,14 @@ gc_power_t *gc_power_open(const char *pci_bus_id, const char *lib)
     union { void *p; handle_fn f; } get = {dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2")};
     union { void *p; usage_fn f; } use = {dlsym(h, "nvmlDeviceGetPowerUsage")};
     union { void *p; fields_fn f; } fld = {dlsym(h, "nvmlDeviceGetFieldValues")};
+    union { void *p; usage_fn f; } lim = {dlsym(h, "nvmlDeviceGetEnforcedPowerLimit")};
     gc_power_t *p = NULL;
     void *dev = NULL;
     if (init.p && down.p && get.p && use.p && init.f() == 0) {
         if (get.f(pci_bus_id, &dev) == 0 && (p = calloc(1, sizeof(*p))) != NULL) {
             p->lib = h, p->dev = dev, p->usage = use.f, p->shutdown = down.f;
             p->fields = fld.p ? fld.f : NULL;
+            p->limit = lim.p ? lim.f : NULL;
             return p;
         }
         down.f();
@@ -105,6 +108,15 @@ int gc_power_read_w(gc_power_t *p, double *w)
         return -1;
     p->instant = 0;
     *w = u / 1000.0;
+    return 0;
+}
+
+int gc_power_limit_w(gc_power_t *p, double *w)
+{
+    unsigned int mw = 0;
+    if (!p || !p->limit || p->limit(p->dev, &mw) != 0 || mw == 0)
+        return -1;
+    *w = mw / 1000.0;
     return 0;
 }
 

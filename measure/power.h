@@ -27,6 +27,10 @@ int gc_power_read_w(gc_power_t *p, double *w);
  * NULL). */
 int gc_power_instant(const gc_power_t *p);
 
+/* The power limit the board enforces now (nvmlDeviceGetEnforcedPowerLimit,
+ * milliwatts), in watts, into *w: 0, or -1 when NVML does not give it. */
+int gc_power_limit_w(gc_power_t *p, double *w);
+
 /* Closes NVML; p may be NULL. */
 void gc_power_close(gc_power_t *p);
 
