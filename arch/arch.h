@@ -123,6 +123,10 @@ typedef struct gc_sm {
         shared_block_max_kib, l1_shared_kib, launch_overhead_us, kernel_floor_us,
         block_dispatch_ns, issue_1warp_ratio, overlap_tensor_fma, overlap_tensor_alu,
         overlap_tensor_xu, overlap_tensor_ldsm, overlap_tensor_shfl;
+    /* the board's power: its limit, its draw with no load, and what tensor
+     * work draws (pJ per SM cycle its pipes are busy, at clock_max_mhz,
+     * scaling with the clock as (clock / clock_max_mhz)^power_exponent) */
+    gc_qty_t power_limit_w, power_idle_w, power_exponent, energy_wgmma_pj, energy_mma_pj;
     gc_coissue_t *coissue; /* by warps, ascending */
     size_t n_coissue;
     gc_tclock_t *tensor_clock; /* by inst, then activity ascending */
@@ -143,13 +147,14 @@ typedef struct gc_shared {
 typedef struct gc_l2 {
     gc_qty_t size_mib, partitions, partition_mib, line_bytes, sector_bytes, latency_cyc,
         latency_far_cyc, near_hit_cyc, far_hit_cyc, near_miss_cyc, far_miss_cyc, near_share,
-        bw_bytes_clk, bw_v4_bytes_clk, lines_bw_bytes_clk, bw_clock_mhz;
+        bw_bytes_clk, bw_v4_bytes_clk, lines_bw_bytes_clk, bw_clock_mhz, energy_pj_byte;
 } gc_l2_t;
 
 typedef struct gc_dram {
     const char *type;
     gc_qty_t size_gib, bus_bits, clock_mhz, channels, bw_peak_gbs, bw_gbs, latency_cyc;
     gc_qty_t bw_read_gbs, bw_write_gbs, bw_copy_gbs; /* per access mix (optional) */
+    gc_qty_t energy_pj_byte; /* board energy a byte costs beyond its L2 passage */
 } gc_dram_t;
 
 typedef struct gc_tma {

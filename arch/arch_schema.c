@@ -448,6 +448,20 @@ static const gc_field_t sm_f[] = {
       "The same for mma.sync beside shared-memory loads (ldmatrix.x4)."),
     Q(gc_sm_t, overlap_tensor_shfl, 0, 0, 1, "fraction",
       "The same for mma.sync beside warp shuffles (shfl.sync.bfly)."),
+    Q(gc_sm_t, power_limit_w, GC_F_POS, 0, 1e4, "W",
+      "Board power limit the GPU enforces (NVML's enforced power limit): a kernel whose draw "
+      "would pass it runs at the clock that keeps it there."),
+    Q(gc_sm_t, power_idle_w, GC_F_POS, 0, 1e4, "W",
+      "Board power with no load but one spinning thread (the clock bench's idle load)."),
+    Q(gc_sm_t, power_exponent, 0, 0, 10, "exponent",
+      "How tensor work's energy per busy pipe cycle scales with the SM clock, (clock / "
+      "clock_max_mhz)^power_exponent (the voltage the clock needs, squared), fitted to the "
+      "clock bench's full and partial tensor loads."),
+    Q(gc_sm_t, energy_wgmma_pj, GC_F_POS, 0, 1e7, "pJ/SM cycle",
+      "Board energy per SM cycle the tensor pipes are busy with wgmma (f16 into f32, random "
+      "data) at clock_max_mhz, above power_idle_w."),
+    Q(gc_sm_t, energy_mma_pj, GC_F_POS, 0, 1e7, "pJ/SM cycle",
+      "The same for mma.sync."),
     L(gc_sm_t, coissue, GC_F_FLOW, coissue_s,
       "The overlaps above measured at several warps per SM (the coissue bench): a sub-core "
       "with fewer warps to choose from hides less."),
@@ -514,6 +528,9 @@ static const gc_field_t l2_f[] = {
       "SM clock while the 16-byte L2 throughput row ran. The L2 has a clock of its own (ncu: "
       "1.71 GHz on the H100 whatever the SM clock), so the bytes/clk above hold at this SM "
       "clock and scale as bw_clock_mhz / clock at another."),
+    Q(gc_l2_t, energy_pj_byte, GC_F_POS, 0, 1e4, "pJ/byte",
+      "Board energy per byte read from the L2 by the SMs (the clock bench's l2 load, above "
+      "sm.power_idle_w)."),
 };
 static const gc_schema_t l2_s = {"memory.l2", 0, l2_f, NF(l2_f), NULL};
 
@@ -534,6 +551,9 @@ static const gc_field_t dram_f[] = {
     Q(gc_dram_t, bw_write_gbs, GC_F_POS, 0, 1e5, "GB/s", "Measured bandwidth, writes only."),
     Q(gc_dram_t, bw_copy_gbs, GC_F_POS, 0, 1e5, "GB/s",
       "Measured bandwidth of a copy (bytes read + bytes written, as many of each)."),
+    Q(gc_dram_t, energy_pj_byte, GC_F_POS, 0, 1e4, "pJ/byte",
+      "Board energy per byte read from or written to DRAM beyond its passage through the L2 "
+      "(the clock bench's memory load, a DRAM copy, less memory.l2.energy_pj_byte)."),
 };
 static const gc_schema_t dram_s = {"memory.dram", 0, dram_f, NF(dram_f), NULL};
 

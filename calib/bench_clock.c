@@ -10,21 +10,33 @@
 #include <string.h>
 
 #include "bench.h"
+#include "power.h"
 
 /* The loads: the five full ones, then the partial tensor loads of newer
  * traces, each with the full load it is a part of (clk_base; -1: none). */
-enum { CLK_NL = 11, CLK_FULL = 5, CLK_IDLE = 0, CLK_TENSOR = 2, CLK_MMA = 3, CLK_FMA = 4 };
+enum {
+    CLK_NL = 12,
+    CLK_FULL = 5,
+    CLK_IDLE = 0,
+    CLK_MEM = 1,
+    CLK_TENSOR = 2,
+    CLK_MMA = 3,
+    CLK_FMA = 4,
+    CLK_L2 = 11
+};
 static const char *const clk_loads[CLK_NL] = {
-    "idle",       "memory",     "tensor",         "tensor_mma",     "fma",           "tensor_d25",
-    "tensor_d50", "tensor_d75", "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75"};
-static const int clk_base[CLK_NL] = {-1, -1, -1, -1, -1, 2, 2, 2, 3, 3, 3};
+    "idle",       "memory",     "tensor",         "tensor_mma",     "fma",            "tensor_d25",
+    "tensor_d50", "tensor_d75", "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75", "l2"};
+static const int clk_base[CLK_NL] = {-1, -1, -1, -1, -1, 2, 2, 2, 3, 3, 3, -1};
 
 /* What the clock trace says of one load: its row (line 0: none) with the
  * clock, interval, part (-1: a trace without the column; 0 settled, 1
- * unsettled), seconds run and tensor rate (FMA/clk/SM; -1: a trace without
- * the column), and its samples (count, first line, the last one's t_s). */
+ * unsettled), seconds run, tensor rate (FMA/clk/SM; -1: a trace without
+ * the column), board power (W; 0: not read) and bytes moved (GB/s; 0: a
+ * trace without the column), and its samples (count, first line, the last
+ * one's t_s). */
 typedef struct clk_load {
-    double v, lo, hi, t_s, rate;
+    double v, lo, hi, t_s, rate, watts, gbs;
     long line;
     int part;
     long samples, sample_line;
@@ -33,7 +45,7 @@ typedef struct clk_load {
 
 /* The columns of the clock trace calib reads. */
 typedef struct clk_cols {
-    int load, clk, lo, hi, part, t, rate;
+    int load, clk, lo, hi, part, t, rate, watts, gbs;
 } clk_cols_t;
 
 /* One sample row r of load L: well formed (lo <= clock <= hi) and after the
@@ -77,6 +89,8 @@ static int clk_row(const gc_table_t *t, const char *file, size_t r, const clk_co
     L->hi = gc_table_num(t, k->hi, r);
     L->t_s = gc_table_has(t, k->t) ? gc_table_num(t, k->t, r) : 0;
     L->rate = gc_table_has(t, k->rate) ? gc_table_num(t, k->rate, r) : -1;
+    L->watts = gc_table_has(t, k->watts) ? gc_table_num(t, k->watts, r) : 0;
+    L->gbs = gc_table_has(t, k->gbs) ? gc_table_num(t, k->gbs, r) : 0;
     L->part = part;
     L->line = t->line[r];
     return 0;
@@ -89,7 +103,8 @@ static int clk_read(const gc_table_t *t, const char *file, clk_load_t L[CLK_NL],
     clk_cols_t k = {gc_table_col(t, "load"),     gc_table_col(t, "clock_mhz"),
                     gc_table_col(t, "clock_lo"), gc_table_col(t, "clock_hi"),
                     gc_table_col(t, "part"),     gc_table_col(t, "t_s"),
-                    gc_table_col(t, "tensor_fma_clk_sm")};
+                    gc_table_col(t, "tensor_fma_clk_sm"), gc_table_col(t, "power_w"),
+                    gc_table_col(t, "gbs")};
     int has_part = gc_table_has(t, k.part), rc;
     for (size_t r = 0; r < t->nrows; r++) {
         int li = 0;
@@ -219,7 +234,7 @@ static int clk_points(gc_calib_ctx_t *c, const char *file, const clk_load_t L[CL
     double act[CLK_NL] = {0};
     int parts[CLK_NL] = {0}; /* partial loads per full load */
     for (int li = CLK_FULL; li < CLK_NL; li++) {
-        if (!L[li].line)
+        if (!L[li].line || clk_base[li] < 0)
             continue;
         int rc = clk_activity(file, L, li, &act[li], err);
         if (rc)
@@ -244,6 +259,51 @@ static int clk_points(gc_calib_ctx_t *c, const char *file, const clk_load_t L[CL
     sm->n_tensor_clock -= want - n; /* no idle or fma load: one point fewer per kind */
     gc_calib_info(c, "%s: sm.tensor_clock: %zu points against tensor-pipe activity", file, n);
     return 0;
+}
+
+/* The power fit's view of load li (line 0 where the trace lacks it): a
+ * tensor load's rate in SM cycles per second its tensor pipes are busy (its
+ * activity, tensor_fma_clk_sm over its full load's, x sms x its clock), a
+ * memory or l2 load's in bytes per second. */
+static gc_power_load_t clk_power_load(const clk_load_t L[CLK_NL], int li, double sms)
+{
+    const clk_load_t *l = &L[li];
+    int base = li == CLK_TENSOR || li == CLK_MMA ? li : clk_base[li];
+    double act = base >= 0 && L[base].rate > 0 && l->rate > 0 ? l->rate / L[base].rate : 0;
+    double rate = base >= 0 ? act * sms * l->v * 1e6 : l->gbs * 1e9;
+    return (gc_power_load_t){l->line, l->v, l->watts, rate, base == CLK_MMA};
+}
+
+/* The power keys from the loads' readings, the trailer's power_limit_w
+ * and the header's sms (see power.h). */
+static int clk_power(gc_calib_ctx_t *c, const gc_table_t *t, const char *file,
+                     const clk_load_t L[CLK_NL], gc_err_t *err)
+{
+    gc_power_load_t tl[CLK_NL];
+    gc_power_in_t in = {.tensor = tl};
+    double sms = 0;
+    int rc = gc_trace_meta_num(t->r, "sms", &sms, err);
+    if (rc)
+        return rc;
+    if (gc_trace_meta(t->r, "power_limit_w")) {
+        if ((rc = gc_trace_meta_num(t->r, "power_limit_w", &in.limit_w, err)) != 0)
+            return rc;
+        in.limit_line = gc_table_meta_line(t, "power_limit_w");
+        if (!(in.limit_w > 0))
+            return gc_err_at(err, GC_EINPUT, file, in.limit_line, 1,
+                             "power_limit_w %g is not a power (a board's limit is positive: "
+                             "measure the clock bench again)",
+                             in.limit_w);
+    }
+    in.idle = clk_power_load(L, CLK_IDLE, sms);
+    in.mem = clk_power_load(L, CLK_MEM, sms);
+    in.l2 = clk_power_load(L, CLK_L2, sms);
+    for (int li = 0; li < CLK_NL; li++) {
+        int tensor = li == CLK_TENSOR || li == CLK_MMA || clk_base[li] >= 0;
+        if (tensor && L[li].line && L[li].rate > 0)
+            tl[in.n++] = clk_power_load(L, li, sms);
+    }
+    return gc_calib_power(c, file, &in, err);
 }
 
 int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err)
@@ -282,7 +342,7 @@ int gc_bench_clock(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_
         if (!L[k].line)
             gc_calib_leave_out(c, file, 0, "sm.clock_%s_mhz left out: no '%s' load rows", keys[k],
                                clk_loads[k]);
-    if ((rc = clk_points(c, file, L, err)) != 0)
+    if ((rc = clk_points(c, file, L, err)) != 0 || (rc = clk_power(c, t, file, L, err)) != 0)
         return rc;
     gc_calib_info(c, "%s: clocks of %d load%s", file, n, n == 1 ? "" : "s");
     return 0;
