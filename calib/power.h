@@ -31,8 +31,10 @@ typedef struct gc_power_in {
 
 /* Fills the power keys of c's arch from in (file: the trace, for sources
  * and messages). A trace without power readings, the l2 load or the limit
- * leaves them out with a warning; a reading that cannot be a power (at or
- * below the idle draw, a rate of 0) is refused at its line. */
+ * (one from before them) gives none, said on a progress line; too few
+ * tensor loads to fit leaves them out with a warning; a reading that
+ * cannot be a power (at or below the idle draw, a rate of 0) is refused at
+ * its line. */
 int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in, gc_err_t *err);
 
 #endif

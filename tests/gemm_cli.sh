@@ -35,4 +35,22 @@ run $G predict gemm --m 64 --n 64 --k 4095 --dtype f8e4m3 --layout nt --arch hop
 expect_rc 2 "f8 unaligned"; expect_err_lines 1 "f8 unaligned"; expect_err "multiples of 16 bytes" "f8"
 run $G predict stream --op copy --bytes 4096 --batch 2 --arch hopper-h100
 expect_rc 2 "batch on stream"; expect_err -- "--batch belongs to" "batch elsewhere"
+# the board's power (hopper-h200 holds the power model, from its measured
+# clock trace): a 16384^3 f16 GEMM draws more than the 700 W limit at the
+# activity clock, so it runs at the clock that draws the limit; a 512^3 one
+# (3 us, shorter than a host's launch period) keeps the activity clock; an
+# arch without the power keys (hopper-h100) reports no draw
+run $G predict gemm --m 16384 --n 16384 --k 16384 --dtype f16 --arch hopper-h200 --format json
+expect_rc 0 "power-limited gemm"
+expect_out '^  "clock_source": "sm\.power_limit_w' "the power limit holds the clock"
+pw=$(sed -n 's/^  *"power_w": \([0-9.e+-]*\),$/\1/p' "$out" | head -n 1)
+awk -v p="$pw" 'BEGIN { exit !(p > 699 && p < 701) }' || fail "power_w $pw is not the 700 W limit"
+mhz=$(sed -n 's/^  "clock_mhz": \([0-9.e+-]*\),$/\1/p' "$out" | head -n 1)
+awk -v f="$mhz" 'BEGIN { exit !(f > 1200 && f < 1499.9) }' || fail "clock $mhz not below the full wgmma load's 1499.9 MHz"
+run $G predict gemm --m 512 --n 512 --k 512 --dtype f16 --arch hopper-h200 --format json
+expect_rc 0 "gemm under the limit"
+expect_out '^  "clock_source": "sm\.tensor_clock at activity' "activity clock under the limit"
+run $G predict gemm --m 16384 --n 16384 --k 16384 --dtype f16 --arch hopper-h100 --format json
+expect_rc 0 "no power model"
+expect_out '^ *"power_w": null,$' "power_w null without the keys"
 finish

@@ -99,15 +99,15 @@ static void clock_columns(void)
     CHECK(b != NULL);
     const char *loads[] = {"idle",           "memory",         "tensor",        "tensor_mma",
                            "fma",            "tensor_d25",     "tensor_d50",    "tensor_d75",
-                           "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75"};
-    for (int i = 0; i < 11; i++)
+                           "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75", "l2"};
+    for (int i = 0; i < 12; i++)
         CHECK(has_choice(col_of(b, "load"), loads[i]));
     CHECK(!has_choice(col_of(b, "load"), "tensor_d100"));
     static const char *const names[] = {"load",    "clock_mhz", "clock_lo", "clock_hi",
                                         "seconds", "part",      "t_s",      "power_w",
-                                        "tensor_fma_clk_sm"};
-    CHECK(b && b->ncols == 9);
-    for (int c = 0; b && c < b->ncols && c < 9; c++) {
+                                        "tensor_fma_clk_sm", "gbs"};
+    CHECK(b && b->ncols == 10);
+    for (int c = 0; b && c < b->ncols && c < 10; c++) {
         CHECK(!strcmp(b->cols[c].name, names[c]));
         CHECK(b->cols[c].late == (c >= 5));
         if (c >= 5)

@@ -405,6 +405,31 @@ static void derive_tclock(const gc_sm_t *s, gc_machine_t *m)
     }
 }
 
+/* The power keys into m: all of them (an energy per kind for each kind
+ * sm.tensor_clock times), or none. */
+static void derive_power(const gc_arch_t *a, gc_machine_t *m)
+{
+    const gc_sm_t *s = &a->sm;
+    const gc_qty_t *q[6] = {&s->power_limit_w, &s->power_idle_w, &s->power_exponent,
+                            &a->memory.l2.energy_pj_byte, &a->memory.dram.energy_pj_byte,
+                            &s->clock_max_mhz};
+    m->has_power = 1;
+    for (int i = 0; i < 6; i++)
+        m->has_power = m->has_power && q[i]->set;
+    const gc_qty_t *e[2] = {&s->energy_wgmma_pj, &s->energy_mma_pj};
+    for (int k = 0; k < 2; k++) {
+        m->pw_tensor_pj[k] = e[k]->set ? e[k]->v : 0;
+        m->has_power = m->has_power && (m->n_tclk[k] == 0 || e[k]->set);
+    }
+    if (!m->has_power)
+        return;
+    m->pw_limit_w = s->power_limit_w.v;
+    m->pw_idle_w = s->power_idle_w.v;
+    m->pw_exp = s->power_exponent.v;
+    m->pw_l2_pj = a->memory.l2.energy_pj_byte.v;
+    m->pw_dram_pj = a->memory.dram.energy_pj_byte.v;
+}
+
 /* sm.coissue into m: the points whose warps and five overlaps are all set,
  * in the arch's (ascending) order, at most 8; none leaves the scalars. */
 static void derive_coissue(const gc_sm_t *s, gc_machine_t *m)
@@ -489,5 +514,6 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
                                     "1: not measured (mma.sync and the other work overlap fully)");
     derive_coissue(s, m);
     derive_tclock(s, m);
+    derive_power(a, m);
     return 0;
 }

@@ -1029,10 +1029,47 @@ static double tclock_activity(const gc_prediction_t *p, double cyc)
     return a < 0 ? 0 : a > 1 ? 1 : a;
 }
 
+/* The board power (W) of a run of kind k at clock f (MHz) whose own
+ * cycles (launch excluded) are cyc, repeated back to back: the idle draw,
+ * plus its busy tensor SM cycles at the energy the clock's voltage gives,
+ * plus its L2 and DRAM bytes, over its time. */
+static double run_power_w(const gc_machine_t *m, int k, const gc_prediction_t *p, double cyc,
+                          double f)
+{
+    /* a host launches one kernel per launch_us at the most: a shorter
+     * kernel's energy spreads over that period (the GPU idles between) */
+    double t_s = fmax(cyc / (f * 1e6), m->launch_us * 1e-6);
+    double e_cyc = m->pw_tensor_pj[k] * pow(f / m->clock_max_mhz, m->pw_exp);
+    double pj = e_cyc * p->tensor_busy_gpu * m->sms + m->pw_l2_pj * p->l2_bytes +
+                m->pw_dram_pj * p->dram_bytes;
+    return t_s > 0 ? m->pw_idle_w + pj * 1e-12 / t_s : m->pw_idle_w;
+}
+
+/* The clock (MHz, at most f) at which a run of cyc own cycles at f draws
+ * the board's limit, its cycles taken as fixed (bisection: the draw rises
+ * with the clock). */
+static double power_clock(const gc_machine_t *m, int k, const gc_prediction_t *p, double cyc,
+                          double f)
+{
+    double lo = 0.1 * f, hi = f;
+    for (int i = 0; i < 40; i++) {
+        double mid = 0.5 * (lo + hi);
+        /* the same work at mid takes cyc cycles: its draw scales through t */
+        if (run_power_w(m, k, p, cyc, mid) > m->pw_limit_w)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return lo;
+}
+
 /* Times a tensor loop of kind k at the clock its activity implies: one run
  * at the full load's clock (the point of highest activity), then, when its
- * activity gives another clock, one more at that clock. Returns the
- * cycles; the clock into c, its source into *src. */
+ * activity gives another clock, one more at that clock. Where the arch
+ * holds the board's power and the run would draw more than its limit, it
+ * runs at the clock that keeps it there (two more runs at most: the
+ * cycles move a little with the clock). Returns the cycles; the clock into
+ * c, its source into *src. */
 static double tclock_run(ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int kind,
                          gc_prediction_t *p, const char **src)
 {
@@ -1046,6 +1083,16 @@ static double tclock_run(ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int
         cyc = run(c, k, pl, p->blocks_per_sm, wpb, p);
     }
     *src = tclk_src[(int)(act * 100 + 0.5)];
+    for (int i = 0; i < 2 && m->has_power; i++) {
+        double own = cyc - p->breakdown[GC_R_LAUNCH];
+        if (!(own > 0) || run_power_w(m, kind, p, own, c->clock_mhz) <= m->pw_limit_w * 1.001)
+            break;
+        c->clock_mhz = power_clock(m, kind, p, own, c->clock_mhz);
+        cyc = run(c, k, pl, p->blocks_per_sm, wpb, p);
+        *src = "sm.power_limit_w (the board's power limit holds the clock below sm.tensor_clock's)";
+    }
+    if (m->has_power && cyc - p->breakdown[GC_R_LAUNCH] > 0)
+        p->power_w = run_power_w(m, kind, p, cyc - p->breakdown[GC_R_LAUNCH], c->clock_mhz);
     return cyc;
 }
 

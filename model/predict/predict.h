@@ -66,6 +66,8 @@ typedef struct gc_prediction {
     double time_us;              /* cycles / clock_mhz */
     double clock_mhz;            /* the clock used */
     const char *clock_source;    /* arch key it came from, or "--clock" */
+    double power_w;              /* board power the run draws repeated back to back, W (0: the
+                                  * arch holds no power model, or the kernel has no tensor loop) */
     const char *load_class;      /* tensor | memory | fma | compute */
     int bound;                   /* GC_R_*: largest entry of breakdown (the stack) */
     double breakdown[GC_R_N];    /* stall stack: cycles attributed to each resource; sums

@@ -130,6 +130,11 @@ void gc_predict_json(gc_jbuf_t *jb, const gc_prediction_t *p, const char *extra)
     gc_jbuf_num(jb, p->clock_mhz);
     MEMBER(jb, "\"clock_source\": ");
     gc_jbuf_str(jb, p->clock_source);
+    MEMBER(jb, "\"power_w\": ");
+    if (p->power_w > 0)
+        gc_jbuf_num(jb, p->power_w);
+    else
+        LIT(jb, "null");
     MEMBER(jb, "\"load_class\": ");
     gc_jbuf_str(jb, p->load_class);
     MEMBER(jb, "\"bound\": ");
