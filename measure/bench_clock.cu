@@ -161,10 +161,12 @@ __global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_mem(const uint4 *a, u
     atomicAdd(bytes, (unsigned long long)iters * 8 * sizeof(uint4));
 }
 
-/* L2-bound: every thread reads a (a buffer the L2 holds) with 16-byte
- * loads that skip the L1 (ld.global.cg), four in flight, over and over
- * until the load ends; the words are folded into one register so the
- * loads stay (written out only if it comes to an impossible value). */
+/* L2-bound: every thread reads a (n 16-byte elements, a buffer the L2
+ * holds) with 16-byte loads that skip the L1 (ld.global.cg), four in
+ * flight, striding by the grid and wrapping at the end, 64 steps between
+ * two looks at the timer, until the load ends (every thread busy: the
+ * buffer is larger than the grid); the words are folded into one register
+ * so the loads stay (written out only if it comes to an impossible value). */
 __global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_l2(const uint4 *a, size_t n,
                                                  clk_args_t ca, unsigned long long *bytes,
                                                  unsigned *sink)
@@ -172,19 +174,23 @@ __global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_l2(const uint4 *a, si
     __shared__ unsigned long long next;
     __shared__ int ns;
     unsigned G = gridDim.x * blockDim.x, m = (unsigned)n;
-    unsigned i0 = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned i = (blockIdx.x * blockDim.x + threadIdx.x) % m;
     int sampler = blockIdx.x == 0 && threadIdx.x == 0;
-    unsigned long long start = gc_globaltimer();
-    unsigned iters = 0, x = 0;
+    unsigned long long start = gc_globaltimer(), steps = 0;
+    unsigned x = 0;
     if (sampler)
         next = 0, ns = 0;
     for (;;) {
-        for (unsigned i = i0; i + 3 * G < m; i += 4 * G) {
-            uint4 v0 = __ldcg(a + i), v1 = __ldcg(a + i + G), v2 = __ldcg(a + i + 2 * G),
-                  v3 = __ldcg(a + i + 3 * G);
+#pragma unroll 4
+        for (int r = 0; r < 64; r++) {
+            unsigned i1 = i + G >= m ? i + G - m : i + G;
+            unsigned i2 = i1 + G >= m ? i1 + G - m : i1 + G;
+            unsigned i3 = i2 + G >= m ? i2 + G - m : i2 + G;
+            uint4 v0 = __ldcg(a + i), v1 = __ldcg(a + i1), v2 = __ldcg(a + i2), v3 = __ldcg(a + i3);
             x ^= v0.x ^ v1.y ^ v2.z ^ v3.w;
-            iters++;
+            i = i3 + G >= m ? i3 + G - m : i3 + G;
         }
+        steps += 64;
         unsigned long long t = gc_globaltimer();
         if (sampler)
             clk_sample(ca, &ns, &next, t);
@@ -193,7 +199,7 @@ __global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_l2(const uint4 *a, si
     }
     if (x == 0x9e3779b9u)
         sink[0] = x;
-    atomicAdd(bytes, (unsigned long long)iters * 4 * sizeof(uint4));
+    atomicAdd(bytes, steps * 4 * sizeof(uint4));
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -652,6 +658,10 @@ static int clock_setup(clk_t *c, gc_err_t *err)
     c->mem_blocks = (pm > 0 ? pm : 1) * c->sms;
     c->fma_blocks = (pf > 0 ? pf : 1) * c->sms;
     c->l2_blocks = (pl > 0 ? pl : 1) * c->sms;
+    /* the l2 load's stride wraps once at most: at least two grids of elements */
+    size_t grid = (size_t)c->l2_blocks * 1024;
+    if (c->l2n16 < 2 * grid)
+        c->l2n16 = 2 * grid;
     return rc;
 }
 
@@ -748,7 +758,7 @@ static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const 
     if (li == L_IDLE)
         return gc_trace_put_meta(w, "idle_load", "none: one thread on one SM reading %%globaltimer and clock64%s", pwr);
     if (li == L_L2)
-        return gc_trace_put_meta(w, "l2_load", "reads of %zu MiB (a quarter of the L2) over and over by %d blocks x 1024 threads, 16-byte ld.global.cg (L1 skipped), four in flight: %.1f GB/s%s",
+        return gc_trace_put_meta(w, "l2_load", "reads of %zu MiB (a quarter of the L2) over and over by %d blocks x 1024 threads, 16-byte ld.global.cg (L1 skipped), four in flight, every thread striding by the grid: %.1f GB/s%s",
                                  (c->l2n16 * sizeof(uint4)) >> 20, c->l2_blocks, rate / 1e9, pwr);
     if (li == L_MEM)
         return gc_trace_put_meta(w, "memory_load", "copy of %zu MiB between two buffers by %d blocks x 1024 threads, 16-byte accesses: %.1f GB/s (read + write)%s",

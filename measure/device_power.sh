@@ -10,9 +10,11 @@
 #      clock settles, the l2 load last; 40-60 s);
 #   2. (when PyTorch is there) four large cuBLAS GEMMs through torch.matmul,
 #      each repeated for 3 s (f16 16384^3, bf16 8192^3, tf32 8192^3, f8e4m3
-#      16384^3 via torch._scaled_mm), their start and end times in
-#      $OUT/gemm_marks.csv, so the samples show the clock, power and
-#      reasons each ran at.
+#      16384^3 via torch._scaled_mm), then five mid-size ones (bf16 4096^3
+#      and 2048^3, f16 128x8192x8192, two cuDNN convolutions) as CUDA graphs
+#      of 20 calls replayed back to back for 2 s, their start and end times
+#      in $OUT/gemm_marks.csv (us_per_call: per replay for the graphs), so
+#      the samples show the clock, power and reasons each ran at.
 # Leaves $OUT/h200/clock.csv (to commit as traces/h200/clock.csv), run.err,
 # smi_clock.csv, gemm_marks.csv, nvidia-smi-q.txt (power and clock
 # sections), build.log.
@@ -73,6 +75,29 @@ a = torch.randn(16384, 16384, device="cuda").to(torch.float8_e4m3fn)
 b = torch.randn(16384, 16384, device="cuda").to(torch.float8_e4m3fn).t()
 s = torch.tensor(1.0, device="cuda")
 loop("f8_16384", lambda: torch._scaled_mm(a, b, scale_a=s, scale_b=s, out_dtype=torch.bfloat16))
+# mid-size kernels, back to back through a CUDA graph of 20 calls (no host
+# gaps): do they meet the limit too?
+def graphed(f, n=20):
+    s = torch.cuda.Stream(); s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(3):
+            f()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(n):
+            f()
+    return lambda: g.replay()
+a, b = mats(4096, 4096, 4096, torch.bfloat16); loop("bf16_4096_graph20", graphed(lambda: a @ b), 2.0)
+a, b = mats(2048, 2048, 2048, torch.bfloat16); loop("bf16_2048_graph20", graphed(lambda: a @ b), 2.0)
+a, b = mats(128, 8192, 8192, torch.float16); loop("f16_128x8192x8192_graph20", graphed(lambda: a @ b), 2.0)
+import torch.nn.functional as F
+x = torch.randn(128, 64, 56, 56, device="cuda").to(torch.bfloat16).to(memory_format=torch.channels_last)
+w = torch.randn(64, 64, 3, 3, device="cuda").to(torch.bfloat16).to(memory_format=torch.channels_last)
+loop("conv_bf16_n128_c64_k64_56_3x3_graph20", graphed(lambda: F.conv2d(x, w, padding=1)), 2.0)
+x = torch.randn(16, 320, 64, 64, device="cuda").to(torch.float16).to(memory_format=torch.channels_last)
+w = torch.randn(320, 320, 3, 3, device="cuda").to(torch.float16).to(memory_format=torch.channels_last)
+loop("conv_f16_n16_c320_k320_64_3x3_graph20", graphed(lambda: F.conv2d(x, w, padding=1)), 2.0)
 PY
 fi
 kill $smi 2>/dev/null
