@@ -24,7 +24,7 @@ void gc_cli_find_arch_dir(void)
 }
 
 /* Answer every line of in. Returns the first failure (code 0: none). */
-static gc_err_t run_lines(FILE *in, const char *arch, double clock, gc_jobj_t *q)
+static gc_err_t run_lines(FILE *in, const char *arch, const gc_predict_opts_t *o, gc_jobj_t *q)
 {
     gc_err_t first, e;
     gc_err_clear(&first);
@@ -44,15 +44,16 @@ static gc_err_t run_lines(FILE *in, const char *arch, double clock, gc_jobj_t *q
                 first = e;
             continue;
         }
-        gc_request_run(q, no, arch, clock, stdout, &first);
+        gc_request_run(q, no, arch, o, stdout, &first);
     }
     free(line);
     return first;
 }
 
-int gc_cli_batch(const char *cmd, const char *path, const char *arch, double clock, int nargs,
-                 char **args)
+int gc_cli_batch(const char *cmd, const char *path, const char *arch, double clock,
+                 double period_us, int nargs, char **args)
 {
+    gc_predict_opts_t o = {clock, period_us};
     if (nargs > 0)
         return gc_cli_usage_error(cmd, "unexpected argument '%s' (--batch reads requests from "
                                   "its file)", args[0]);
@@ -69,7 +70,7 @@ int gc_cli_batch(const char *cmd, const char *path, const char *arch, double clo
     gc_err_t first;
     gc_err_clear(&first);
     if (q)
-        first = run_lines(in, arch, clock, q);
+        first = run_lines(in, arch, &o, q);
     else
         gc_err_set(&first, GC_ENOMEM, "out of memory");
     if (in != stdin)

@@ -47,6 +47,22 @@ int gc_cli_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int gc_cli_rate(const char *cmd, const char *opt, const char *val, double *out)
+{
+    int clock = !strcmp(opt, "--clock");
+    char *e;
+    double v = strtod(val, &e);
+    if (e == val || *e || !(clock ? v >= 1 && v <= 10000 : v > 0 && v <= 1e9)) {
+        gc_cli_usage_error(cmd, clock ? "--clock takes a clock in MHz from 1 to 10000, got '%s'"
+                                      : "--period-us takes the microseconds between two starts "
+                                        "of the kernel, above 0 and at most 1e9, got '%s'",
+                           val);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 int gc_cli_long(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
 {
     char *e;

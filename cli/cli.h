@@ -37,6 +37,11 @@ int gc_cli_fail(const gc_err_t *err);
  * return 2. */
 int gc_cli_usage_error(const char *cmd, const char *fmt, ...) GC_PRINTF(2, 3);
 
+/* The value of --clock (MHz, 1 to 10000) or --period-us (us, above 0, at
+ * most 1e9) into *out: 0, or -1 with a usage error of command cmd
+ * printed. opt: "--clock" or "--period-us". */
+int gc_cli_rate(const char *cmd, const char *opt, const char *val, double *out);
+
 /* 1 if arg is -h or --help. */
 int gc_cli_is_help(const char *arg);
 
@@ -66,8 +71,8 @@ void gc_usage_describe(FILE *fp);
 int gc_ops_cmd_predict(int argc, char **argv);
 /* `gpucal predict --batch FILE|-` (batch.c): JSON lines in, one answer per
  * request and arch out; arch: the default arch list (may be NULL). */
-int gc_cli_batch(const char *cmd, const char *path, const char *arch, double clock_mhz, int nargs,
-                 char **args);
+int gc_cli_batch(const char *cmd, const char *path, const char *arch, double clock_mhz,
+                 double period_us, int nargs, char **args);
 /* An installed gpucal reads the arch files installed beside it (batch.c). */
 void gc_cli_find_arch_dir(void);
 int gc_cmd_export(int argc, char **argv);

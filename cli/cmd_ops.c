@@ -31,10 +31,10 @@ typedef struct opargs {
     const gc_template_t *t;
     gc_tvals_t tv;
     const char *arch, *format;
-    double clock;
+    double clock, period; /* --clock MHz, --period-us us (0: not given) */
 } opargs_t;
 
-enum { O_ARCH = 256, O_FORMAT, O_CLOCK, O_HELP, O_TOPT };
+enum { O_ARCH = 256, O_FORMAT, O_CLOCK, O_PERIOD, O_HELP, O_TOPT };
 
 /* The operators' options (the registry's, template.h), then arch, format,
  * clock and help; opt[i] is the option of entry i. */
@@ -43,7 +43,8 @@ static const struct option *ops_options(const gc_topt_t **opt, int max)
     static struct option opts[64];
     static const struct option own[] = {
         {"arch", required_argument, NULL, O_ARCH}, {"format", required_argument, NULL, O_FORMAT},
-        {"clock", required_argument, NULL, O_CLOCK}, {"help", no_argument, NULL, O_HELP}};
+        {"clock", required_argument, NULL, O_CLOCK}, {"help", no_argument, NULL, O_HELP},
+        {"period-us", required_argument, NULL, O_PERIOD}};
     int nt, n = 0;
     const gc_template_t *all = gc_template_all(&nt);
     for (int t = 0; t < nt; t++) {
@@ -60,7 +61,7 @@ static const struct option *ops_options(const gc_topt_t **opt, int max)
             n++;
         }
     }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         opts[n++] = own[i];
     opts[n] = (struct option){NULL, 0, NULL, 0};
     return opts;
@@ -81,14 +82,10 @@ static int parse_own(const char *cmd, int ch, const char *val, opargs_t *o)
             return -1;
         }
         o->format = val;
+    } else if (ch == O_PERIOD) {
+        return gc_cli_rate(cmd, "--period-us", val, &o->period);
     } else {
-        char *e;
-        o->clock = strtod(val, &e);
-        if (e == val || *e || !(o->clock >= 1 && o->clock <= 10000)) {
-            gc_cli_usage_error(cmd, "--clock takes a clock in MHz from 1 to 10000, got '%s'",
-                               val);
-            return -1;
-        }
+        return gc_cli_rate(cmd, "--clock", val, &o->clock);
     }
     return 0;
 }
@@ -229,7 +226,7 @@ static int predict_on(const char *cmd, const opargs_t *o, const char *name)
     int st = open_arch(name, &arch);
     if (st)
         return st;
-    gc_predict_opts_t po = {o->clock};
+    gc_predict_opts_t po = {o->clock, o->period};
     gc_tresult_t *r = malloc(sizeof(*r));
     gc_err_t err;
     gc_err_clear(&err);

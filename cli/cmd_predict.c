@@ -16,15 +16,15 @@ void gc_usage_predict(FILE *fp)
 {
     fprintf(fp,
             "usage: gpucal predict KERNEL.yaml|- --arch NAME [--format text|json] [--clock MHZ]\n"
-            "                           [--set NAME=VALUE]... [--verbose]\n"
+            "                           [--period-us US] [--set NAME=VALUE]... [--verbose]\n"
             "       gpucal predict gemm --m M --n N --k K --dtype f16|bf16|tf32|f32|f8e4m3|i8\n"
             "                           [--batch B] [--layout nn|nt|tn|tt]\n"
-            "                           --arch NAME [--format text|json] [--clock MHZ]\n"
+            "                           --arch NAME [--format text|json] [--clock MHZ] [--period-us US]\n"
             "       gpucal predict stream --op copy|triad|reduce --bytes N --arch NAME\n"
-            "                           [--format text|json] [--clock MHZ]\n"
-            "       gpucal predict OP ARGS --arch NAME [--format text|json] [--clock MHZ]\n"
+            "                           [--format text|json] [--clock MHZ] [--period-us US]\n"
+            "       gpucal predict OP ARGS --arch NAME [--format text|json] [--clock MHZ] [--period-us US]\n"
             "                           (OP ARGS: see `gpucal describe --help`)\n"
-            "       gpucal predict --batch FILE|- [--arch NAME] [--clock MHZ]\n\n"
+            "       gpucal predict --batch FILE|- [--arch NAME] [--clock MHZ] [--period-us US]\n\n"
             "Predict a kernel's time on an architecture before the kernel runs: cycles,\n"
             "time at the sustained clock of its load class, the resource that bounds it and\n"
             "a stall stack (cycles per resource). The model and the description format are\n"
@@ -47,6 +47,10 @@ void gc_usage_predict(FILE *fp)
             "  --format      text (default) or json (keys documented in model/kernels/README.md)\n"
             "  --clock MHZ   run at this SM clock (e.g. a locked clock) instead of the\n"
             "                arch's sustained clock for the kernel's load class\n"
+            "  --period-us US the kernel starts once every US microseconds (how often the\n"
+            "                caller launches it); a shorter kernel leaves the GPU idle between,\n"
+            "                which lowers the power it draws (default: back to back). Only\n"
+            "                an arch with a power model (sm.power_limit_w) uses it\n"
             "  --set N=V     give the description's parameter N (under params:) the value V,\n"
             "                a number or an expression over the parameters (repeatable)\n"
             "  --verbose     text output also lists the values derived because the arch\n"
@@ -57,7 +61,7 @@ void gc_usage_predict(FILE *fp)
 
 typedef struct args {
     const char *arch, *format, *batch;
-    double clock;
+    double clock, period; /* --clock MHz, --period-us us (0: not given) */
     int first; /* index of the first positional argument */
     int verbose;
     const char *set[GC_KERNEL_PARAMS_MAX];
@@ -65,7 +69,7 @@ typedef struct args {
     gc_tvals_t tv; /* the template's options (template.h) */
 } args_t;
 
-enum { P_ARCH = 256, P_FORMAT, P_CLOCK, P_HELP, P_VERBOSE, P_SET, P_BATCH, P_TOPT };
+enum { P_ARCH = 256, P_FORMAT, P_CLOCK, P_PERIOD, P_HELP, P_VERBOSE, P_SET, P_BATCH, P_TOPT };
 #define P_UNION_MAX 32
 
 /* The options of `gpucal predict`: its own, then the union of the options
@@ -74,14 +78,14 @@ enum { P_ARCH = 256, P_FORMAT, P_CLOCK, P_HELP, P_VERBOSE, P_SET, P_BATCH, P_TOP
 static const struct option *predict_options(const gc_topt_t **uopt,
                                             const gc_template_t **owner)
 {
-    static struct option opts[8 + P_UNION_MAX];
+    static struct option opts[9 + P_UNION_MAX];
     static const struct option own[] = {
         {"arch", required_argument, NULL, P_ARCH},   {"format", required_argument, NULL, P_FORMAT},
         {"clock", required_argument, NULL, P_CLOCK}, {"help", no_argument, NULL, P_HELP},
         {"verbose", no_argument, NULL, P_VERBOSE},   {"set", required_argument, NULL, P_SET},
-        {"batch", required_argument, NULL, P_BATCH}};
+        {"batch", required_argument, NULL, P_BATCH}, {"period-us", required_argument, NULL, P_PERIOD}};
     int n = 0, nt;
-    for (; n < 7; n++)
+    for (; n < 8; n++)
         opts[n] = own[n];
     const gc_template_t *all = gc_template_all(&nt);
     int nu = 0;
@@ -176,16 +180,10 @@ static int parse_own(const char *cmd, int ch, const char *val, args_t *a)
     case P_BATCH:
         a->batch = val;
         return 0;
-    default: { /* P_CLOCK */
-        char *e;
-        a->clock = strtod(val, &e);
-        if (e == val || *e || !(a->clock >= 1 && a->clock <= 10000)) {
-            gc_cli_usage_error(cmd, "--clock takes a clock in MHz from 1 to 10000, got '%s'",
-                               val);
-            return -1;
-        }
-        return 0;
-    }
+    case P_PERIOD:
+        return gc_cli_rate(cmd, "--period-us", val, &a->period);
+    default: /* P_CLOCK */
+        return gc_cli_rate(cmd, "--clock", val, &a->clock);
     }
 }
 
@@ -279,7 +277,7 @@ static int predict_file_on(const char *name, const gc_kernel_t *k, const args_t 
     gc_arch_t *arch = NULL;
     if (open_arch(name, &arch, &err))
         return gc_cli_fail(&err);
-    gc_predict_opts_t o = {a->clock};
+    gc_predict_opts_t o = {a->clock, a->period};
     gc_prediction_t p;
     int st = gc_predict(arch, k, &o, &p, &err) ? gc_cli_fail(&err) : emit(&p, a);
     gc_arch_destroy(arch);
@@ -294,7 +292,8 @@ static int predict_file(int argc, char **argv)
     if (rc)
         return rc > 0 ? 0 : 2;
     if (a.batch)
-        return gc_cli_batch(cmd, a.batch, a.arch, a.clock, argc - a.first, argv + a.first);
+        return gc_cli_batch(cmd, a.batch, a.arch, a.clock, a.period, argc - a.first,
+                            argv + a.first);
     if (a.first >= argc)
         return gc_cli_usage_error(cmd, "missing KERNEL.yaml (or gemm, stream)");
     if (a.first + 1 < argc)
@@ -322,7 +321,7 @@ static int predict_template_on(const char *cmd, const gc_template_t *t, const ch
     gc_arch_t *arch = NULL;
     if (open_arch(name, &arch, &err))
         return gc_cli_fail(&err);
-    gc_predict_opts_t o = {a->clock};
+    gc_predict_opts_t o = {a->clock, a->period};
     gc_tresult_t *r = malloc(sizeof(*r));
     int st;
     if (!r)

@@ -269,7 +269,7 @@ int gpucal_predict_kernel(const gpucal_arch *a, const gpucal_kernel *k, const gp
 {
     gc_err_t e;
     gc_err_clear(&e);
-    gc_predict_opts_t po = {o ? o->clock_mhz : 0};
+    gc_predict_opts_t po = {o ? o->clock_mhz : 0, o ? o->period_us : 0};
     gc_prediction_t p;
     /* gc_predict checks the prediction itself (finite and positive) */
     int rc = gc_predict((const gc_arch_t *)a, (const gc_kernel_t *)k, &po, &p, &e);
@@ -318,7 +318,7 @@ int gpucal_predict_template(const gpucal_arch *a, const char *name, int n,
         rc = gc_api_tvals(t, n, keys, values, &tv, &e);
     if (!rc && !(tr = malloc(sizeof(*tr))))
         rc = gc_err_set(&e, GC_ENOMEM, "out of memory");
-    gc_predict_opts_t po = {o ? o->clock_mhz : 0};
+    gc_predict_opts_t po = {o ? o->clock_mhz : 0, o ? o->period_us : 0};
     if (!rc)
         rc = gc_template_predict(t, (const gc_arch_t *)a, &tv, &po, tr, &e);
     if (!rc) {
@@ -353,7 +353,7 @@ int gpucal_predict_json(const char *request, char **out, gpucal_error *perr)
         gc_request_error(0, e.msg, mem);
         first = e;
     } else {
-        gc_request_run(q, 0, NULL, 0, mem, &first);
+        gc_request_run(q, 0, NULL, NULL, mem, &first);
     }
     fclose(mem);
     free(q);

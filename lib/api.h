@@ -38,11 +38,12 @@ void gc_api_find_arch_dir(const char *anchor);
 /* Answer one parsed request: for each arch of its "arch" member (a,b,c;
  * default_arch when it has none) write one JSON line to out, the
  * prediction's object with "line": line first (line <= 0: no such member),
- * or {"line": N, "error": "..."}. clock_mhz > 0 is the default clock.
- * Returns the number of answers that are errors; *first gets the first
- * error (may be NULL). */
-int gc_request_run(const gc_jobj_t *req, long line, const char *default_arch, double clock_mhz,
-                   FILE *out, gc_err_t *first);
+ * or {"line": N, "error": "..."}. dflt: the options of requests that give
+ * none of their own ("clock_mhz", "period_us"; NULL: none). Returns the
+ * number of answers that are errors; *first gets the first error (may be
+ * NULL). */
+int gc_request_run(const gc_jobj_t *req, long line, const char *default_arch,
+                   const gc_predict_opts_t *dflt, FILE *out, gc_err_t *first);
 
 /* Write the error answer {"line": N, "error": "..."} (line <= 0: no line). */
 void gc_request_error(long line, const char *msg, FILE *out);

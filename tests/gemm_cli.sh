@@ -53,4 +53,20 @@ expect_out '^  "clock_source": "sm\.tensor_clock at activity' "activity clock un
 run $G predict gemm --m 16384 --n 16384 --k 16384 --dtype f16 --arch hopper-h100 --format json
 expect_rc 0 "no power model"
 expect_out '^ *"power_w": null,$' "power_w null without the keys"
+# --period-us: the same GEMM started once a second leaves the GPU idle
+# between, under the limit: the activity clock again; through the batch too
+run $G predict gemm --m 16384 --n 16384 --k 16384 --dtype f16 --arch hopper-h200 --period-us 1e6 --format json
+expect_rc 0 "period"
+expect_out '^  "clock_source": "sm\.tensor_clock at activity' "no limit once a second"
+echo '{"template": "gemm", "m": 16384, "n": 16384, "k": 16384, "dtype": "f16", "arch": "hopper-h200", "period_us": 1e6}' >"$T/p.jsonl"
+run $G predict --batch "$T/p.jsonl"
+expect_rc 0 "batch period"
+expect_out '"clock_source": "sm\.tensor_clock at activity' "batch period_us used"
+run $G predict gemm --m 64 --n 64 --k 64 --dtype f16 --arch hopper-h200 --period-us 0
+expect_rc 2 "period 0"; expect_err_lines 1 "period 0"; expect_err -- "--period-us takes" "period named"
+run $G predict softmax --rows 64 --cols 64 --dtype f16 --arch hopper-h200 --period-us x
+expect_rc 2 "period x (operator)"; expect_err_lines 1 "period x"; expect_err -- "--period-us takes" "op period named"
+echo '{"template": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "arch": "hopper-h200", "period_us": -1}' >"$T/p.jsonl"
+run $G predict --batch "$T/p.jsonl"
+expect_rc 2 "batch bad period"; expect_out '"error": "\\"period_us\\" takes a number above 0' "batch period refused"
 finish

@@ -49,7 +49,7 @@ static void threads(void)
 static void predictions(void)
 {
     gpucal_error e;
-    gpucal_options clk = {1000};
+    gpucal_options clk = {.clock_mhz = 1000};
     gpucal_result r;
     CHECK(gpucal_predict_kernel(arch, kern, NULL, &ref_k, &e) == 0);
     CHECK(ref_k.time_us > 0 && ref_k.cycles > 0 && ref_k.n_kernels == 1 && ref_k.bound);

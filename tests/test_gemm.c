@@ -120,7 +120,7 @@ static void hopper(void)
     CHECK(gc_gemm_layout("tt") == 0 && gc_gemm_layout("t") != 0 && gc_gemm_layout(NULL) != 0);
     /* an explicit clock wins */
     gc_gemm_args_t g = {4096, 4096, 4096, 1, GC_GEMM_F16, "nn"};
-    gc_predict_opts_t o = {1000};
+    gc_predict_opts_t o = {.clock_mhz = 1000};
     gc_gemm_result_t *q = malloc(sizeof(*q));
     CHECK(q && gc_gemm_predict_call(h, &g, &o, q, &e) == 0 && q->clock_mhz == 1000);
     free(q);
@@ -170,7 +170,7 @@ static void tensor_clock(void)
     CHECK_NEAR(r->clock_mhz, h->sm.clock_mma_mhz.v, 1e-9);
     CHECK_HAS(r->clock_source, "sm.clock_mma_mhz");
     gc_gemm_args_t g = {8192, 8192, 8192, 1, GC_GEMM_F16, "nn"};
-    gc_predict_opts_t o = {1000};
+    gc_predict_opts_t o = {.clock_mhz = 1000};
     gc_gemm_result_t *q = malloc(sizeof(*q));
     CHECK(q && gc_gemm_predict_call(h, &g, &o, q, &e) == 0 && q->clock_mhz == 1000);
     free(q);

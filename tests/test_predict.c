@@ -87,7 +87,7 @@ static int predict(const gc_arch_t *a, const char *text, double clock, gc_predic
     gc_kernel_t *k = kern(text);
     if (!k)
         return -99;
-    gc_predict_opts_t o = {clock};
+    gc_predict_opts_t o = {.clock_mhz = clock};
     gc_err_clear(e);
     int rc = gc_predict(a, k, &o, p, e);
     gc_kernel_destroy(k);
@@ -367,7 +367,7 @@ static void seed002(void)
             fprintf(stderr, "%s\n", e.msg);
             continue;
         }
-        gc_predict_opts_t o = {2520};
+        gc_predict_opts_t o = {.clock_mhz = 2520};
         gc_prediction_t p;
         CHECK(gc_predict(a, k, &o, &p, &e) == 0);
         t[i] = p.time_us;

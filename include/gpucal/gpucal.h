@@ -78,6 +78,9 @@ enum {
 
 typedef struct gpucal_options {
     double clock_mhz; /* > 0: run at this SM clock; 0: the arch's sustained clock */
+    double period_us; /* > 0: the kernel starts once every period_us (a caller's rate: a
+                       * shorter kernel leaves the GPU idle between, drawing less power);
+                       * 0: back to back */
 } gpucal_options;
 
 /* One prediction; for a template of several kernels (the operators) the

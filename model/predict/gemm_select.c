@@ -246,7 +246,7 @@ static int choose(const gc_arch_t *a, const gc_gemm_args_t *g, choice_t *c, gc_e
 static gc_predict_opts_t clock_for(const gc_arch_t *a, gc_gemm_family_t f,
                                    const gc_predict_opts_t *o, const char **src)
 {
-    gc_predict_opts_t q = {o ? o->clock_mhz : 0};
+    gc_predict_opts_t q = {o ? o->clock_mhz : 0, o ? o->period_us : 0};
     *src = NULL;
     if (q.clock_mhz > 0 || f > GC_GEMM_FAM_MMA_LDG)
         return q;

@@ -288,6 +288,7 @@ typedef struct extra_memo {
 typedef struct ctx {
     const gc_machine_t *m;
     double clock_mhz;
+    double period_us; /* the least time between two starts of the kernel (power) */
     double mw; /* DRAM bytes per L2 byte written (read: each phase's plan_t.mr) */
     extra_memo_t *memo;
 } ctx_t;
@@ -1030,15 +1031,16 @@ static double tclock_activity(const gc_prediction_t *p, double cyc)
 }
 
 /* The board power (W) of a run of kind k at clock f (MHz) whose own
- * cycles (launch excluded) are cyc, repeated back to back: the idle draw,
- * plus its busy tensor SM cycles at the energy the clock's voltage gives,
- * plus its L2 and DRAM bytes, over its time. */
+ * cycles (launch excluded) are cyc, repeated once every period_us or back
+ * to back when it takes longer: the idle draw, plus its busy tensor SM
+ * cycles at the energy the clock's voltage gives, plus its L2 and DRAM
+ * bytes, over that period. */
 static double run_power_w(const gc_machine_t *m, int k, const gc_prediction_t *p, double cyc,
-                          double f)
+                          double f, double period_us)
 {
-    /* a host launches one kernel per launch_us at the most: a shorter
-     * kernel's energy spreads over that period (the GPU idles between) */
-    double t_s = fmax(cyc / (f * 1e6), m->launch_us * 1e-6);
+    /* the GPU idles between two starts of a kernel shorter than the
+     * period; back to back, a host launches one per launch_us at most */
+    double t_s = fmax(cyc / (f * 1e6), fmax(period_us, m->launch_us) * 1e-6);
     double e_cyc = m->pw_tensor_pj[k] * pow(f / m->clock_max_mhz, m->pw_exp);
     double pj = e_cyc * p->tensor_busy_gpu * m->sms + m->pw_l2_pj * p->l2_bytes +
                 m->pw_dram_pj * p->dram_bytes;
@@ -1049,13 +1051,13 @@ static double run_power_w(const gc_machine_t *m, int k, const gc_prediction_t *p
  * the board's limit, its cycles taken as fixed (bisection: the draw rises
  * with the clock). */
 static double power_clock(const gc_machine_t *m, int k, const gc_prediction_t *p, double cyc,
-                          double f)
+                          double f, double period_us)
 {
     double lo = 0.1 * f, hi = f;
     for (int i = 0; i < 40; i++) {
         double mid = 0.5 * (lo + hi);
         /* the same work at mid takes cyc cycles: its draw scales through t */
-        if (run_power_w(m, k, p, cyc, mid) > m->pw_limit_w)
+        if (run_power_w(m, k, p, cyc, mid, period_us) > m->pw_limit_w)
             hi = mid;
         else
             lo = mid;
@@ -1085,14 +1087,16 @@ static double tclock_run(ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int
     *src = tclk_src[(int)(act * 100 + 0.5)];
     for (int i = 0; i < 2 && m->has_power; i++) {
         double own = cyc - p->breakdown[GC_R_LAUNCH];
-        if (!(own > 0) || run_power_w(m, kind, p, own, c->clock_mhz) <= m->pw_limit_w * 1.001)
+        if (!(own > 0) ||
+            run_power_w(m, kind, p, own, c->clock_mhz, c->period_us) <= m->pw_limit_w * 1.001)
             break;
-        c->clock_mhz = power_clock(m, kind, p, own, c->clock_mhz);
+        c->clock_mhz = power_clock(m, kind, p, own, c->clock_mhz, c->period_us);
         cyc = run(c, k, pl, p->blocks_per_sm, wpb, p);
         *src = "sm.power_limit_w (the board's power limit holds the clock below sm.tensor_clock's)";
     }
     if (m->has_power && cyc - p->breakdown[GC_R_LAUNCH] > 0)
-        p->power_w = run_power_w(m, kind, p, cyc - p->breakdown[GC_R_LAUNCH], c->clock_mhz);
+        p->power_w = run_power_w(m, kind, p, cyc - p->breakdown[GC_R_LAUNCH], c->clock_mhz,
+                                 c->period_us);
     return cyc;
 }
 
@@ -1132,7 +1136,7 @@ static int prepare(const gc_machine_t *m, const gc_kernel_t *k, plan_t pl[3], ct
     p->dram_bytes = drd + dwr;
     for (int i = 0; i < 3; i++)
         p->tensor_fma += gc_kernel_blocks(k) * wpb * pl[i].trips * pl[i].fma;
-    *c = (ctx_t){m, m->clock_max_mhz, l2wr > 0 ? dwr / l2wr : 0, c->memo};
+    *c = (ctx_t){m, m->clock_max_mhz, 0, l2wr > 0 ? dwr / l2wr : 0, c->memo};
     return 0;
 }
 
@@ -1155,6 +1159,7 @@ int gc_predict_on(const gc_machine_t *m, const gc_kernel_t *k, const gc_predict_
     double wpb = (double)gc_kernel_warps(k);
     if (o && o->clock_mhz > 0)
         c.clock_mhz = o->clock_mhz;
+    c.period_us = o && o->period_us > 0 ? o->period_us : 0;
     const char *cls, *src;
     double cyc, want;
     int tk = pl[1].n_tensor > 0 ? tclock_kind(m, &pl[1], o) : -1;

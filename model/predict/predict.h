@@ -58,6 +58,8 @@ enum {
 
 typedef struct gc_predict_opts {
     double clock_mhz;  /* > 0: run at this clock (e.g. a locked clock); 0: by load class */
+    double period_us;  /* > 0: the kernel starts once every period_us (a caller's rate), so a
+                        * shorter kernel's energy spreads over it; 0: back to back */
 } gc_predict_opts_t;
 
 typedef struct gc_prediction {

@@ -4,18 +4,22 @@
 #
 #   me=NAME.sh; what=FILE.csv; . "$(dirname "$0")/check_common.sh"; check_args "$@"
 #
-# check_args GPUCAL CSV ARCH [--holdout|--fresh] [--kernels] sets G, CSV, ARCH,
+# check_args GPUCAL CSV ARCH [--holdout|--fresh] [--kernels] [--call-period]
+# sets G, CSV, ARCH,
 # split (train, or holdout with --holdout: model choices are made on the
 # train rows only, the held-out rows are read only for the final report;
 # --fresh: the sealed set measured apart, data/<gpu>/*_fresh.csv, read
 # only for the final report too)
 # and kern (1 with --kernels), makes the folder $tmp (removed on exit) and
 # writes $tmp/rows: the split's rows as id, class, args, kernels, time_us,
-# tab-separated. Bad usage, an unreadable GPUCAL or CSV, or a split with no
+# tab-separated, args ending in `--period-us P` with --call-period: P the
+# time between two calls of the row as the harness made them (its profiled
+# interval in row_times.csv beside CSV over its reps; rows without one
+# keep the default, back to back). Bad usage, an unreadable GPUCAL or CSV, or a split with no
 # rows: one line on stderr naming what is wrong, exit 2.
 
 check_usage() {
-    echo "usage: $me GPUCAL $what ARCH [--holdout|--fresh] [--kernels]" >&2
+    echo "usage: $me GPUCAL $what ARCH [--holdout|--fresh] [--kernels] [--call-period]" >&2
     exit 2
 }
 
@@ -27,12 +31,14 @@ check_args() {
     shift 3
     split=train
     kern=0
+    period=0
     for o in "$@"; do
         case $o in
         --holdout) split=holdout ;;
         --fresh) split=fresh ;;
         --kernels) kern=1 ;;
-        *) echo "$me: unknown option '$o' (--holdout, --fresh, --kernels)" >&2; exit 2 ;;
+        --call-period) period=1 ;;
+        *) echo "$me: unknown option '$o' (--holdout, --fresh, --kernels, --call-period)" >&2; exit 2 ;;
         esac
     done
     [ -x "$G" ] || { echo "$me: $G: not an executable (give the gpucal binary)" >&2; exit 2; }
@@ -46,7 +52,9 @@ check_args() {
 # The rows of the split into $tmp/rows (CSV fields may be double-quoted,
 # with commas inside: the kernels' grids; "" stands for ").
 check_rows() {
-    awk -v s="$split" '
+    times=$(dirname "$CSV")/row_times.csv
+    [ "$period" = 1 ] && [ -r "$times" ] || times=/dev/null
+    awk -v s="$split" -v times="$times" '
 function split_csv(line, f,    n, i, c, q, cur) {
     n = 0; cur = ""; q = 0
     for (i = 1; i <= length(line); i++) {
@@ -59,6 +67,13 @@ function split_csv(line, f,    n, i, c, q, cur) {
     f[++n] = cur
     return n
 }
-NR > 1 { sub(/\r$/, ""); split_csv($0, f); if (f[2] == s) print f[1] "\t" f[3] "\t" f[4] "\t" f[5] "\t" f[7] }
+BEGIN { FS = "\n"; while ((getline l < times) > 0) { split(l, t, ","); span[t[1]] = t[3] - t[2] } }
+NR > 1 {
+    sub(/\r$/, ""); split_csv($0, f)
+    if (f[2] != s) next
+    a = f[4]
+    if ((f[1] in span) && f[8] > 0 && span[f[1]] > 0) a = a sprintf(" --period-us %.2f", span[f[1]] / f[8] * 1e6)
+    print f[1] "\t" f[3] "\t" a "\t" f[5] "\t" f[7]
+}
 ' "$CSV" >"$tmp/rows"
 }

@@ -90,7 +90,7 @@ def _request(template, kernel, arch, options):
     if arch is not None:
         req["arch"] = arch if isinstance(arch, str) else ",".join(arch)
     for key, value in options.items():
-        if key != "clock_mhz":
+        if key not in ("clock_mhz", "period_us"):
             key = key.replace("_", "-")  # head_dim= -> --head-dim
         req[key] = value
     return req
@@ -101,7 +101,8 @@ def predict(template=None, kernel=None, arch=None, **options):
     elementwise, transpose, conv2d) with its options, or kernel=PATH (a
     gpucal-kernel/1 description), on arch (a name, a path, or a list: then a
     list of results). Options are the CLI's long options (head_dim= for
-    --head-dim; clock_mhz= for --clock). Raises GpucalError on a bad request."""
+    --head-dim; clock_mhz= for --clock, period_us= for --period-us). Raises
+    GpucalError on a bad request."""
     req = _request(template, kernel, arch, options)
     res = _answers(req)
     for r in res:
