@@ -459,7 +459,8 @@ static const gc_field_t sm_f[] = {
       "clock bench's full and partial tensor loads."),
     Q(gc_sm_t, energy_wgmma_pj, GC_F_POS, 0, 1e7, "pJ/SM cycle",
       "Board energy per SM cycle the tensor pipes are busy with wgmma (f16 into f32, random "
-      "data) at clock_max_mhz, above power_idle_w."),
+      "data; operands changing every instruction where the clock trace has the tensor_vary "
+      "load) at clock_max_mhz, above power_idle_w."),
     Q(gc_sm_t, energy_mma_pj, GC_F_POS, 0, 1e7, "pJ/SM cycle",
       "The same for mma.sync."),
     L(gc_sm_t, coissue, GC_F_FLOW, coissue_s,

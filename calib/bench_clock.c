@@ -15,19 +15,21 @@
 /* The loads: the five full ones, then the partial tensor loads of newer
  * traces, each with the full load it is a part of (clk_base; -1: none). */
 enum {
-    CLK_NL = 12,
+    CLK_NL = 13,
     CLK_FULL = 5,
     CLK_IDLE = 0,
     CLK_MEM = 1,
     CLK_TENSOR = 2,
     CLK_MMA = 3,
     CLK_FMA = 4,
-    CLK_L2 = 11
+    CLK_L2 = 11,
+    CLK_VARY = 12
 };
 static const char *const clk_loads[CLK_NL] = {
     "idle",       "memory",     "tensor",         "tensor_mma",     "fma",            "tensor_d25",
-    "tensor_d50", "tensor_d75", "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75", "l2"};
-static const int clk_base[CLK_NL] = {-1, -1, -1, -1, -1, 2, 2, 2, 3, 3, 3, -1};
+    "tensor_d50", "tensor_d75", "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75", "l2",
+    "tensor_vary"};
+static const int clk_base[CLK_NL] = {-1, -1, -1, -1, -1, 2, 2, 2, 3, 3, 3, -1, -1};
 
 /* What the clock trace says of one load: its row (line 0: none) with the
  * clock, interval, part (-1: a trace without the column; 0 settled, 1
@@ -268,7 +270,7 @@ static int clk_points(gc_calib_ctx_t *c, const char *file, const clk_load_t L[CL
 static gc_power_load_t clk_power_load(const clk_load_t L[CLK_NL], int li, double sms)
 {
     const clk_load_t *l = &L[li];
-    int base = li == CLK_TENSOR || li == CLK_MMA ? li : clk_base[li];
+    int base = li == CLK_TENSOR || li == CLK_MMA ? li : li == CLK_VARY ? CLK_TENSOR : clk_base[li];
     double act = base >= 0 && L[base].rate > 0 && l->rate > 0 ? l->rate / L[base].rate : 0;
     double rate = base >= 0 ? act * sms * l->v * 1e6 : l->gbs * 1e9;
     return (gc_power_load_t){l->line, l->v, l->watts, rate, base == CLK_MMA};
@@ -298,6 +300,8 @@ static int clk_power(gc_calib_ctx_t *c, const gc_table_t *t, const char *file,
     in.idle = clk_power_load(L, CLK_IDLE, sms);
     in.mem = clk_power_load(L, CLK_MEM, sms);
     in.l2 = clk_power_load(L, CLK_L2, sms);
+    if (L[CLK_TENSOR].line)
+        in.vary = clk_power_load(L, CLK_VARY, sms);
     for (int li = 0; li < CLK_NL; li++) {
         int tensor = li == CLK_TENSOR || li == CLK_MMA || clk_base[li] >= 0;
         if (tensor && L[li].line && L[li].rate > 0)

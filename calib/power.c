@@ -14,7 +14,11 @@
  * between the full load's and the idle one's. The l2 load's draw over its
  * bytes per second is the energy of a byte the SMs read from the L2; the
  * memory load (a DRAM copy) moves every byte through the L2 as well, so a
- * DRAM byte costs its draw per byte less the L2's. */
+ * DRAM byte costs its draw per byte less the L2's. The tensor loads feed
+ * the same tiles to every instruction; where the trace has the tensor_vary
+ * load (operands changing every instruction, as in a matrix product), the
+ * wgmma level is its energy per busy cycle, the slope the fit's: E_wgmma
+ * scaled by E_vary(f_vary) / E_fit(f_vary). */
 #include "power.h"
 
 #include <math.h>
@@ -127,6 +131,13 @@ int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
                          "pJ): DRAM traffic passes through the L2 (measure the clock bench "
                          "again)",
                          e_mem * 1e12, e_l2 * 1e12);
+    double vary = 1; /* the vary load's energy over the fit's at its clock */
+    if (in->vary.line && e[0] > 0) {
+        double ev = 0;
+        if ((rc = per_unit(file, "tensor_vary", &in->vary, in->idle.watts, &ev, err)) != 0)
+            return rc;
+        vary = ev * 1e12 / (e[0] * pow(in->vary.mhz / fmax, g));
+    }
     gc_sm_t *sm = &c->a->sm;
     gc_calib_put(c, &sm->power_limit_w, in->limit_w, 1, 0,
                  gc_calib_str(c, "%s:%ld: the board's enforced power limit (NVML)", file,
@@ -142,11 +153,19 @@ int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
     const char *kinds[2] = {"wgmma", "mma.sync"};
     gc_qty_t *dst[2] = {&sm->energy_wgmma_pj, &sm->energy_mma_pj};
     for (int k = 0; k < 2; k++)
-        if (e[k] > 0)
+        if (e[k] > 0 && (k || vary == 1))
             gc_calib_put(c, dst[k], e[k], 1, 0,
                          gc_calib_str(c, "%s: the power fit's %s intercept: (board power - "
                                          "idle) / busy tensor SM cycles per second, at %g MHz",
                                       file, kinds[k], fmax), NULL);
+    if (e[0] > 0 && vary != 1)
+        gc_calib_put(c, dst[0], e[0] * vary, 1, 0,
+                     gc_calib_str(c, "%s:%ld: the tensor_vary load's (board power - idle) / busy "
+                                     "tensor SM cycles per second (%.1f W at %.1f MHz), brought "
+                                     "to %g MHz by the fit's slope: %.3f x the fixed-operand "
+                                     "loads' intercept",
+                                  file, in->vary.line, in->vary.watts, in->vary.mhz, fmax, vary),
+                     NULL);
     gc_calib_put(c, &c->a->memory.l2.energy_pj_byte, e_l2 * 1e12, 1, 0,
                  gc_calib_str(c, "%s:%ld: (board power - idle) / bytes per second of the l2 "
                                  "load (%.1f W at %.1f GB/s)",
@@ -157,9 +176,12 @@ int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
                                  "%.2f pJ",
                               file, in->mem.line, in->mem.watts, in->mem.rate / 1e9, e_l2 * 1e12),
                  NULL);
+    if (vary != 1)
+        gc_calib_info(c, "%s: operands changing every wgmma draw %.3f x what fixed ones do", file,
+                      vary);
     gc_calib_info(c, "%s: power: limit %g W, idle %g W, tensor energy ~ clock^%.2f, wgmma %.3g "
                      "pJ, mma %.3g pJ per busy tensor SM cycle at %g MHz; L2 %.3g, DRAM %.3g pJ per byte",
-                  file, in->limit_w, in->idle.watts, g, e[0], e[1], fmax, e_l2 * 1e12,
+                  file, in->limit_w, in->idle.watts, g, e[0] * vary, e[1], fmax, e_l2 * 1e12,
                   (e_mem - e_l2) * 1e12);
     return 0;
 }

@@ -19,10 +19,12 @@ typedef struct gc_power_load {
 } gc_power_load_t;
 
 /* What the fit reads: the idle, memory (a DRAM copy) and l2 loads, the
- * full and partial tensor loads (n of them), and the trailer's
+ * full and partial tensor loads (n of them), the tensor_vary load (wgmma
+ * whose operands change every instruction; optional), and the trailer's
  * power_limit_w (limit_line 0: absent). */
 typedef struct gc_power_in {
     gc_power_load_t idle, mem, l2;
+    gc_power_load_t vary; /* the wgmma load with changing operands (line 0: none) */
     const gc_power_load_t *tensor;
     int n;
     double limit_w;

@@ -27,6 +27,11 @@
  *             clock the GPU holds at partial tensor-pipe use. They run
  *             after the five full loads, only where the full load ran the
  *             same instructions (wgmma: sm_90a);
+ *   - tensor_vary: the full wgmma load with operands that change from one
+ *             instruction to the next (eight A/B tile pairs in turn), as in a
+ *             matrix product; the tensor load feeds the same tiles every
+ *             time, and a datapath that does not toggle draws less. Runs
+ *             last, where wgmma runs (sm_90a);
  *   - l2:     under reads the L2 holds: every SM full of warps reading a
  *             buffer of a quarter of the L2 with 16-byte loads that skip
  *             the L1, over and over (the bytes a GEMM's tiles move from the
@@ -301,6 +306,55 @@ static __device__ unsigned long long clk_wgmma(const __half *rnd, const clk_args
         *acc += d[i];
     return done;
 }
+
+/* The tensor_vary load of k_clk_tensor: clk_wgmma's instructions, but each
+ * of eight wgmmas in a row reads its own A and B tiles (eight pairs of
+ * different random f16 in shared memory), so the operands change from one
+ * instruction to the next as in a real matrix product, where clk_wgmma
+ * feeds the same two tiles every time (a datapath that does not toggle
+ * draws less). Returns the wgmmas this warpgroup issued. */
+static __device__ unsigned long long clk_wgmma_vary(const __half *rnd, const clk_args_t &ca,
+                                                    int sampler, int *ns, float *acc)
+{
+    __shared__ int stop;
+    unsigned long long start = gc_globaltimer(), next = 0, done = 0;
+    __shared__ __align__(1024) __half sa[8][64 * 16], sb[8][64 * 16];
+    for (int t = 0; t < 8; t++)
+        for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
+            sa[t][i] = rnd[(i * 13 + t * 977) % NRND];
+            sb[t][i] = rnd[(i * 29 + t * 1553 + 611) % NRND];
+        }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    uint64_t da[8], db[8];
+#pragma unroll
+    for (int t = 0; t < 8; t++) {
+        da[t] = gmma_desc(gc_smem_addr(sa[t]), 128, 256);
+        db[t] = gmma_desc(gc_smem_addr(sb[t]), 128, 256);
+    }
+    float d[32];
+#pragma unroll
+    for (int i = 0; i < 32; i++)
+        d[i] = 0.f;
+    for (;;) {
+        for (int j = 0; j < 32; j++) {
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                wgmma_64x64x16(d, da[k], db[k]);
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        }
+        done += 32 * 8;
+        if (clk_tick(&stop, sampler, ca, ns, &next, start))
+            break;
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+    for (int i = 0; i < 32; i++)
+        *acc += d[i];
+    return done;
+}
 #endif
 
 #if __CUDA_ARCH__ >= 800
@@ -480,9 +534,10 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, clk_ar
     float acc = 0;
     unsigned long long fma = 0;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    if (want == 1) {
-        unsigned long long done = on_ns ? clk_wgmma_duty(rnd, ca, sampler, &ns, &acc, on_ns)
-                                        : clk_wgmma(rnd, ca, sampler, &ns, &acc);
+    if (want == 1 || want == 3) {
+        unsigned long long done = want == 3 ? clk_wgmma_vary(rnd, ca, sampler, &ns, &acc)
+                                  : on_ns   ? clk_wgmma_duty(rnd, ca, sampler, &ns, &acc, on_ns)
+                                            : clk_wgmma(rnd, ca, sampler, &ns, &acc);
         fma = threadIdx.x % 128 == 0 ? done * 64ull * 64 * 16 : 0;
         ran = 1;
     }
@@ -554,13 +609,28 @@ __global__ void __launch_bounds__(1024, GC_MEM_MINB) k_clk_fma(const float *rnd,
 
 /* ---- the host side ---- */
 
-enum { L_IDLE, L_MEM, L_TENSOR, L_MMA, L_FMA, L_T25, L_T50, L_T75, L_M25, L_M50, L_M75, L_L2, NLOADS };
+enum {
+    L_IDLE,
+    L_MEM,
+    L_TENSOR,
+    L_MMA,
+    L_FMA,
+    L_T25,
+    L_T50,
+    L_T75,
+    L_M25,
+    L_M50,
+    L_M75,
+    L_L2,
+    L_TV,
+    NLOADS
+};
 
 /* The loads in the order they run: name (the trace's `load`), progress
  * label, and for a partial tensor load the full load it is a part of and
  * the share of each period it works (permille; 0: not a partial load).
  * The partial loads come after the five full ones, so those run as they
- * always did; the l2 load, newer still, runs last. */
+ * always did; the l2 and tensor_vary loads, newer still, run last. */
 static const struct {
     const char *name, *label;
     int base, duty_pm;
@@ -577,6 +647,7 @@ static const struct {
     {"tensor_mma_d50", "tensor (mma.sync) at 50 %", L_MMA, 500},
     {"tensor_mma_d75", "tensor (mma.sync) at 75 %", L_MMA, 750},
     {"l2", "l2 (reads the L2 holds)", -1, 0},
+    {"tensor_vary", "tensor, operands changing", -1, 0},
 };
 
 /* State of the bench: the plan (SMs, the longest run and the settling
@@ -710,8 +781,8 @@ static int clock_start(clk_t *c, int li, gc_err_t *err)
     } else {
         int base = loads[li].base >= 0 ? loads[li].base : li;
         unsigned on_ns = (unsigned)((long)DUTY_NS * loads[li].duty_pm / 1000);
-        k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, ca, c->d_cnt, c->d_sink, c->d_kind,
-                                      base == L_TENSOR ? 1 : 2, on_ns);
+        int want = li == L_TV ? 3 : base == L_TENSOR ? 1 : 2;
+        k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, ca, c->d_cnt, c->d_sink, c->d_kind, want, on_ns);
     }
     return gc_cuda_check(cudaGetLastError(), "launching a clock load", err);
 }
@@ -766,7 +837,9 @@ static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const 
     if (li == L_FMA)
         return gc_trace_put_meta(w, "fma_load", "FFMA on random non-zero f32 registers, 8 chains per thread, %d blocks x 1024 threads: %.1f TFLOP/s (SASS: %ld FFMA)%s", c->fma_blocks, 2 * rate / 1e12,
                                  ctx->sass ? gc_sass_count(ctx->sass, "k_clk_fma", "FFMA") : -1L, pwr);
-    const char *key = li == L_TENSOR ? "tensor_load" : "tensor_mma_load";
+    const char *key = li == L_TENSOR ? "tensor_load" : li == L_TV ? "tensor_vary_load" : "tensor_mma_load";
+    if (kind == 1 && li == L_TV)
+        return gc_trace_put_meta(w, key, "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs, each of 8 wgmmas in a row on its own A and B tiles (operands changing as in a matrix product): %.1f TFLOP/s%s", sms, 2 * rate / 1e12, pwr);
     if (kind == 1)
         return gc_trace_put_meta(w, key, "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs: %.1f TFLOP/s (SASS: %ld HGMMA)%s", sms, 2 * rate / 1e12,
                                  ctx->sass ? gc_sass_count(ctx->sass, "k_clk_tensor", "HGMMA") : -1L, pwr);
@@ -839,7 +912,7 @@ static int clock_load(clk_t *c, int li, int *wrote, gc_err_t *err)
     double total_s = (double)(s[n - 1].ns - s[0].ns) / 1e9;
     double cyc = (double)(s[n - 1].cyc - s[0].cyc);
     double rate = total_s > 0 ? (double)cnt / total_s : 0, watts = 0;
-    int tensor = li == L_TENSOR || li == L_MMA || loads[li].base >= 0;
+    int tensor = li == L_TENSOR || li == L_MMA || li == L_TV || loads[li].base >= 0;
     c->kind[li] = tensor ? kind : 0;
     c->fma_clk[li] = tensor && (kind == 1 || kind == 2) && cyc > 0 ? (double)cnt / c->sms / cyc : 0;
     c->gbs[li] = li == L_MEM || li == L_L2 ? rate / 1e9 : 0;
@@ -856,7 +929,7 @@ static int clock_load(clk_t *c, int li, int *wrote, gc_err_t *err)
  * tensor instruction (wgmma for tensor, mma.sync for tensor_mma) at a rate. */
 static int clock_can_run(const clk_t *c, int li)
 {
-    int b = loads[li].base;
+    int b = li == L_TV ? L_TENSOR : loads[li].base;
     return b < 0 || (c->kind[b] == (b == L_TENSOR ? 1 : 2) && c->fma_clk[b] > 0);
 }
 
@@ -874,7 +947,8 @@ static int clock_loads(clk_t *c, gc_err_t *err)
         snprintf(key, sizeof(key), "%s_load", loads[li].name);
         gc_progress(c->ctx, li + 1, NLOADS, loads[li].label);
         if (!clock_can_run(c, li)) {
-            if (gc_trace_put_meta(c->w, key, "not run: the %s load did not run %s on this GPU", loads[loads[li].base].name, loads[li].base == L_TENSOR ? "wgmma" : "mma.sync"))
+            int b = li == L_TV ? L_TENSOR : loads[li].base;
+            if (gc_trace_put_meta(c->w, key, "not run: the %s load did not run %s on this GPU", loads[b].name, b == L_TENSOR ? "wgmma" : "mma.sync"))
                 return gc_mem_row_err(c->w, err);
             continue;
         }

@@ -19,7 +19,7 @@ static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
 static const char *const loads[] = {"idle",          "memory",        "tensor",
                                     "tensor_mma",    "fma",           "tensor_d25",
                                     "tensor_d50",    "tensor_d75",    "tensor_mma_d25",
-                                    "tensor_mma_d50", "tensor_mma_d75", "l2",    NULL};
+                                    "tensor_mma_d50", "tensor_mma_d75", "l2", "tensor_vary", NULL};
 static const char *const clock_parts[] = {"settled", "unsettled", "sample", NULL};
 static const char *const metrics[] = {"latency", "throughput", NULL};
 static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
@@ -177,7 +177,7 @@ static const gc_bench_col_t dpx_cols[] = {
     UNNUM("clock_mhz", "MHz", "SM clock during the timed region"),
 };
 static const gc_bench_col_t clock_cols[] = {
-    TXT("load", loads, "idle, memory (DRAM-bound), l2 (reads the L2 holds), tensor (tensor-bound: wgmma where the GPU has it), tensor_mma (mma.sync-bound), fma (CUDA-core FP32: FFMA-bound), or a partial tensor load: tensor_dNN / tensor_mma_dNN, the same instructions on NN % of every 16 us on each SM (SMs staggered over the period), __nanosleep the rest"),
+    TXT("load", loads, "idle, memory (DRAM-bound), l2 (reads the L2 holds), tensor_vary (the wgmma load with operands changing every instruction), tensor (tensor-bound: wgmma where the GPU has it), tensor_mma (mma.sync-bound), fma (CUDA-core FP32: FFMA-bound), or a partial tensor load: tensor_dNN / tensor_mma_dNN, the same instructions on NN % of every 16 us on each SM (SMs staggered over the period), __nanosleep the rest"),
     POS("clock_mhz", "MHz", "the load's row: SM clock sustained under that load (median over its last second); sample: the mean clock over the interval"),
     NUM("clock_lo", 0, "MHz", "95 % interval of clock_mhz, low end (sample: clock_mhz)"),
     NUM("clock_hi", 0, "MHz", "95 % interval of clock_mhz, high end (sample: clock_mhz)"),
