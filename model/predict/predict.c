@@ -732,14 +732,28 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
     return tn;
 }
 
-/* Add `reps` waves of N blocks per SM on A SMs to p; returns their cycles.
- * idle: the fraction of the time charged to the tail; start: the first of
- * them is the kernel's first wave. */
-static double wave(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A, double idle,
+/* One round of a wave of N blocks per SM on A SMs (round_cycles): its
+ * cycles t, demands term[], stall shares sh[] and cold first rounds. */
+typedef struct round {
+    double A; /* SMs the wave runs on */
+    double t, term[NT], sh[GC_R_LATENCY + 1], cold[2];
+} round_t;
+
+static void round_of(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A,
+                     round_t *rd)
+{
+    rd->A = A;
+    rd->t = round_cycles(c, pl, wpb, N, A, rd->term, rd->sh, rd->cold);
+}
+
+/* Add `reps` waves of round rd to p; returns their cycles. idle: the
+ * fraction of the time charged to the tail; start: the first of them is
+ * the kernel's first wave. */
+static double wave(const ctx_t *c, const plan_t pl[3], const round_t *rd, double idle,
                    gc_prediction_t *p, double reps, int start)
 {
-    double term[NT], sh[GC_R_LATENCY + 1], cold[2];
-    double t = round_cycles(c, pl, wpb, N, A, term, sh, cold);
+    const double *term = rd->term, *sh = rd->sh, *cold = rd->cold;
+    double t = rd->t, A = rd->A;
     double trips = pl[1].trips > 0 ? pl[1].trips : 1;
     if (t <= 0)
         return 0;
@@ -870,11 +884,19 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
     double G = gc_kernel_blocks(k), S = m->sms, cap = S * B;
     double full = floor(G / cap), rest = G - full * cap;
     double cyc = 0;
-    if (full > 0)
-        cyc += wave(c, pl, wpb, B, S, 0, p, full, 1);
+    round_t rd[2];
+    if (full > 0) {
+        round_of(c, pl, wpb, B, S, &rd[0]);
+        cyc += wave(c, pl, &rd[0], 0, p, full, 1);
+    }
     if (rest > 0) {
         double n = ceil(rest / S), act = fmin(S, rest);
-        cyc += wave(c, pl, wpb, n, act, full > 0 ? 1 - rest / cap : 0, p, 1, full == 0);
+        /* a last wave with as many blocks on every SM runs the full waves' round
+         * (round_cycles is a function of N and A at one clock) */
+        int same = full > 0 && n == B && act == S;
+        if (!same)
+            round_of(c, pl, wpb, n, act, &rd[1]);
+        cyc += wave(c, pl, &rd[same ? 0 : 1], full > 0 ? 1 - rest / cap : 0, p, 1, full == 0);
     }
     /* blocks start at most one per sm.block_dispatch_ns on each SM (measured
      * with empty blocks): a grid of short blocks waits for them to start */
