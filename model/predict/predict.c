@@ -323,6 +323,8 @@ static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[PIP
     double mx = 0;
     for (int k = 0; k < PIPES; k++)
         thr[k] = 0;
+    if (n == 0)
+        return 0; /* a phase without such ops */
     slot_q_t q = {-1, -1, 0};
     for (int i = 0; i < n; i++) {
         int k = u[i].cls >= 0 && u[i].cls < PIPES ? u[i].cls : 1;
@@ -460,19 +462,34 @@ static double slowest_memo(const ctx_t *c, double mr, double n)
     return v;
 }
 
+/* A phase's pipe figures for `warps` warps: the throughput time of its
+ * tensor list (pipes_thr) and of its CUDA-core list (pipes_cls: the
+ * busiest pipe, each pipe's in cls[]), and its after_tensor work
+ * (pipes_after). A round needs them at the SM's warps and at a customer's. */
+typedef struct pipe_figs {
+    double tensor, alu, after, cls[PIPES];
+} pipe_figs_t;
+
+static void pipe_figs(const plan_t *pl, double warps, pipe_figs_t *f)
+{
+    f->after = pipes_after(pl->alu, pl->n_alu, warps);
+    f->tensor = pipes_thr(pl->tensor, pl->n_tensor, warps);
+    f->alu = pipes_cls(pl->alu, pl->n_alu, warps, f->cls);
+}
+
 /* The customer's own dependent work in phase pl, for a customer of wc
- * warps with W warps on the SM: overlapped within it, so the longest of its
- * pipes' throughput and dependency chains, its issue, its shared-memory
- * wavefronts and its loads through the SM's L2 link. */
-static double own_work(const gc_machine_t *m, const plan_t *pl, double wc, double W)
+ * warps with W warps on the SM (f: pipe_figs at wc warps; lat: pipes_lat
+ * of the tensor and the CUDA-core list at W): overlapped within it, so the
+ * longest of its pipes' throughput and dependency chains, its issue, its
+ * shared-memory wavefronts and its loads through the SM's L2 link. */
+static double own_work(const gc_machine_t *m, const plan_t *pl, const pipe_figs_t *f,
+                       const double lat[2], double wc, double W)
 {
     double S = m->sub_cores;
     double lone = W <= S ? m->issue_1warp : 1; /* a warp alone on its sub-core (issue term) */
     /* after_tensor work follows the tensor work's results */
-    double own =
-        MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W)) +
-        pipes_after(pl->alu, pl->n_alu, wc);
-    own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
+    double own = MAX(f->tensor, lat[0]) + f->after;
+    own = MAX(own, MAX(f->alu, lat[1]));
     own = MAX(own, ceil(wc / S) * lone * pl->inst);
     own = MAX(own, wc * pl->waves * m->wave_cyc);
     return MAX(own, wc * pl->sync_rd / m->l2_sm_bw_clk);
@@ -518,10 +535,12 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     /* work that waits for the tensor results, and the next tensor work for
      * it (after_tensor), keeps the tensor pipe idle while it runs */
-    term[T_TSR] = pipes_after(pl->alu, pl->n_alu, W);
-    term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W) + term[T_TSR];
-    double athr[PIPES]; /* each CUDA-core pipe's time */
-    term[GC_R_ALU] = pipes_cls(pl->alu, pl->n_alu, W, athr);
+    pipe_figs_t fw, fc; /* at the SM's warps, at a customer's */
+    pipe_figs(pl, W, &fw);
+    term[T_TSR] = fw.after;
+    term[GC_R_TENSOR] = fw.tensor + term[T_TSR];
+    const double *athr = fw.cls; /* each CUDA-core pipe's time */
+    term[GC_R_ALU] = fw.alu;
     /* issue: one instruction a cycle on the busiest sub-core, except that a
      * warp alone on its sub-core issues one every sm.issue_1warp_ratio
      * cycles (the alu bench: a lone warp cannot issue every cycle) */
@@ -548,12 +567,20 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     *lasync = pl->async_rd > 0 ? lmem + slowest_memo(c, mr, wc * pl->async_lines) +
                                      (pl->tma ? m->tma_extra_cyc : 0)
                                : 0;
-    term[GC_R_LATENCY] = wait_cyc(c, pl, wc, lmem) + own_work(m, pl, wc, W);
+    double lat[2] = {pipes_lat(pl->tensor, pl->n_tensor, W), pipes_lat(pl->alu, pl->n_alu, W)};
+    if (wc != W)
+        pipe_figs(pl, wc, &fc);
+    term[GC_R_LATENCY] =
+        wait_cyc(c, pl, wc, lmem) + own_work(m, pl, wc != W ? &fc : &fw, lat, wc, W);
     /* a block passes a phase without barriers when its last warp does: at
      * least its warps' own work at the SM's rate, however short one warp's
      * path through it (a block customer's next phase waits for all of them) */
-    if (blocks && !blocks_wait)
-        term[GC_R_LATENCY] = MAX(term[GC_R_LATENCY], own_work(m, pl, wpb, W));
+    if (blocks && !blocks_wait) {
+        if (wpb != W)
+            pipe_figs(pl, wpb, &fc);
+        term[GC_R_LATENCY] =
+            MAX(term[GC_R_LATENCY], own_work(m, pl, wpb != W ? &fc : &fw, lat, wpb, W));
+    }
 }
 
 /* x^GC_PREDICT_P and x^(1/GC_PREDICT_P) for the exponent 6, without pow() */
