@@ -609,13 +609,14 @@ static double root(double x)
 typedef struct comb {
     double mx, s;     /* the largest term, the sum of (term / mx)^p */
     double res;       /* the combined resource, at least the issue term */
-    double sm;        /* its SM part: issue, tensor, CUDA-core pipes, shared data path */
+    double sm;        /* its SM part: issue, tensor, CUDA-core pipes, shared data path
+                       * (only where lockstep_first reads it: no pipeline stages) */
     double l2, dram;  /* all L2 / DRAM traffic of the round */
     int issue_bound;  /* issue exceeds the combined others */
     int nc;           /* customers */
 } comb_t;
 
-static void comb_prep(const double term[NT], double ncust, comb_t *cb)
+static void comb_prep(const double term[NT], double ncust, int piped, comb_t *cb)
 {
     double mx = 0, s = 0;
     for (int r = 0; r < GC_R_LATENCY; r++)
@@ -626,12 +627,12 @@ static void comb_prep(const double term[NT], double ncust, comb_t *cb)
             if (r != GC_R_ISSUE)
                 s += pw(term[r] / mx);
     double res = mx > 0 ? mx * root(s) : 0, sm = 0;
-    for (int r = 0; r < GC_R_LATENCY && mx > 0; r++)
+    for (int r = 0; r < GC_R_LATENCY && mx > 0 && !piped; r++)
         if (r != GC_R_ISSUE && r != GC_R_L2 && r != GC_R_DRAM)
             sm += pw(term[r] / mx);
     cb->issue_bound = term[GC_R_ISSUE] > res;
     cb->res = MAX(res, term[GC_R_ISSUE]);
-    cb->sm = MAX(mx * root(sm), term[GC_R_ISSUE]);
+    cb->sm = piped ? 0 : MAX(mx * root(sm), term[GC_R_ISSUE]);
     cb->mx = mx;
     cb->s = s;
     cb->nc = ncust >= 1 ? (int)(ncust + 0.5) : 1;
@@ -743,7 +744,8 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
     double base = term[GC_R_LATENCY], t = 0, tn = 0, t1 = 0;
     double cover = pl[1].stages > 1 ? pl[1].stages - 1 : 0;
     comb_t cb;
-    comb_prep(term, ncust, &cb); /* the latency term is not part of it */
+    int piped = pl[0].stages > 1 || pl[1].stages > 1 || pl[2].stages > 1;
+    comb_prep(term, ncust, piped, &cb); /* the latency term is not part of it */
     for (int it = 0; it < 8; it++) {
         term[GC_R_LATENCY] = base + MAX(0, lasync - cover * t);
         t1 = comb_t1(&cb, term[GC_R_LATENCY]);
@@ -754,7 +756,6 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
     }
     if (sh)
         comb_shares(&cb, term, t1, tn, sh);
-    int piped = pl[0].stages > 1 || pl[1].stages > 1 || pl[2].stages > 1;
     lockstep_first(&cb, term[GC_R_LATENCY], tn, piped, cold);
     return tn;
 }
@@ -948,13 +949,14 @@ double gc_predict_host_launch_us(const gc_prediction_t *p)
     return p->clock_mhz > 0 ? p->breakdown[GC_R_LAUNCH] / p->clock_mhz - p->floor_us : 0;
 }
 
-/* snprintf(dst, n, "%s", src) without the format machinery (per prediction) */
+/* snprintf(dst, n, "%s", src) without the format machinery (per prediction;
+ * n > 0): memchr stops at the first NUL (C11 7.24.5.1) */
 static void copy_name(char *dst, size_t n, const char *src)
 {
-    size_t i = 0;
-    for (; i + 1 < n && src[i]; i++)
-        dst[i] = src[i];
-    dst[i] = 0;
+    const char *end = memchr(src, 0, n - 1);
+    size_t len = end ? (size_t)(end - src) : n - 1;
+    memcpy(dst, src, len);
+    dst[len] = 0;
 }
 
 /* 1 when the loop's CUDA-core work is busiest on the FMA pipe (FFMA,
