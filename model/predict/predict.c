@@ -15,6 +15,19 @@
 /* fmax without the libm call (no NaN can reach these) */
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* fmin and fmax without the libm call, as glibc's x86-64 ones answer:
+ * minsd / maxsd (a < b ? a : b, so of two zeros the second), and the
+ * other operand where one is a NaN. A prediction takes a few dozen. */
+static inline double dmin(double a, double b)
+{
+    return a < b ? a : b != b ? a : b;
+}
+
+static inline double dmax(double a, double b)
+{
+    return a > b ? a : b != b ? a : b;
+}
+
 static const char *const res_names[GC_R_N] = {
     "tensor", "alu", "issue", "shared", "l2", "dram", "latency", "tail", "launch",
 };
@@ -70,7 +83,7 @@ static double sectors_of(const gc_kop_t *op)
 
 static double lines_of(const gc_kop_t *op)
 {
-    return op->lines > 0 ? op->lines : fmax(1, ceil(sectors_of(op) / 4.0));
+    return op->lines > 0 ? op->lines : dmax(1, ceil(sectors_of(op) / 4.0));
 }
 
 /* Wavefronts of one shared access instruction: the banks deliver 128 bytes
@@ -79,9 +92,9 @@ static double lines_of(const gc_kop_t *op)
 static double shared_waves(const gc_kop_t *op)
 {
     double bytes = op->broadcast ? op->width : op->active * op->width;
-    double banks = fmax(1, ceil(bytes / 128.0)) * op->ways;
+    double banks = dmax(1, ceil(bytes / 128.0)) * op->ways;
     double regs = op->width / 4.0 * op->active / 32.0 * (op->broadcast ? 0.5 : 1);
-    return fmax(banks, fmax(1, ceil(regs)));
+    return dmax(banks, dmax(1, ceil(regs)));
 }
 
 /* The synchronous global loads of a phase: their bytes, and the log of the
@@ -241,7 +254,7 @@ static int plan_phase(const gc_machine_t *m, const gc_kernel_t *k, const gc_kpha
         double n = op->count;
         if (n <= 0)
             continue;
-        double chains = op->chains > 0 ? fmin(op->chains, n) : n;
+        double chains = op->chains > 0 ? dmin(op->chains, n) : n;
         if (op->depth > 0 && (op->cls == GC_OP_ALU || op->cls == GC_OP_SHFL))
             chains = n / op->depth; /* its dependent steps, as given */
         int rc = 0;
@@ -391,9 +404,9 @@ static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const doubl
             return 0;
     double extra = 0;
     for (int k = 0; k < 3; k++)
-        extra += (1 - overlap_at(m, k, warps)) * fmin(tensor, thr[k]);
+        extra += (1 - overlap_at(m, k, warps)) * dmin(tensor, thr[k]);
     for (int k = 0; k < 2; k++)
-        extra += (1 - overlap_at(m, 3 + k, warps)) * fmin(tensor, shared[k]);
+        extra += (1 - overlap_at(m, 3 + k, warps)) * dmin(tensor, shared[k]);
     return extra;
 }
 
@@ -437,7 +450,7 @@ static double slowest_extra(const gc_machine_t *m, double mr, double n)
         F += p[i];
         /* pow only where it can tell: F unchanged (p[i] == 0) gives the last
          * power again, and pow(1, n) is 1 (C11 7.12.7.4) */
-        double fF = fmin(F, 1);
+        double fF = dmin(F, 1);
         double fn = p[i] == 0 ? Fn : fF == 1 ? 1 : pow(fF, n);
         emax += v[i] * (fn - Fn);
         mean += v[i] * p[i];
@@ -503,7 +516,7 @@ static double wait_cyc(const ctx_t *c, const plan_t *pl, double wc, double lmem)
     double z = 0;
     if (pl->ldg_depth > 0) { /* each dependent step waits for the slowest of its lines:
                               * the L1's latency only when the customer's lines all hit */
-        double all = exp(fmax(-700, wc * pl->ldg_l1));
+        double all = exp(dmax(-700, wc * pl->ldg_l1));
         z += pl->ldg_depth *
              ((1 - all) * (lmem + slowest_memo(c, pl->mr, wc * pl->sync_lines / pl->ldg_depth)) +
               all * m->l1_lat_cyc);
@@ -528,7 +541,7 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     int blocks_wait = pl->bars > 0;    /* a customer is a block, else a warp */
     double wc = blocks_wait ? wpb : 1; /* warps per customer */
     double S = m->sub_cores, mr = pl->mr;
-    double r2 = fmin(m->l2_bw_clk / A, m->l2_sm_bw_clk);
+    double r2 = dmin(m->l2_bw_clk / A, m->l2_sm_bw_clk);
     /* cycles per DRAM byte of this SM's share, reading / writing (the turnaround
      * between them is added per round, in round_cycles) */
     double cr = c->clock_mhz * A / (m->dram_rd_gbs * 1e3),
@@ -663,7 +676,7 @@ static double comb_t1(const comb_t *cb, double lat)
 static void comb_shares(const comb_t *cb, const double term[NT], double t1, double t,
                         double sh[GC_R_LATENCY + 1])
 {
-    double busy = fmin(cb->res, t1);
+    double busy = dmin(cb->res, t1);
     for (int r = 0; r < GC_R_LATENCY; r++)
         sh[r] = 0;
     if (cb->issue_bound)
@@ -735,7 +748,7 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
         c->clock_mhz * A / 1e3 * (2 / m->dram_cp_gbs - 1 / m->dram_rd_gbs - 1 / m->dram_wr_gbs);
     double dtot = term[T_DRB] + term[T_DWB];
     if (ct > 0 && dtot > 0) {
-        double per = fmin(term[T_DRB], term[T_DWB]) * ct / dtot; /* cycles per DRAM byte */
+        double per = dmin(term[T_DRB], term[T_DWB]) * ct / dtot; /* cycles per DRAM byte */
         term[GC_R_DRAM] += term[T_DRS] * per;
         term[T_DRAMA] += (dtot - term[T_DRS]) * per;
     }
@@ -866,7 +879,7 @@ static void phase_miss(plan_t pl[3], double warps, double unique, double miss, i
     }
     double first[3];
     for (int i = 0; i < 3; i++) {
-        first[i] = fmin(ldg[i], left);
+        first[i] = dmin(ldg[i], left);
         left -= first[i];
     }
     double mc = copies > 0 ? ((warm ? 0 : left) + (copies - left) * miss) / copies : 0;
@@ -890,14 +903,14 @@ static void traffic(const gc_kernel_t *k, const gc_machine_t *m, plan_t pl[3], d
     /* a footprint value given in the file counts even when it is 0 */
     unsigned given = k->footprint_given;
     double unique =
-        (given & GC_FP_READ) || k->read_bytes > 0 ? fmin(k->read_bytes, *l2rd) : *l2rd;
+        (given & GC_FP_READ) || k->read_bytes > 0 ? dmin(k->read_bytes, *l2rd) : *l2rd;
     double reuse = (given & GC_FP_REUSE) || k->reuse_bytes > 0 ? k->reuse_bytes : unique;
     double cap = m->l2_bytes;
     double miss = reuse <= cap ? 0 : (cap > 0 ? 1 - cap / reuse : 1);
-    double wr = (given & GC_FP_WRITE) || k->write_bytes > 0 ? fmin(k->write_bytes, *l2wr) : *l2wr;
+    double wr = (given & GC_FP_WRITE) || k->write_bytes > 0 ? dmin(k->write_bytes, *l2wr) : *l2wr;
     /* warm: the data sits in the L2 at launch, and what is written stays there */
     int warm = k->l2_warm && unique + wr <= cap;
-    *drd = (warm ? 0 : unique) + fmax(0, *l2rd - unique) * miss;
+    *drd = (warm ? 0 : unique) + dmax(0, *l2rd - unique) * miss;
     *dwr = warm ? 0 : wr;
     phase_miss(pl, warps, unique, miss, warm, *l2rd, *drd);
 }
@@ -918,7 +931,7 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
         cyc += wave(c, pl, &rd[0], 0, p, full, 1);
     }
     if (rest > 0) {
-        double n = ceil(rest / S), act = fmin(S, rest);
+        double n = ceil(rest / S), act = dmin(S, rest);
         /* a last wave with as many blocks on every SM runs the full waves' round
          * (round_cycles is a function of N and A at one clock) */
         int same = full > 0 && n == B && act == S;
