@@ -485,6 +485,10 @@ typedef struct pipe_figs {
 
 static void pipe_figs(const plan_t *pl, double warps, pipe_figs_t *f)
 {
+    if (pl->n_tensor == 0 && pl->n_alu == 0) { /* what the three give for empty lists */
+        *f = (pipe_figs_t){0, 0, 0, {0, 0, 0, 0, 0}};
+        return;
+    }
     f->after = pipes_after(pl->alu, pl->n_alu, warps);
     f->tensor = pipes_thr(pl->tensor, pl->n_tensor, warps);
     f->alu = pipes_cls(pl->alu, pl->n_alu, warps, f->cls);
@@ -1195,7 +1199,7 @@ static int prepare(const gc_machine_t *m, const gc_kernel_t *k, plan_t pl[3], ct
     p->l2_bytes = l2rd + l2wr;
     p->dram_bytes = drd + dwr;
     for (int i = 0; i < 3; i++)
-        p->tensor_fma += gc_kernel_blocks(k) * wpb * pl[i].trips * pl[i].fma;
+        p->tensor_fma += p->blocks * wpb * pl[i].trips * pl[i].fma;
     *c = (ctx_t){m, m->clock_max_mhz, l2wr > 0 ? dwr / l2wr : 0, c->memo};
     return 0;
 }
