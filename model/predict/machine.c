@@ -344,17 +344,22 @@ int gc_machine_tensor(const gc_machine_t *m, const gc_kop_t *op, const char *fil
                       gc_tensor_plan_t *out, gc_derived_list_t *dl, gc_err_t *err)
 {
     memset(out, 0, sizeof(*out));
-    int mm, n, k;
-    if (!op->shape || gc_tensor_shape(op->shape, &mm, &n, &k))
-        return gc_err_at(err, GC_EINPUT, file, op->line, op->col, "bad tensor shape '%s'",
-                         op->shape ? op->shape : "?");
     const char *inst = op->inst ? op->inst : "mma";
     int wg = !strncmp(inst, "wgmma", 5);
     const char *operands = wg ? (op->operands ? op->operands : "ss") : NULL;
-    out->fma = (double)mm * n * k;
     out->insts = 1;
     out->warpgroup = wg;
-    const gc_mform_t *f = find(m, inst, op->shape, op->a, op->c, operands);
+    const gc_mform_t *f = op->shape ? find(m, inst, op->shape, op->a, op->c, operands) : NULL;
+    /* a form of the op's own shape read that shape at create: its m*n*k
+     * (f->fma > 0) is the op's, so the shape is parsed here only without one */
+    int mm = 0, n = 0, k = 0;
+    if (f && f->fma > 0)
+        out->fma = f->fma;
+    else if (!op->shape || gc_tensor_shape(op->shape, &mm, &n, &k))
+        return gc_err_at(err, GC_EINPUT, file, op->line, op->col, "bad tensor shape '%s'",
+                         op->shape ? op->shape : "?");
+    else
+        out->fma = (double)mm * n * k;
     const char *rule = NULL;
     if (!f && !strcmp(op->a, "bf16")) {
         f = find(m, inst, op->shape, "f16", op->c, operands);

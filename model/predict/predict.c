@@ -15,6 +15,19 @@
 /* fmax without the libm call (no NaN can reach these) */
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* fmin and fmax without the libm call, as glibc's x86-64 ones answer:
+ * minsd / maxsd (a < b ? a : b, so of two zeros the second), and the
+ * other operand where one is a NaN. A prediction takes a few dozen. */
+static inline double dmin(double a, double b)
+{
+    return a < b ? a : b != b ? a : b;
+}
+
+static inline double dmax(double a, double b)
+{
+    return a > b ? a : b != b ? a : b;
+}
+
 static const char *const res_names[GC_R_N] = {
     "tensor", "alu", "issue", "shared", "l2", "dram", "latency", "tail", "launch",
 };
@@ -70,7 +83,7 @@ static double sectors_of(const gc_kop_t *op)
 
 static double lines_of(const gc_kop_t *op)
 {
-    return op->lines > 0 ? op->lines : fmax(1, ceil(sectors_of(op) / 4.0));
+    return op->lines > 0 ? op->lines : dmax(1, ceil(sectors_of(op) / 4.0));
 }
 
 /* Wavefronts of one shared access instruction: the banks deliver 128 bytes
@@ -79,9 +92,9 @@ static double lines_of(const gc_kop_t *op)
 static double shared_waves(const gc_kop_t *op)
 {
     double bytes = op->broadcast ? op->width : op->active * op->width;
-    double banks = fmax(1, ceil(bytes / 128.0)) * op->ways;
+    double banks = dmax(1, ceil(bytes / 128.0)) * op->ways;
     double regs = op->width / 4.0 * op->active / 32.0 * (op->broadcast ? 0.5 : 1);
-    return fmax(banks, fmax(1, ceil(regs)));
+    return dmax(banks, dmax(1, ceil(regs)));
 }
 
 /* The synchronous global loads of a phase: their bytes, and the log of the
@@ -241,7 +254,7 @@ static int plan_phase(const gc_machine_t *m, const gc_kernel_t *k, const gc_kpha
         double n = op->count;
         if (n <= 0)
             continue;
-        double chains = op->chains > 0 ? fmin(op->chains, n) : n;
+        double chains = op->chains > 0 ? dmin(op->chains, n) : n;
         if (op->depth > 0 && (op->cls == GC_OP_ALU || op->cls == GC_OP_SHFL))
             chains = n / op->depth; /* its dependent steps, as given */
         int rc = 0;
@@ -324,6 +337,8 @@ static double pipes_cls(const pipe_use_t *u, int n, double warps, double thr[PIP
     double mx = 0;
     for (int k = 0; k < PIPES; k++)
         thr[k] = 0;
+    if (n == 0)
+        return 0; /* a phase without such ops */
     slot_q_t q = {-1, -1, 0};
     for (int i = 0; i < n; i++) {
         int k = u[i].cls >= 0 && u[i].cls < PIPES ? u[i].cls : 1;
@@ -390,9 +405,9 @@ static double coissue_extra(const gc_machine_t *m, const plan_t *pl, const doubl
             return 0;
     double extra = 0;
     for (int k = 0; k < 3; k++)
-        extra += (1 - overlap_at(m, k, warps)) * fmin(tensor, thr[k]);
+        extra += (1 - overlap_at(m, k, warps)) * dmin(tensor, thr[k]);
     for (int k = 0; k < 2; k++)
-        extra += (1 - overlap_at(m, 3 + k, warps)) * fmin(tensor, shared[k]);
+        extra += (1 - overlap_at(m, 3 + k, warps)) * dmin(tensor, shared[k]);
     return extra;
 }
 
@@ -436,7 +451,7 @@ static double slowest_extra(const gc_machine_t *m, double mr, double n)
         F += p[i];
         /* pow only where it can tell: F unchanged (p[i] == 0) gives the last
          * power again, and pow(1, n) is 1 (C11 7.12.7.4) */
-        double fF = fmin(F, 1);
+        double fF = dmin(F, 1);
         double fn = p[i] == 0 ? Fn : fF == 1 ? 1 : pow(fF, n);
         emax += v[i] * (fn - Fn);
         mean += v[i] * p[i];
@@ -461,19 +476,38 @@ static double slowest_memo(const ctx_t *c, double mr, double n)
     return v;
 }
 
+/* A phase's pipe figures for `warps` warps: the throughput time of its
+ * tensor list (pipes_thr) and of its CUDA-core list (pipes_cls: the
+ * busiest pipe, each pipe's in cls[]), and its after_tensor work
+ * (pipes_after). A round needs them at the SM's warps and at a customer's. */
+typedef struct pipe_figs {
+    double tensor, alu, after, cls[PIPES];
+} pipe_figs_t;
+
+static void pipe_figs(const plan_t *pl, double warps, pipe_figs_t *f)
+{
+    if (pl->n_tensor == 0 && pl->n_alu == 0) { /* what the three give for empty lists */
+        *f = (pipe_figs_t){0, 0, 0, {0, 0, 0, 0, 0}};
+        return;
+    }
+    f->after = pipes_after(pl->alu, pl->n_alu, warps);
+    f->tensor = pipes_thr(pl->tensor, pl->n_tensor, warps);
+    f->alu = pipes_cls(pl->alu, pl->n_alu, warps, f->cls);
+}
+
 /* The customer's own dependent work in phase pl, for a customer of wc
- * warps with W warps on the SM: overlapped within it, so the longest of its
- * pipes' throughput and dependency chains, its issue, its shared-memory
- * wavefronts and its loads through the SM's L2 link. */
-static double own_work(const gc_machine_t *m, const plan_t *pl, double wc, double W)
+ * warps with W warps on the SM (f: pipe_figs at wc warps; lat: pipes_lat
+ * of the tensor and the CUDA-core list at W): overlapped within it, so the
+ * longest of its pipes' throughput and dependency chains, its issue, its
+ * shared-memory wavefronts and its loads through the SM's L2 link. */
+static double own_work(const gc_machine_t *m, const plan_t *pl, const pipe_figs_t *f,
+                       const double lat[2], double wc, double W)
 {
     double S = m->sub_cores;
     double lone = W <= S ? m->issue_1warp : 1; /* a warp alone on its sub-core (issue term) */
     /* after_tensor work follows the tensor work's results */
-    double own =
-        MAX(pipes_thr(pl->tensor, pl->n_tensor, wc), pipes_lat(pl->tensor, pl->n_tensor, W)) +
-        pipes_after(pl->alu, pl->n_alu, wc);
-    own = MAX(own, MAX(pipes_thr(pl->alu, pl->n_alu, wc), pipes_lat(pl->alu, pl->n_alu, W)));
+    double own = MAX(f->tensor, lat[0]) + f->after;
+    own = MAX(own, MAX(f->alu, lat[1]));
     own = MAX(own, ceil(wc / S) * lone * pl->inst);
     own = MAX(own, wc * pl->waves * m->wave_cyc);
     return MAX(own, wc * pl->sync_rd / m->l2_sm_bw_clk);
@@ -487,7 +521,7 @@ static double wait_cyc(const ctx_t *c, const plan_t *pl, double wc, double lmem)
     double z = 0;
     if (pl->ldg_depth > 0) { /* each dependent step waits for the slowest of its lines:
                               * the L1's latency only when the customer's lines all hit */
-        double all = exp(fmax(-700, wc * pl->ldg_l1));
+        double all = exp(dmax(-700, wc * pl->ldg_l1));
         z += pl->ldg_depth *
              ((1 - all) * (lmem + slowest_memo(c, pl->mr, wc * pl->sync_lines / pl->ldg_depth)) +
               all * m->l1_lat_cyc);
@@ -512,17 +546,19 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     int blocks_wait = pl->bars > 0;    /* a customer is a block, else a warp */
     double wc = blocks_wait ? wpb : 1; /* warps per customer */
     double S = m->sub_cores, mr = pl->mr;
-    double r2 = fmin(m->l2_bw_clk / A, m->l2_sm_bw_clk);
+    double r2 = dmin(m->l2_bw_clk / A, m->l2_sm_bw_clk);
     /* cycles per DRAM byte of this SM's share, reading / writing (the turnaround
      * between them is added per round, in round_cycles) */
     double cr = c->clock_mhz * A / (m->dram_rd_gbs * 1e3),
            cw = c->clock_mhz * A / (m->dram_wr_gbs * 1e3);
     /* work that waits for the tensor results, and the next tensor work for
      * it (after_tensor), keeps the tensor pipe idle while it runs */
-    term[T_TSR] = pipes_after(pl->alu, pl->n_alu, W);
-    term[GC_R_TENSOR] = pipes_thr(pl->tensor, pl->n_tensor, W) + term[T_TSR];
-    double athr[PIPES]; /* each CUDA-core pipe's time */
-    term[GC_R_ALU] = pipes_cls(pl->alu, pl->n_alu, W, athr);
+    pipe_figs_t fw, fc; /* at the SM's warps, at a customer's */
+    pipe_figs(pl, W, &fw);
+    term[T_TSR] = fw.after;
+    term[GC_R_TENSOR] = fw.tensor + term[T_TSR];
+    const double *athr = fw.cls; /* each CUDA-core pipe's time */
+    term[GC_R_ALU] = fw.alu;
     /* issue: one instruction a cycle on the busiest sub-core, except that a
      * warp alone on its sub-core issues one every sm.issue_1warp_ratio
      * cycles (the alu bench: a lone warp cannot issue every cycle) */
@@ -549,12 +585,20 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
     *lasync = pl->async_rd > 0 ? lmem + slowest_memo(c, mr, wc * pl->async_lines) +
                                      (pl->tma ? m->tma_extra_cyc : 0)
                                : 0;
-    term[GC_R_LATENCY] = wait_cyc(c, pl, wc, lmem) + own_work(m, pl, wc, W);
+    double lat[2] = {pipes_lat(pl->tensor, pl->n_tensor, W), pipes_lat(pl->alu, pl->n_alu, W)};
+    if (wc != W)
+        pipe_figs(pl, wc, &fc);
+    term[GC_R_LATENCY] =
+        wait_cyc(c, pl, wc, lmem) + own_work(m, pl, wc != W ? &fc : &fw, lat, wc, W);
     /* a block passes a phase without barriers when its last warp does: at
      * least its warps' own work at the SM's rate, however short one warp's
      * path through it (a block customer's next phase waits for all of them) */
-    if (blocks && !blocks_wait)
-        term[GC_R_LATENCY] = MAX(term[GC_R_LATENCY], own_work(m, pl, wpb, W));
+    if (blocks && !blocks_wait) {
+        if (wpb != W)
+            pipe_figs(pl, wpb, &fc);
+        term[GC_R_LATENCY] =
+            MAX(term[GC_R_LATENCY], own_work(m, pl, wpb != W ? &fc : &fw, lat, wpb, W));
+    }
 }
 
 /* x^GC_PREDICT_P and x^(1/GC_PREDICT_P) for the exponent 6, without pow() */
@@ -583,13 +627,14 @@ static double root(double x)
 typedef struct comb {
     double mx, s;     /* the largest term, the sum of (term / mx)^p */
     double res;       /* the combined resource, at least the issue term */
-    double sm;        /* its SM part: issue, tensor, CUDA-core pipes, shared data path */
+    double sm;        /* its SM part: issue, tensor, CUDA-core pipes, shared data path
+                       * (only where lockstep_first reads it: no pipeline stages) */
     double l2, dram;  /* all L2 / DRAM traffic of the round */
     int issue_bound;  /* issue exceeds the combined others */
     int nc;           /* customers */
 } comb_t;
 
-static void comb_prep(const double term[NT], double ncust, comb_t *cb)
+static void comb_prep(const double term[NT], double ncust, int piped, comb_t *cb)
 {
     double mx = 0, s = 0;
     for (int r = 0; r < GC_R_LATENCY; r++)
@@ -600,12 +645,12 @@ static void comb_prep(const double term[NT], double ncust, comb_t *cb)
             if (r != GC_R_ISSUE)
                 s += pw(term[r] / mx);
     double res = mx > 0 ? mx * root(s) : 0, sm = 0;
-    for (int r = 0; r < GC_R_LATENCY && mx > 0; r++)
+    for (int r = 0; r < GC_R_LATENCY && mx > 0 && !piped; r++)
         if (r != GC_R_ISSUE && r != GC_R_L2 && r != GC_R_DRAM)
             sm += pw(term[r] / mx);
     cb->issue_bound = term[GC_R_ISSUE] > res;
     cb->res = MAX(res, term[GC_R_ISSUE]);
-    cb->sm = MAX(mx * root(sm), term[GC_R_ISSUE]);
+    cb->sm = piped ? 0 : MAX(mx * root(sm), term[GC_R_ISSUE]);
     cb->mx = mx;
     cb->s = s;
     cb->nc = ncust >= 1 ? (int)(ncust + 0.5) : 1;
@@ -636,7 +681,7 @@ static double comb_t1(const comb_t *cb, double lat)
 static void comb_shares(const comb_t *cb, const double term[NT], double t1, double t,
                         double sh[GC_R_LATENCY + 1])
 {
-    double busy = fmin(cb->res, t1);
+    double busy = dmin(cb->res, t1);
     for (int r = 0; r < GC_R_LATENCY; r++)
         sh[r] = 0;
     if (cb->issue_bound)
@@ -708,7 +753,7 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
         c->clock_mhz * A / 1e3 * (2 / m->dram_cp_gbs - 1 / m->dram_rd_gbs - 1 / m->dram_wr_gbs);
     double dtot = term[T_DRB] + term[T_DWB];
     if (ct > 0 && dtot > 0) {
-        double per = fmin(term[T_DRB], term[T_DWB]) * ct / dtot; /* cycles per DRAM byte */
+        double per = dmin(term[T_DRB], term[T_DWB]) * ct / dtot; /* cycles per DRAM byte */
         term[GC_R_DRAM] += term[T_DRS] * per;
         term[T_DRAMA] += (dtot - term[T_DRS]) * per;
     }
@@ -717,7 +762,8 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
     double base = term[GC_R_LATENCY], t = 0, tn = 0, t1 = 0;
     double cover = pl[1].stages > 1 ? pl[1].stages - 1 : 0;
     comb_t cb;
-    comb_prep(term, ncust, &cb); /* the latency term is not part of it */
+    int piped = pl[0].stages > 1 || pl[1].stages > 1 || pl[2].stages > 1;
+    comb_prep(term, ncust, piped, &cb); /* the latency term is not part of it */
     for (int it = 0; it < 8; it++) {
         term[GC_R_LATENCY] = base + MAX(0, lasync - cover * t);
         t1 = comb_t1(&cb, term[GC_R_LATENCY]);
@@ -728,19 +774,32 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
     }
     if (sh)
         comb_shares(&cb, term, t1, tn, sh);
-    int piped = pl[0].stages > 1 || pl[1].stages > 1 || pl[2].stages > 1;
     lockstep_first(&cb, term[GC_R_LATENCY], tn, piped, cold);
     return tn;
 }
 
-/* Add `reps` waves of N blocks per SM on A SMs to p; returns their cycles.
- * idle: the fraction of the time charged to the tail; start: the first of
- * them is the kernel's first wave. */
-static double wave(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A, double idle,
+/* One round of a wave of N blocks per SM on A SMs (round_cycles): its
+ * cycles t, demands term[], stall shares sh[] and cold first rounds. */
+typedef struct round {
+    double A; /* SMs the wave runs on */
+    double t, term[NT], sh[GC_R_LATENCY + 1], cold[2];
+} round_t;
+
+static void round_of(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A,
+                     round_t *rd)
+{
+    rd->A = A;
+    rd->t = round_cycles(c, pl, wpb, N, A, rd->term, rd->sh, rd->cold);
+}
+
+/* Add `reps` waves of round rd to p; returns their cycles. idle: the
+ * fraction of the time charged to the tail; start: the first of them is
+ * the kernel's first wave. */
+static double wave(const ctx_t *c, const plan_t pl[3], const round_t *rd, double idle,
                    gc_prediction_t *p, double reps, int start)
 {
-    double term[NT], sh[GC_R_LATENCY + 1], cold[2];
-    double t = round_cycles(c, pl, wpb, N, A, term, sh, cold);
+    const double *term = rd->term, *sh = rd->sh, *cold = rd->cold;
+    double t = rd->t, A = rd->A;
     double trips = pl[1].trips > 0 ? pl[1].trips : 1;
     if (t <= 0)
         return 0;
@@ -825,7 +884,7 @@ static void phase_miss(plan_t pl[3], double warps, double unique, double miss, i
     }
     double first[3];
     for (int i = 0; i < 3; i++) {
-        first[i] = fmin(ldg[i], left);
+        first[i] = dmin(ldg[i], left);
         left -= first[i];
     }
     double mc = copies > 0 ? ((warm ? 0 : left) + (copies - left) * miss) / copies : 0;
@@ -849,14 +908,14 @@ static void traffic(const gc_kernel_t *k, const gc_machine_t *m, plan_t pl[3], d
     /* a footprint value given in the file counts even when it is 0 */
     unsigned given = k->footprint_given;
     double unique =
-        (given & GC_FP_READ) || k->read_bytes > 0 ? fmin(k->read_bytes, *l2rd) : *l2rd;
+        (given & GC_FP_READ) || k->read_bytes > 0 ? dmin(k->read_bytes, *l2rd) : *l2rd;
     double reuse = (given & GC_FP_REUSE) || k->reuse_bytes > 0 ? k->reuse_bytes : unique;
     double cap = m->l2_bytes;
     double miss = reuse <= cap ? 0 : (cap > 0 ? 1 - cap / reuse : 1);
-    double wr = (given & GC_FP_WRITE) || k->write_bytes > 0 ? fmin(k->write_bytes, *l2wr) : *l2wr;
+    double wr = (given & GC_FP_WRITE) || k->write_bytes > 0 ? dmin(k->write_bytes, *l2wr) : *l2wr;
     /* warm: the data sits in the L2 at launch, and what is written stays there */
     int warm = k->l2_warm && unique + wr <= cap;
-    *drd = (warm ? 0 : unique) + fmax(0, *l2rd - unique) * miss;
+    *drd = (warm ? 0 : unique) + dmax(0, *l2rd - unique) * miss;
     *dwr = warm ? 0 : wr;
     phase_miss(pl, warps, unique, miss, warm, *l2rd, *drd);
 }
@@ -871,11 +930,19 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
     double G = gc_kernel_blocks(k), S = m->sms, cap = S * B;
     double full = floor(G / cap), rest = G - full * cap;
     double cyc = 0;
-    if (full > 0)
-        cyc += wave(c, pl, wpb, B, S, 0, p, full, 1);
+    round_t rd[2];
+    if (full > 0) {
+        round_of(c, pl, wpb, B, S, &rd[0]);
+        cyc += wave(c, pl, &rd[0], 0, p, full, 1);
+    }
     if (rest > 0) {
-        double n = ceil(rest / S), act = fmin(S, rest);
-        cyc += wave(c, pl, wpb, n, act, full > 0 ? 1 - rest / cap : 0, p, 1, full == 0);
+        double n = ceil(rest / S), act = dmin(S, rest);
+        /* a last wave with as many blocks on every SM runs the full waves' round
+         * (round_cycles is a function of N and A at one clock) */
+        int same = full > 0 && n == B && act == S;
+        if (!same)
+            round_of(c, pl, wpb, n, act, &rd[1]);
+        cyc += wave(c, pl, &rd[same ? 0 : 1], full > 0 ? 1 - rest / cap : 0, p, 1, full == 0);
     }
     /* blocks start at most one per sm.block_dispatch_ns on each SM (measured
      * with empty blocks): a grid of short blocks waits for them to start */
@@ -900,13 +967,14 @@ double gc_predict_host_launch_us(const gc_prediction_t *p)
     return p->clock_mhz > 0 ? p->breakdown[GC_R_LAUNCH] / p->clock_mhz - p->floor_us : 0;
 }
 
-/* snprintf(dst, n, "%s", src) without the format machinery (per prediction) */
+/* snprintf(dst, n, "%s", src) without the format machinery (per prediction;
+ * n > 0): memchr stops at the first NUL (C11 7.24.5.1) */
 static void copy_name(char *dst, size_t n, const char *src)
 {
-    size_t i = 0;
-    for (; i + 1 < n && src[i]; i++)
-        dst[i] = src[i];
-    dst[i] = 0;
+    const char *end = memchr(src, 0, n - 1);
+    size_t len = end ? (size_t)(end - src) : n - 1;
+    memcpy(dst, src, len);
+    dst[len] = 0;
 }
 
 /* 1 when the loop's CUDA-core work is busiest on the FMA pipe (FFMA,
@@ -1135,7 +1203,7 @@ static int prepare(const gc_machine_t *m, const gc_kernel_t *k, plan_t pl[3], ct
     p->l2_bytes = l2rd + l2wr;
     p->dram_bytes = drd + dwr;
     for (int i = 0; i < 3; i++)
-        p->tensor_fma += gc_kernel_blocks(k) * wpb * pl[i].trips * pl[i].fma;
+        p->tensor_fma += p->blocks * wpb * pl[i].trips * pl[i].fma;
     *c = (ctx_t){m, m->clock_max_mhz, 0, l2wr > 0 ? dwr / l2wr : 0, c->memo};
     return 0;
 }
