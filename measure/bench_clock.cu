@@ -266,69 +266,30 @@ static __device__ __forceinline__ void mma_16x8x16(float *c, const unsigned *a, 
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /* The wgmma load of k_clk_tensor: two warpgroups issue
- * wgmma.m64n64k16.f32.f16.f16 from shared memory until the load ends;
- * returns the wgmmas issued by this thread's warpgroup, *acc the
- * accumulators' sum. */
+ * wgmma.m64n64k16.f32.f16.f16 from shared memory until the load ends, the
+ * eight wgmmas in a row on NP pairs of A and B tiles (64 x 16 random f16
+ * each) in turn: NP = 1 the tensor load, the same tiles every time; NP = 8
+ * the tensor_vary load, operands changing every instruction as in a matrix
+ * product (a datapath that does not toggle draws less). Returns the wgmmas
+ * this warpgroup issued, *acc the accumulators' sum. */
+template <int NP>
 static __device__ unsigned long long clk_wgmma(const __half *rnd, const clk_args_t &ca,
                                                int sampler, int *ns, float *acc)
 {
     __shared__ int stop;
     unsigned long long start = gc_globaltimer(), next = 0, done = 0;
-    /* A and B: 64 x 16 f16 each, 8x8 core matrices, no swizzle */
-    __shared__ __align__(1024) __half sa[64 * 16], sb[64 * 16];
-    for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
-        sa[i] = rnd[i];
-        sb[i] = rnd[64 * 16 + i];
-    }
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncthreads();
-    uint64_t da = gmma_desc(gc_smem_addr(sa), 128, 256), db = gmma_desc(gc_smem_addr(sb), 128, 256);
-    float d[32];
-#pragma unroll
-    for (int i = 0; i < 32; i++)
-        d[i] = 0.f;
-    for (;;) {
-        for (int j = 0; j < 32; j++) {
-            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-            for (int k = 0; k < 8; k++)
-                wgmma_64x64x16(d, da, db);
-            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-        }
-        done += 32 * 8;
-        if (clk_tick(&stop, sampler, ca, ns, &next, start))
-            break;
-    }
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-#pragma unroll
-    for (int i = 0; i < 32; i++)
-        *acc += d[i];
-    return done;
-}
-
-/* The tensor_vary load of k_clk_tensor: clk_wgmma's instructions, but each
- * of eight wgmmas in a row reads its own A and B tiles (eight pairs of
- * different random f16 in shared memory), so the operands change from one
- * instruction to the next as in a real matrix product, where clk_wgmma
- * feeds the same two tiles every time (a datapath that does not toggle
- * draws less). Returns the wgmmas this warpgroup issued. */
-static __device__ unsigned long long clk_wgmma_vary(const __half *rnd, const clk_args_t &ca,
-                                                    int sampler, int *ns, float *acc)
-{
-    __shared__ int stop;
-    unsigned long long start = gc_globaltimer(), next = 0, done = 0;
-    __shared__ __align__(1024) __half sa[8][64 * 16], sb[8][64 * 16];
-    for (int t = 0; t < 8; t++)
+    /* 8x8 core matrices, no swizzle */
+    __shared__ __align__(1024) __half sa[NP][64 * 16], sb[NP][64 * 16];
+    for (int t = 0; t < NP; t++)
         for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
-            sa[t][i] = rnd[(i * 13 + t * 977) % NRND];
-            sb[t][i] = rnd[(i * 29 + t * 1553 + 611) % NRND];
+            sa[t][i] = NP == 1 ? rnd[i] : rnd[(i * 13 + t * 977) % NRND];
+            sb[t][i] = NP == 1 ? rnd[64 * 16 + i] : rnd[(i * 29 + t * 1553 + 611) % NRND];
         }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
-    uint64_t da[8], db[8];
+    uint64_t da[NP], db[NP];
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < NP; t++) {
         da[t] = gmma_desc(gc_smem_addr(sa[t]), 128, 256);
         db[t] = gmma_desc(gc_smem_addr(sb[t]), 128, 256);
     }
@@ -341,7 +302,7 @@ static __device__ unsigned long long clk_wgmma_vary(const __half *rnd, const clk
             asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
             for (int k = 0; k < 8; k++)
-                wgmma_64x64x16(d, da[k], db[k]);
+                wgmma_64x64x16(d, da[k % NP], db[k % NP]);
             asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
             asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
         }
@@ -535,9 +496,9 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, clk_ar
     unsigned long long fma = 0;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     if (want == 1 || want == 3) {
-        unsigned long long done = want == 3 ? clk_wgmma_vary(rnd, ca, sampler, &ns, &acc)
+        unsigned long long done = want == 3 ? clk_wgmma<8>(rnd, ca, sampler, &ns, &acc)
                                   : on_ns   ? clk_wgmma_duty(rnd, ca, sampler, &ns, &acc, on_ns)
-                                            : clk_wgmma(rnd, ca, sampler, &ns, &acc);
+                                            : clk_wgmma<1>(rnd, ca, sampler, &ns, &acc);
         fma = threadIdx.x % 128 == 0 ? done * 64ull * 64 * 16 : 0;
         ran = 1;
     }
