@@ -61,9 +61,14 @@ try:
 except gpucal.GpucalError as e:
     print("error:", e)
 print(gpucal.predict(kernel="'"$GC_SRC"'/model/kernels/mma_matmul_3_1.yaml", arch="ada-rtx4090")["bound"])
+g = dict(m=16384, n=16384, k=16384, dtype="f16", arch="hopper-h200")
+print("b2b", gpucal.predict("gemm", **g)["kernels"][-1]["prediction"]["clock_source"][:16])
+print("1/s", gpucal.predict("gemm", period_us=1e6, **g)["kernels"][-1]["prediction"]["clock_source"][:16])
 ') >"$T/out" 2>"$T/err"
 rc=$? out=$T/out err=$T/err
 expect_rc 0 "Python errors and kernels"
 expect_out '^error: --m, --n, --k and --dtype are required$' "GpucalError"
 expect_out '^tensor$' "Python kernel description"
+expect_out '^b2b sm.power_limit_' "Python: the power limit back to back"
+expect_out '^1/s sm.tensor_clock ' "Python: period_us= reaches the model"
 finish
