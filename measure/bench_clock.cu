@@ -38,7 +38,9 @@
  *             L2; with the memory load's DRAM copy, the power that traffic
  *             draws). Runs last.
  * The memory and l2 loads' rows give the bytes they moved per second
- * (column gbs), and the trailer the board's enforced power limit
+ * (column gbs), every load's row the SM clock NVML reports over its last
+ * second (nvml_mhz: the clock the driver sets, which the SMs' own cycle
+ * rate can run below) and the GPU's temperature then (temp_c), and the trailer the board's enforced power limit
  * (power_limit_w, NVML) where NVML gives it.
  * Under load, thread 0 of block 0 records (%globaltimer, clock64) every
  * 10 ms into pinned host memory the host reads while the load runs; the
@@ -633,6 +635,10 @@ typedef struct clk {
     gc_power_t *pw; /* NULL: no NVML */
     gc_pw_sample_t pws[MAXP];
     int npw;
+    gc_pw_sample_t clks[MAXP]; /* NVML's SM clock (MHz) at each reading */
+    int nclk;
+    gc_pw_sample_t temps[MAXP]; /* the GPU's temperature (C) at each reading */
+    int ntemp;
     gc_clk_bin_t bins[MAXBINS];
 } clk_t;
 
@@ -644,12 +650,18 @@ static void clock_watch(clk_t *c, double t0)
 {
     volatile clk_ctl_t *ctl = c->ctl;
     c->npw = 0;
+    c->nclk = 0;
+    c->ntemp = 0;
     while (cudaStreamQuery(0) == cudaErrorNotReady) {
         struct timespec ts = {0, (long)(POLL_S * 1e9)};
         nanosleep(&ts, NULL);
         double v;
         if (c->pw && c->npw < MAXP && gc_power_read_w(c->pw, &v) == 0)
             c->pws[c->npw++] = (gc_pw_sample_t){gc_host_seconds() - t0, v};
+        if (c->pw && c->nclk < MAXP && gc_power_clock_mhz(c->pw, &v) == 0)
+            c->clks[c->nclk++] = (gc_pw_sample_t){gc_host_seconds() - t0, v};
+        if (c->pw && c->ntemp < MAXP && gc_power_temp_c(c->pw, &v) == 0)
+            c->temps[c->ntemp++] = (gc_pw_sample_t){gc_host_seconds() - t0, v};
         gc_clk_settle_t st;
         int n = ctl->n;
         if (!ctl->stop && gc_clk_settle(c->ctl->s, n, c->win_s, TOL, &st) == 0 && st.settled)
@@ -818,13 +830,16 @@ static int clock_rows(clk_t *c, int li, const gc_clk_settle_t *st, double *watts
 {
     const char *name = loads[li].name;
     *watts = gc_clk_power(c->pws, c->npw, st->t_s - c->win_s, st->t_s);
-    int rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,%s,%.3f,%.1f,%.2f,%.1f", name, st->med,
-                        st->lo, st->hi, c->win_s, st->settled ? "settled" : "unsettled", st->t_s,
-                        *watts, c->fma_clk[li], c->gbs[li]);
+    double nvml = gc_clk_power(c->clks, c->nclk, st->t_s - c->win_s, st->t_s);
+    double temp = gc_clk_power(c->temps, c->ntemp, st->t_s - c->win_s, st->t_s);
+    int rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,%s,%.3f,%.1f,%.2f,%.1f,%.0f,%.0f",
+                        name, st->med, st->lo, st->hi, c->win_s,
+                        st->settled ? "settled" : "unsettled", st->t_s, *watts, c->fma_clk[li],
+                        c->gbs[li], nvml, temp);
     int nb = gc_clk_bins(c->ctl->s, c->ctl->n, c->pws, c->npw, BIN_S, c->bins, MAXBINS);
     for (int i = 0; i < nb && !rc; i++) {
         const gc_clk_bin_t *b = &c->bins[i];
-        rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,sample,%.3f,%.1f,0,0", name, b->mhz,
+        rc = GC_MEM_ROW(c->w, err, "%s,%.1f,%.1f,%.1f,%.3f,sample,%.3f,%.1f,0,0,0,0", name, b->mhz,
                         b->mhz, b->mhz, b->len_s, b->t_s, b->w);
     }
     return rc;

@@ -1,8 +1,10 @@
-/* power.c - NVML through dlopen (see power.h). Only six entry points of
+/* power.c - NVML through dlopen (see power.h). Only eight entry points of
  * the NVML API are used (docs.nvidia.com/deploy/nvml-api: nvmlInit_v2,
  * nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetFieldValues for
  * NVML_FI_DEV_POWER_INSTANT (186, milliwatts), nvmlDeviceGetPowerUsage in
- * milliwatts, nvmlShutdown); their C signatures and nvmlFieldValue_t are
+ * milliwatts, nvmlDeviceGetEnforcedPowerLimit in milliwatts,
+ * nvmlDeviceGetClockInfo (NVML_CLOCK_SM = 1, MHz), nvmlDeviceGetTemperature
+ * (NVML_TEMPERATURE_GPU = 0, C), nvmlShutdown); their C signatures and nvmlFieldValue_t are
  * restated here so that no NVML header is needed to build. The NVML
  * reference: on Ampere (but GA100) and newer, nvmlDeviceGetPowerUsage
  * returns the power averaged over one second; the field gives it now. */
@@ -15,6 +17,7 @@
 typedef int (*init_fn)(void);
 typedef int (*handle_fn)(const char *, void **);
 typedef int (*usage_fn)(void *, unsigned int *);
+typedef int (*clock_fn)(void *, int, unsigned int *);
 
 /* nvmlFieldValue_t: field id, scope id, timestamp (us), latency (us),
  * value type (0 double, 1 unsigned int, 2 unsigned long, 3 unsigned long
@@ -40,6 +43,8 @@ struct gc_power {
     usage_fn usage;
     fields_fn fields; /* NULL: a driver without nvmlDeviceGetFieldValues */
     usage_fn limit;   /* NULL: a driver without nvmlDeviceGetEnforcedPowerLimit */
+    clock_fn clock;   /* NULL: a driver without nvmlDeviceGetClockInfo */
+    clock_fn temp;    /* NULL: a driver without nvmlDeviceGetTemperature */
     init_fn shutdown;
     int instant; /* the last reading was the instantaneous field */
 };
@@ -55,6 +60,8 @@ gc_power_t *gc_power_open(const char *pci_bus_id, const char *lib)
     union { void *p; usage_fn f; } use = {dlsym(h, "nvmlDeviceGetPowerUsage")};
     union { void *p; fields_fn f; } fld = {dlsym(h, "nvmlDeviceGetFieldValues")};
     union { void *p; usage_fn f; } lim = {dlsym(h, "nvmlDeviceGetEnforcedPowerLimit")};
+    union { void *p; clock_fn f; } clk = {dlsym(h, "nvmlDeviceGetClockInfo")};
+    union { void *p; clock_fn f; } tmp = {dlsym(h, "nvmlDeviceGetTemperature")};
     gc_power_t *p = NULL;
     void *dev = NULL;
     if (init.p && down.p && get.p && use.p && init.f() == 0) {
@@ -62,6 +69,8 @@ gc_power_t *gc_power_open(const char *pci_bus_id, const char *lib)
             p->lib = h, p->dev = dev, p->usage = use.f, p->shutdown = down.f;
             p->fields = fld.p ? fld.f : NULL;
             p->limit = lim.p ? lim.f : NULL;
+            p->clock = clk.p ? clk.f : NULL;
+            p->temp = tmp.p ? tmp.f : NULL;
             return p;
         }
         down.f();
@@ -117,6 +126,24 @@ int gc_power_limit_w(gc_power_t *p, double *w)
     if (!p || !p->limit || p->limit(p->dev, &mw) != 0 || mw == 0)
         return -1;
     *w = mw / 1000.0;
+    return 0;
+}
+
+int gc_power_clock_mhz(gc_power_t *p, double *mhz)
+{
+    unsigned int v = 0;
+    if (!p || !p->clock || p->clock(p->dev, 1, &v) != 0 || v == 0)
+        return -1;
+    *mhz = v;
+    return 0;
+}
+
+int gc_power_temp_c(gc_power_t *p, double *c)
+{
+    unsigned int v = 0;
+    if (!p || !p->temp || p->temp(p->dev, 0, &v) != 0)
+        return -1;
+    *c = v;
     return 0;
 }
 

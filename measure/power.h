@@ -31,6 +31,15 @@ int gc_power_instant(const gc_power_t *p);
  * milliwatts), in watts, into *w: 0, or -1 when NVML does not give it. */
 int gc_power_limit_w(gc_power_t *p, double *w);
 
+/* The SM clock NVML reports now (nvmlDeviceGetClockInfo, NVML_CLOCK_SM),
+ * MHz, into *mhz: 0, or -1 when NVML does not give it. It is the clock the
+ * driver sets; the SMs' own cycle rate (clock64) can run below it. */
+int gc_power_clock_mhz(gc_power_t *p, double *mhz);
+
+/* The GPU's temperature now (nvmlDeviceGetTemperature, NVML_TEMPERATURE_GPU),
+ * degrees C, into *c: 0, or -1 when NVML does not give it. */
+int gc_power_temp_c(gc_power_t *p, double *c);
+
 /* Closes NVML; p may be NULL. */
 void gc_power_close(gc_power_t *p);
 

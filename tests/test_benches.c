@@ -106,9 +106,10 @@ static void clock_columns(void)
     CHECK(!has_choice(col_of(b, "load"), "tensor_d100"));
     static const char *const names[] = {"load",    "clock_mhz", "clock_lo", "clock_hi",
                                         "seconds", "part",      "t_s",      "power_w",
-                                        "tensor_fma_clk_sm", "gbs"};
-    CHECK(b && b->ncols == 10);
-    for (int c = 0; b && c < b->ncols && c < 10; c++) {
+                                        "tensor_fma_clk_sm", "gbs",     "nvml_mhz",
+                                        "temp_c"};
+    CHECK(b && b->ncols == 12);
+    for (int c = 0; b && c < b->ncols && c < 12; c++) {
         CHECK(!strcmp(b->cols[c].name, names[c]));
         CHECK(b->cols[c].late == (c >= 5));
         if (c >= 5)

@@ -187,6 +187,8 @@ static const gc_bench_col_t clock_cols[] = {
     LATEOPTNUM("power_w", 0, "W", "board power (NVML, median of the readings in the interval; the load's row: its last second); 0: not read"),
     LATEOPTNUM("tensor_fma_clk_sm", 0, "FMA/clk/SM", "the load's row: tensor multiply-adds per SM clock per SM over the whole run (its activity: a partial load's rate over the full load's); 0: no tensor work, or a sample"),
     LATEOPTNUM("gbs", 0, "GB/s", "the memory and l2 loads' rows: bytes moved per second over the whole run (read + write); 0: another load, or a sample"),
+    LATEOPTNUM("nvml_mhz", 0, "MHz", "the load's row: the SM clock NVML reports (the clock the driver sets), median over the load's last second; clock_mhz is the SMs' own cycle rate, which can run below it; 0: not read, or a sample"),
+    LATEOPTNUM("temp_c", 0, "C", "the load's row: the GPU's temperature (NVML), median over the load's last second; 0: not read, or a sample"),
 };
 static const gc_bench_col_t launch_cols[] = {
     TXT("kernel", launch_kernels, "empty, empty_stream (back to back), or empty_graph (a CUDA graph of `batch` kernels)"),
