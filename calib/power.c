@@ -112,6 +112,12 @@ int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
         gc_calib_info(c, "%s: no power model (%s)", file, why);
         return 0;
     }
+    if (!(in->limit_w > in->idle.watts))
+        return gc_err_at(err, GC_EINPUT, file, in->limit_line, 1,
+                         "power_limit_w %g W is not above the idle load's draw (%g W): a board "
+                         "limited below its idle draw could not run (measure the clock bench "
+                         "again)",
+                         in->limit_w, in->idle.watts);
     double fmax = c->a->sm.clock_max_mhz.set ? c->a->sm.clock_max_mhz.v : c->clk;
     double e[2] = {0, 0}, g = 0, g_se = 0, e_l2 = 0, e_mem = 0;
     int rc = fit_tensor(file, in, fmax, e, &g, &g_se, err);

@@ -130,4 +130,8 @@ run $G calib "$T/pw" -o "$T/pw2.yaml" --name pw
 expect_rc 2 "l2 load below idle"; expect_err_lines 1 "l2 load below idle"
 expect_err "clock.csv:[0-9]+:1: the l2 load drew 100 W .* with 122 W idle" "l2 refused at its line"
 [ -e "$T/pw2.yaml" ] && fail "calib wrote an arch file after refusing the l2 load"
+sed 's/^# power_limit_w: .*/# power_limit_w: 0.5/' "$GC_SRC/traces/h200/clock.csv" >"$T/pw/clock.csv"
+run $G calib "$T/pw" -o "$T/pw3.yaml" --name pw
+expect_rc 2 "limit below idle"; expect_err_lines 1 "limit below idle"
+expect_err "clock.csv:[0-9]+:1: power_limit_w 0.5 W is not above the idle load's draw" "limit refused at its line"
 finish
