@@ -25,14 +25,7 @@ set -u
 OUT=${OUT:-/tmp/out}
 B=/tmp/gcclk
 mkdir -p "$OUT"
-t0=$(date +%s)
-cmake -S . -B "$B" -DGPUCAL_CUDA=ON \
-    -DGPUCAL_CUDA_GENCODE="-gencode=arch=compute_90a,code=sm_90a" >"$OUT/build.log" 2>&1
-if ! cmake --build "$B" -j16 --target gpucal-measure >>"$OUT/build.log" 2>&1; then
-    tail -40 "$OUT/build.log"
-    exit 1
-fi
-echo "built in $(($(date +%s) - t0)) s"
+. "$(dirname "$0")/device_build.sh"
 smi() {
     nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu \
         --format=csv >>"$OUT/nvidia-smi.txt" 2>&1 || true

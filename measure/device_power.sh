@@ -22,14 +22,7 @@ set -u
 OUT=${OUT:-/tmp/out}
 B=/tmp/gcpow
 mkdir -p "$OUT"
-t0=$(date +%s)
-cmake -S . -B "$B" -DGPUCAL_CUDA=ON \
-    -DGPUCAL_CUDA_GENCODE="-gencode=arch=compute_90a,code=sm_90a" >"$OUT/build.log" 2>&1
-if ! cmake --build "$B" -j16 --target gpucal-measure >>"$OUT/build.log" 2>&1; then
-    tail -40 "$OUT/build.log"
-    exit 1
-fi
-echo "built in $(($(date +%s) - t0)) s"
+. "$(dirname "$0")/device_build.sh"
 nvidia-smi -q -d POWER,CLOCK,PERFORMANCE,TEMPERATURE >"$OUT/nvidia-smi-q.txt" 2>&1 || true
 Q=timestamp,clocks.sm,power.draw,enforced.power.limit,temperature.gpu,clocks_event_reasons.active,clocks_event_reasons.sw_power_cap,clocks_event_reasons.hw_slowdown,clocks_event_reasons.sw_thermal_slowdown,clocks_event_reasons.hw_thermal_slowdown,clocks_event_reasons.hw_power_brake_slowdown
 nvidia-smi --query-gpu=$Q --format=csv >/dev/null 2>&1 || Q=timestamp,clocks.sm,power.draw,power.limit,temperature.gpu,clocks_event_reasons.active
