@@ -105,6 +105,95 @@ static const char *missing(const gc_power_in_t *in)
     return NULL;
 }
 
+/* What the fit gives: the reference clock (MHz), the energies per busy
+ * tensor SM cycle at it (pJ; wgmma, mma.sync), the clock exponent and its
+ * standard error, the energies per byte of the l2 and the memory loads
+ * (J), and the tensor_vary load's energy over the fit's (1: none). */
+typedef struct fitted {
+    double fmax, e[2], g, g_se, e_l2, e_mem, vary;
+} fitted_t;
+
+/* Fits everything in into *f: 0, 1 when the tensor loads are too few (a
+ * warning said so: no keys), or an error. */
+static int fit_all(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in, fitted_t *f,
+                   gc_err_t *err)
+{
+    *f = (fitted_t){c->a->sm.clock_max_mhz.set ? c->a->sm.clock_max_mhz.v : c->clk,
+                    {0, 0}, 0, 0, 0, 0, 1};
+    int rc = fit_tensor(file, in, f->fmax, f->e, &f->g, &f->g_se, err);
+    if (rc == GC_EINPUT && !err->code) {
+        gc_calib_leave_out(c, file, 0, "sm.power_* left out: %d tensor loads, too few to fit "
+                                       "their energy against the clock", in->n);
+        return 1;
+    }
+    if (rc || (rc = per_unit(file, "l2", &in->l2, in->idle.watts, &f->e_l2, err)) != 0 ||
+        (rc = per_unit(file, "memory", &in->mem, in->idle.watts, &f->e_mem, err)) != 0)
+        return rc;
+    if (!(f->e_mem > f->e_l2))
+        return gc_err_at(err, GC_EINPUT, file, in->mem.line, 1,
+                         "a DRAM copy byte drew %.3g pJ, no more than an L2 read byte (%.3g "
+                         "pJ): DRAM traffic passes through the L2 (measure the clock bench "
+                         "again)",
+                         f->e_mem * 1e12, f->e_l2 * 1e12);
+    if (in->vary.line && f->e[0] > 0) {
+        double ev = 0;
+        if ((rc = per_unit(file, "tensor_vary", &in->vary, in->idle.watts, &ev, err)) != 0)
+            return rc;
+        f->vary = ev * 1e12 / (f->e[0] * pow(in->vary.mhz / f->fmax, f->g));
+    }
+    return 0;
+}
+
+/* The sm keys of f: limit, idle draw, exponent, the two energies. */
+static void put_sm(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
+                   const fitted_t *f)
+{
+    gc_sm_t *sm = &c->a->sm;
+    gc_calib_put(c, &sm->power_limit_w, in->limit_w, 1, 0,
+                 gc_calib_str(c, "%s:%ld: the board's enforced power limit (NVML)", file,
+                              in->limit_line), NULL);
+    gc_calib_put(c, &sm->power_idle_w, in->idle.watts, 1, 0,
+                 gc_calib_str(c, "%s:%ld: board power under the idle load (its last second)",
+                              file, in->idle.line), NULL);
+    gc_calib_put(c, &sm->power_exponent, f->g, f->g - 1.96 * f->g_se, f->g + 1.96 * f->g_se,
+                 gc_calib_str(c, "%s: slope of ln(energy per busy tensor SM cycle) against ln(clock / "
+                                 "%g MHz) over the %d full and partial tensor loads (one "
+                                 "intercept per kind), +-1.96 standard errors",
+                              file, f->fmax, in->n), NULL);
+    const char *kinds[2] = {"wgmma", "mma.sync"};
+    gc_qty_t *dst[2] = {&sm->energy_wgmma_pj, &sm->energy_mma_pj};
+    for (int k = 0; k < 2; k++)
+        if (f->e[k] > 0 && (k || f->vary == 1))
+            gc_calib_put(c, dst[k], f->e[k], 1, 0,
+                         gc_calib_str(c, "%s: the power fit's %s intercept: (board power - "
+                                         "idle) / busy tensor SM cycles per second, at %g MHz",
+                                      file, kinds[k], f->fmax), NULL);
+    if (f->e[0] > 0 && f->vary != 1)
+        gc_calib_put(c, dst[0], f->e[0] * f->vary, 1, 0,
+                     gc_calib_str(c, "%s:%ld: the tensor_vary load's (board power - idle) / busy "
+                                     "tensor SM cycles per second (%.1f W at %.1f MHz), brought "
+                                     "to %g MHz by the fit's slope: %.3f x the fixed-operand "
+                                     "loads' intercept",
+                                  file, in->vary.line, in->vary.watts, in->vary.mhz, f->fmax,
+                                  f->vary), NULL);
+}
+
+/* The memory keys of f: energy per L2 byte and per DRAM byte beyond it. */
+static void put_memory(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
+                       const fitted_t *f)
+{
+    gc_calib_put(c, &c->a->memory.l2.energy_pj_byte, f->e_l2 * 1e12, 1, 0,
+                 gc_calib_str(c, "%s:%ld: (board power - idle) / bytes per second of the l2 "
+                                 "load (%.1f W at %.1f GB/s)",
+                              file, in->l2.line, in->l2.watts, in->l2.rate / 1e9), NULL);
+    gc_calib_put(c, &c->a->memory.dram.energy_pj_byte, (f->e_mem - f->e_l2) * 1e12, 1, 0,
+                 gc_calib_str(c, "%s:%ld: (board power - idle) / bytes per second of the memory "
+                                 "load (a DRAM copy, %.1f W at %.1f GB/s), less the L2's "
+                                 "%.2f pJ",
+                              file, in->mem.line, in->mem.watts, in->mem.rate / 1e9,
+                              f->e_l2 * 1e12), NULL);
+}
+
 int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in, gc_err_t *err)
 {
     const char *why = missing(in);
@@ -118,76 +207,18 @@ int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
                          "limited below its idle draw could not run (measure the clock bench "
                          "again)",
                          in->limit_w, in->idle.watts);
-    double fmax = c->a->sm.clock_max_mhz.set ? c->a->sm.clock_max_mhz.v : c->clk;
-    double e[2] = {0, 0}, g = 0, g_se = 0, e_l2 = 0, e_mem = 0;
-    int rc = fit_tensor(file, in, fmax, e, &g, &g_se, err);
-    if (rc == GC_EINPUT && !err->code) {
-        gc_calib_leave_out(c, file, 0, "sm.power_* left out: %d tensor loads, too few to fit "
-                                       "their energy against the clock", in->n);
-        return 0;
-    }
+    fitted_t f;
+    int rc = fit_all(c, file, in, &f, err);
     if (rc)
-        return rc;
-    if ((rc = per_unit(file, "l2", &in->l2, in->idle.watts, &e_l2, err)) != 0 ||
-        (rc = per_unit(file, "memory", &in->mem, in->idle.watts, &e_mem, err)) != 0)
-        return rc;
-    if (!(e_mem > e_l2))
-        return gc_err_at(err, GC_EINPUT, file, in->mem.line, 1,
-                         "a DRAM copy byte drew %.3g pJ, no more than an L2 read byte (%.3g "
-                         "pJ): DRAM traffic passes through the L2 (measure the clock bench "
-                         "again)",
-                         e_mem * 1e12, e_l2 * 1e12);
-    double vary = 1; /* the vary load's energy over the fit's at its clock */
-    if (in->vary.line && e[0] > 0) {
-        double ev = 0;
-        if ((rc = per_unit(file, "tensor_vary", &in->vary, in->idle.watts, &ev, err)) != 0)
-            return rc;
-        vary = ev * 1e12 / (e[0] * pow(in->vary.mhz / fmax, g));
-    }
-    gc_sm_t *sm = &c->a->sm;
-    gc_calib_put(c, &sm->power_limit_w, in->limit_w, 1, 0,
-                 gc_calib_str(c, "%s:%ld: the board's enforced power limit (NVML)", file,
-                              in->limit_line), NULL);
-    gc_calib_put(c, &sm->power_idle_w, in->idle.watts, 1, 0,
-                 gc_calib_str(c, "%s:%ld: board power under the idle load (its last second)",
-                              file, in->idle.line), NULL);
-    gc_calib_put(c, &sm->power_exponent, g, g - 1.96 * g_se, g + 1.96 * g_se,
-                 gc_calib_str(c, "%s: slope of ln(energy per busy tensor SM cycle) against ln(clock / "
-                                 "%g MHz) over the %d full and partial tensor loads (one "
-                                 "intercept per kind), +-1.96 standard errors",
-                              file, fmax, in->n), NULL);
-    const char *kinds[2] = {"wgmma", "mma.sync"};
-    gc_qty_t *dst[2] = {&sm->energy_wgmma_pj, &sm->energy_mma_pj};
-    for (int k = 0; k < 2; k++)
-        if (e[k] > 0 && (k || vary == 1))
-            gc_calib_put(c, dst[k], e[k], 1, 0,
-                         gc_calib_str(c, "%s: the power fit's %s intercept: (board power - "
-                                         "idle) / busy tensor SM cycles per second, at %g MHz",
-                                      file, kinds[k], fmax), NULL);
-    if (e[0] > 0 && vary != 1)
-        gc_calib_put(c, dst[0], e[0] * vary, 1, 0,
-                     gc_calib_str(c, "%s:%ld: the tensor_vary load's (board power - idle) / busy "
-                                     "tensor SM cycles per second (%.1f W at %.1f MHz), brought "
-                                     "to %g MHz by the fit's slope: %.3f x the fixed-operand "
-                                     "loads' intercept",
-                                  file, in->vary.line, in->vary.watts, in->vary.mhz, fmax, vary),
-                     NULL);
-    gc_calib_put(c, &c->a->memory.l2.energy_pj_byte, e_l2 * 1e12, 1, 0,
-                 gc_calib_str(c, "%s:%ld: (board power - idle) / bytes per second of the l2 "
-                                 "load (%.1f W at %.1f GB/s)",
-                              file, in->l2.line, in->l2.watts, in->l2.rate / 1e9), NULL);
-    gc_calib_put(c, &c->a->memory.dram.energy_pj_byte, (e_mem - e_l2) * 1e12, 1, 0,
-                 gc_calib_str(c, "%s:%ld: (board power - idle) / bytes per second of the memory "
-                                 "load (a DRAM copy, %.1f W at %.1f GB/s), less the L2's "
-                                 "%.2f pJ",
-                              file, in->mem.line, in->mem.watts, in->mem.rate / 1e9, e_l2 * 1e12),
-                 NULL);
-    if (vary != 1)
+        return rc == 1 ? 0 : rc;
+    put_sm(c, file, in, &f);
+    put_memory(c, file, in, &f);
+    if (f.vary != 1)
         gc_calib_info(c, "%s: operands changing every wgmma draw %.3f x what fixed ones do", file,
-                      vary);
+                      f.vary);
     gc_calib_info(c, "%s: power: limit %g W, idle %g W, tensor energy ~ clock^%.2f, wgmma %.3g "
                      "pJ, mma %.3g pJ per busy tensor SM cycle at %g MHz; L2 %.3g, DRAM %.3g pJ per byte",
-                  file, in->limit_w, in->idle.watts, g, e[0] * vary, e[1], fmax, e_l2 * 1e12,
-                  (e_mem - e_l2) * 1e12);
+                  file, in->limit_w, in->idle.watts, f.g, f.e[0] * f.vary, f.e[1], f.fmax,
+                  f.e_l2 * 1e12, (f.e_mem - f.e_l2) * 1e12);
     return 0;
 }
