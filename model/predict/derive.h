@@ -129,7 +129,7 @@ typedef struct gc_machine {
     double tclk_act[2][GC_TCLK_MAX], tclk_mhz[2][GC_TCLK_MAX];
     /* the board's power (has_power 0: the arch lacks a key of it, and no
      * kernel is held to a power limit): limit and idle draw (W), energy per
-     * tensor multiply-add by kind at clock_max_mhz (pJ), its clock exponent,
+     * busy tensor SM cycle by kind at clock_max_mhz (pJ), its clock exponent,
      * and per byte of L2 and (beyond the L2) DRAM traffic (pJ) */
     int has_power;
     double pw_limit_w, pw_idle_w, pw_exp, pw_tensor_pj[2], pw_l2_pj, pw_dram_pj;

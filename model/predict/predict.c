@@ -1153,18 +1153,20 @@ static double tclock_run(ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int
         cyc = run(c, k, pl, p->blocks_per_sm, wpb, p);
     }
     *src = tclk_src[(int)(act * 100 + 0.5)];
-    for (int i = 0; i < 2 && m->has_power; i++) {
+    /* the draw of the run as it stands; over the limit (twice at most), the
+     * clock that draws the limit and one more run at it */
+    for (int i = 0; m->has_power; i++) {
         double own = cyc - p->breakdown[GC_R_LAUNCH];
-        if (!(own > 0) ||
-            run_power_w(m, kind, p, own, c->clock_mhz, c->period_us) <= m->pw_limit_w * 1.001)
+        p->power_w = 0;
+        if (!(own > 0))
+            break;
+        p->power_w = run_power_w(m, kind, p, own, c->clock_mhz, c->period_us);
+        if (i == 2 || p->power_w <= m->pw_limit_w * 1.001)
             break;
         c->clock_mhz = power_clock(m, kind, p, own, c->clock_mhz, c->period_us);
         cyc = run(c, k, pl, p->blocks_per_sm, wpb, p);
         *src = "sm.power_limit_w (the board's power limit holds the clock below sm.tensor_clock's)";
     }
-    if (m->has_power && cyc - p->breakdown[GC_R_LAUNCH] > 0)
-        p->power_w = run_power_w(m, kind, p, cyc - p->breakdown[GC_R_LAUNCH], c->clock_mhz,
-                                 c->period_us);
     return cyc;
 }
 
