@@ -208,15 +208,17 @@ static void ops_wgmma(gdesc_t *g, gc_gemm_result_t *info)
     }
     /* producer: one TMA load of A and one of B per stage, issued by one
      * thread. Clusters of 2 blocks along M multicast their common B tile:
-     * each block fetches half of it from the L2 (CUTLASS's sm90 default
-     * cluster shape 2x1x1). */
+     * it is read from the L2 once for both (CUTLASS's sm90 default cluster
+     * shape 2x1x1). */
     double a_bytes = (double)c->bm * c->bk * g->eb, b_bytes = (double)c->bn * c->bk * g->eb;
     o = op(k, &k->loop, GC_OP_TMA, g->lfrac / g->W, &g->ok);
     if (o)
         o->bytes = a_bytes;
     o = op(k, &k->loop, GC_OP_TMA, g->lfrac / g->W, &g->ok);
-    if (o)
-        o->bytes = b_bytes / 2;
+    if (o) {
+        o->bytes = b_bytes;
+        o->multicast = 2;
+    }
     /* mbarrier waits and arrivals, fences, loop control */
     o = op(k, &k->loop, GC_OP_ALU, 12, &g->ok);
     if (o)

@@ -205,7 +205,11 @@ static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
  * issues a k step's wgmma back to back (those into one accumulator
  * pipeline in the tensor core) and waits once a k step for the group
  * before (WARPGROUP.DEPBAR in the SASS): one dependent step a k step. One
- * TMA load of A and of B per stage; clusters of 2 share B. */
+ * TMA load of A and of B per stage; clusters of 2 blocks along M multicast
+ * their common B tile (CUTLASS's sm90 cluster shape 2x1x1; ncu shows
+ * nvjet's launches in clusters of 2: data/h200/diag_l2.csv), or the
+ * spec's cluster (cluster_m blocks along M share B, cluster_n along N
+ * share A). */
 static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
                         gc_gemm_result_t *info)
 {
@@ -236,13 +240,23 @@ static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
     double steps = k->loop.trips, pro = fmin(s->stages - 1.0, steps);
     double lfrac = (steps - pro) / steps;
     double tm = ceil((double)s->m / s->bm);
-    double a_b = (double)s->bm * s->bk * eb, b_b = (double)s->bn * s->bk * eb / (tm >= 2 ? 2 : 1);
-    add(b, &k->loop, GC_OP_TMA, lfrac / W)->bytes = a_b;
-    add(b, &k->loop, GC_OP_TMA, lfrac / W)->bytes = b_b;
+    int cm = s->cluster_m > 0 ? s->cluster_m : s->cluster_n > 0 ? 1 : tm >= 2 ? 2 : 1;
+    int cn = s->cluster_n > 0 ? s->cluster_n : 1;
+    double a_b = (double)s->bm * s->bk * eb, b_b = (double)s->bn * s->bk * eb;
+    /* the loop's loads, and the prologue's that fill the first stages */
+    const double frac[2] = {lfrac / W, pro / W};
+    gc_kphase_t *ph[2] = {&k->loop, &k->prologue};
+    for (int i = 0; i < 2; i++) {
+        gc_kop_t *oa = add(b, ph[i], GC_OP_TMA, frac[i]);
+        oa->bytes = a_b;
+        oa->multicast = cn;
+        gc_kop_t *ob = add(b, ph[i], GC_OP_TMA, frac[i]);
+        ob->bytes = b_b;
+        ob->multicast = cm;
+    }
     add_alu(b, &k->loop, "iadd3", 12, 0); /* mbarrier waits and arrivals, fences */
     if (s->dt == GC_GEMM_F8E4M3) /* FP8: the k step's sums promoted to f32 (fp8_promotion) */
         add_alu(b, &k->loop, "fadd", wm * wn / 2.0, wm * wn / 2.0)->after_tensor = 1;
-    add(b, &k->prologue, GC_OP_TMA, pro / W)->bytes = a_b + b_b;
     epilogue(b, s, W);
     k->block[0] = (long)(32 * W);
     k->regs = 168;

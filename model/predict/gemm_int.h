@@ -19,6 +19,9 @@ typedef struct gc_gemm_spec {
                         * (cp.async), 2, 1 (ld.global, register staged) */
     int regs;          /* registers per thread the profiler shows for the library's kernel
                         * of this tile; 0: estimated from the tile */
+    int cluster_m, cluster_n; /* wgmma: blocks of a cluster along M (they multicast their B
+                               * tile) and along N (their A tile); 0, 0: the gemm's own
+                               * rule (2 along M when M has two tiles or more) */
 } gc_gemm_spec_t;
 
 /* Element bytes of A and B, and of C, for a dtype. */
@@ -52,6 +55,26 @@ int gc_gemm_split_fill(double tiles, double sms, long k, int bk, int min_steps);
 /* Bytes every leading dimension (and batch stride) of A, B and C is a
  * multiple of, at most 16 (unit-tested). */
 int gc_gemm_align_bytes(const gc_gemm_args_t *g);
+
+/* Cycles at the two ends of a Hopper warp-specialised wgmma + TMA kernel
+ * that its rounds do not hold: its first operands through TMA (from the L2
+ * when `fits`: the call's operands fit it and the call repeats, else from
+ * DRAM), its last stores reaching the L2, and the serial set-up and
+ * epilogue code one consumer warp runs once (tile coordinates, barriers,
+ * the epilogue's addresses: instructions each waiting for the one before,
+ * at the arch's integer latency). gemm_select.c adds a cluster's barrier;
+ * ops.c uses it for any such kernel an operator launches. Arch values:
+ * memory.tma latency_cyc / latency_extra_cyc, memory.l2 / dram latency_cyc,
+ * alu imad latency. */
+double gc_gemm_ws_ends_cyc(const gc_arch_t *a, int fits);
+
+/* As gc_gemm_predict_call, and the descriptions of the kernels it chose in
+ * launch order into out[0 .. r->n_kernels - 1] (the workspace memset, the
+ * main kernel, the split-K reduction: as gc_gemm_build makes them for the
+ * chosen specs; r->kern[i] names them and gives each role). The caller
+ * destroys them; after an error none is left. */
+int gc_gemm_call_kernels(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_predict_opts_t *o,
+                         gc_gemm_result_t *r, gc_kernel_t *out[GC_GEMM_KERNELS_MAX], gc_err_t *err);
 
 /* The template's own tile list, one kernel (gemm.c; for comparison). */
 int gc_gemm_predict_template(const gc_arch_t *a, long m, long n, long k, gc_gemm_dtype_t dt,

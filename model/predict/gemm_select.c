@@ -335,10 +335,17 @@ static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s, double waves
     double first = f == GC_GEMM_FAM_REDUCE ? l2 : f == GC_GEMM_FAM_MEMSET ? 0 : fits ? l2 : dram;
     if (f != GC_GEMM_FAM_WGMMA) /* the fixed code of each wave's blocks, in turn on an SM */
         return first + l2 + ceil(waves) * fixed_inst(s) * int_lat(a);
-    double tma = qv(&a->memory.tma.latency_cyc);
-    first = fits && tma > 0 ? tma : first + qv(&a->memory.tma.latency_extra_cyc);
     double cluster = ceil((double)s->m / s->bm) >= 2 ? qv(&a->memory.dsm.latency_cyc) : 0;
-    return first + l2 + cluster + WGMMA_SERIAL_INST * int_lat(a);
+    return gc_gemm_ws_ends_cyc(a, fits) + cluster;
+}
+
+double gc_gemm_ws_ends_cyc(const gc_arch_t *a, int fits)
+{
+    double tma = qv(&a->memory.tma.latency_cyc), l2 = qv(&a->memory.l2.latency_cyc);
+    double first = fits && tma > 0 ? tma
+                                   : (fits ? l2 : qv(&a->memory.dram.latency_cyc)) +
+                                         qv(&a->memory.tma.latency_extra_cyc);
+    return first + l2 + WGMMA_SERIAL_INST * int_lat(a);
 }
 
 /* Predict one kernel of spec s: its description, the model's prediction and
@@ -388,7 +395,7 @@ static int has_reduce(const gc_gemm_spec_t *s)
 static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
 {
     gc_gemm_spec_t r = {
-        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4, 0};
+        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4, 0, 0, 0};
     return r;
 }
 
@@ -558,7 +565,7 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
                                 g->k,        g->batch,   g->dtype,
                                 t[i].bm,     t[i].bn,    kstep(f, g->dtype),
                                 t[i].stages, t[i].warps, 1,
-                                align,       t[i].regs};
+                                align,       t[i].regs, 0, 0};
             if (f == GC_GEMM_FAM_MMA_LDG)
                 s.stages = 2; /* registers hold the next k step (CUTLASS MmaPipelined) */
             if (!(s.stages = fit_stages(a, &s)))
@@ -703,8 +710,9 @@ static int assemble(const gc_arch_t *a, const search_t *st, const gc_predict_opt
     return 0;
 }
 
-int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_predict_opts_t *o,
-                         gc_gemm_result_t *r, gc_err_t *err)
+/* gc_gemm_predict_call, with the chosen main kernel's spec into *best. */
+static int predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_predict_opts_t *o,
+                        gc_gemm_result_t *r, gc_gemm_spec_t *best, gc_err_t *err)
 {
     memset(r, 0, sizeof(*r));
     int rc = check_args(g, err);
@@ -719,7 +727,7 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_p
     for (int i = 0; i < c.n_fam && !rc; i++) {
         if (c.fam[i] == GC_GEMM_FAM_GEMV) {
             gc_gemm_spec_t s = {
-                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4, 0};
+                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4, 0, 0, 0};
             rc = try_spec(a, g, &s, o, &st);
         } else {
             rc = search_family(a, g, c.fam[i], c.align, o, &st);
@@ -743,6 +751,7 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_p
     gc_sbuf_copy(r->why, sizeof(r->why), c.why);
     if ((rc = assemble(a, &st, o, r, err)))
         return rc;
+    *best = st.best;
     r->candidates = st.listed > st.n ? st.listed : st.n;
     r->predicted = st.n;
     r->tflops = 2.0 * g->m * g->n * g->k * g->batch / (r->time_us * 1e6);
@@ -750,6 +759,34 @@ int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_p
     gc_sbuf_init(&b, r->pred.kernel, sizeof(r->pred.kernel));
     gc_gemm_shape_text(gc_sbuf_str(&b, "gemm"), g->m, g->n, g->k, g->dtype);
     return 0;
+}
+
+int gc_gemm_predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_predict_opts_t *o,
+                         gc_gemm_result_t *r, gc_err_t *err)
+{
+    gc_gemm_spec_t best;
+    return predict_call(a, g, o, r, &best, err);
+}
+
+int gc_gemm_call_kernels(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_predict_opts_t *o,
+                         gc_gemm_result_t *r, gc_kernel_t *out[GC_GEMM_KERNELS_MAX], gc_err_t *err)
+{
+    gc_gemm_spec_t s;
+    for (int i = 0; i < GC_GEMM_KERNELS_MAX; i++)
+        out[i] = NULL;
+    int rc = predict_call(a, g, o, r, &s, err);
+    gc_gemm_spec_t z = s, red = reduce_spec(g, s.split);
+    z.fam = GC_GEMM_FAM_MEMSET;
+    /* in assemble's order: the workspace memset, the main kernel, its reduction */
+    const gc_gemm_spec_t *want[3] = {has_memset(a, &s) ? &z : NULL, &s, has_reduce(&s) ? &red : NULL};
+    for (int i = 0, n = 0; !rc && i < 3; i++)
+        if (want[i])
+            rc = gc_gemm_build(a, want[i], &out[n++], NULL, err);
+    for (int i = 0; rc && i < GC_GEMM_KERNELS_MAX; i++) {
+        gc_kernel_destroy(out[i]);
+        out[i] = NULL;
+    }
+    return rc;
 }
 
 int gc_gemm_predict(const gc_arch_t *a, long m, long n, long k, gc_gemm_dtype_t dt,

@@ -90,6 +90,7 @@ gc_kop_t *gc_kernel_op(gc_kernel_t *k, gc_kphase_t *ph, gc_opclass_t cls)
     op->active = 32;
     op->ways = 1;
     op->l1 = 1;
+    op->multicast = 1;
     ph->present = 1;
     return op;
 }
@@ -315,7 +316,7 @@ static const char *const caches[] = {"l1", "l2", NULL};
 
 enum { K_COUNT, K_CHAINS, K_SHAPE, K_A, K_C, K_OPERANDS, K_NAME, K_NUM, K_TRANS, K_WIDTH,
        K_ACTIVE, K_WAYS, K_SECTORS, K_LINES, K_CACHE, K_BYTES, K_L1HIT, K_BCAST, K_DEPTH,
-       K_AFTER, K_N };
+       K_AFTER, K_MCAST, K_N };
 
 #define B(c) (1u << (c))
 #define TENSOR (B(GC_OP_MMA) | B(GC_OP_WGMMA) | B(GC_OP_WMMA))
@@ -348,6 +349,7 @@ static const struct opkey {
     [K_BCAST] = {"broadcast", B(GC_OP_LDS), 0},
     [K_DEPTH] = {"depth", B(GC_OP_ALU) | B(GC_OP_SHFL), 0},
     [K_AFTER] = {"after_tensor", B(GC_OP_ALU), 0},
+    [K_MCAST] = {"multicast", B(GC_OP_TMA), 0},
 };
 
 static int op_class(const char *s, gc_opclass_t *c)
@@ -460,6 +462,9 @@ static int op_key(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const
     case K_BYTES:
         rc = get_num(L, v, p, 1, 1 << 20, 0, "bytes per instruction", &x);
         op->bytes = x;
+        break;
+    case K_MCAST:
+        rc = get_num(L, v, p, 1, 16, 1, "blocks of a cluster the load lands in", &op->multicast);
         break;
     case K_L1HIT:
         rc = get_num(L, v, p, 0, 1, 0, "fraction of sectors", &op->l1_hit);

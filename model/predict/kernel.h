@@ -75,6 +75,8 @@ typedef struct gc_kop {
     double sectors;      /* global: 32-byte sectors per warp instruction (0 = derive) */
     double lines;        /* global: 128-byte lines per warp instruction (0 = derive) */
     double bytes;        /* tma: bytes per instruction */
+    double multicast;    /* tma: blocks of the cluster each load lands in (.multicast::cluster),
+                          * read from the L2 once for all of them (1..16; default 1) */
     double l1_hit;       /* ldg: fraction of sectors served by L1 (data another warp of the
                           * block loaded just before); 0..1 */
     int l1;              /* global loads: 1 = cached in L1 (ld.global.ca, default),

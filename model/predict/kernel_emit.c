@@ -45,6 +45,8 @@ static void put_op(FILE *fp, const gc_kop_t *op)
         put_num(fp, "num", op->num);
     if (op->cls == GC_OP_TMA)
         put_num(fp, "bytes", op->bytes);
+    if (op->cls == GC_OP_TMA && op->multicast > 1)
+        put_num(fp, "multicast", op->multicast);
     int sh = op->cls == GC_OP_LDS || op->cls == GC_OP_STS;
     int gl = op->cls == GC_OP_LDG || op->cls == GC_OP_STG || op->cls == GC_OP_CP_ASYNC;
     if (sh || gl) {

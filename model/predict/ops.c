@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gemm_int.h"
 #include "machine.h"
 #include "ops_build.h"
 
@@ -177,12 +178,29 @@ static double lockstep_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_pr
     return fmax(0, lock - (p->cycles - p->breakdown[GC_R_LAUNCH]));
 }
 
+/* 1 when k is a Hopper warp-specialised kernel: wgmma fed by TMA (the gemm
+ * template's wgmma kernels, cuDNN's sm90 implicit GEMMs; a single k step
+ * loads in the prologue only). */
+static int warp_specialised(const gc_kernel_t *k)
+{
+    int wg = 0, tma = 0;
+    const gc_kphase_t *ph[3] = {&k->prologue, &k->loop, &k->epilogue};
+    for (int j = 0; j < 3; j++)
+        for (size_t i = 0; i < ph[j]->n_ops; i++) {
+            wg |= ph[j]->ops[i].cls == GC_OP_WGMMA;
+            tma |= ph[j]->ops[i].cls == GC_OP_TMA;
+        }
+    return wg && tma;
+}
+
 double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_prediction_t *p)
 {
     /* the first loads' latency: the predictor's own for a kernel without
      * pipeline stages (its first round starts cold: predict.c,
      * lockstep_first), added here for a pipelined one */
     int piped = k->prologue.stages > 1 || k->loop.stages > 1 || k->epilogue.stages > 1;
+    if (warp_specialised(k)) /* as the gemm template counts them (gemm_int.h) */
+        return gc_gemm_ws_ends_cyc(a, k->read_bytes <= qpos(&a->memory.l2.size_mib) * 1048576);
     double first = piped && k->read_bytes > 0 ? qpos(&a->memory.dram.latency_cyc) : 0;
     double last = k->write_bytes > 0 ? qpos(&a->memory.l2.latency_cyc) : 0;
     return first + last + lockstep_cyc(a, k, p);

@@ -24,6 +24,7 @@
  * Reads the arch only; writes nothing. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gemm.h"
@@ -97,6 +98,10 @@ static const int sm90_tiles[][3] = {
 };
 #define N_SM90 ((int)(sizeof(sm90_tiles) / sizeof(sm90_tiles[0])))
 
+/* blocks in a cluster, at most: the portable limit (CUDA programming
+ * guide, thread block clusters: 8; larger needs an opt-in) */
+#define CLUSTER_MAX 8
+
 /* One sm90 candidate: the warp-specialised wgmma kernel of the gemm
  * template (gc_gemm_build: 1 producer + 2 consumer warpgroups, TMA loads of
  * A and B per k step, 168 registers) made persistent as cuDNN launches it:
@@ -116,8 +121,15 @@ static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[3], gc_k
     if (stages < 2)
         return gc_err_set(err, GC_EINPUT, "conv2d: a %dx%dx%d stage does not fit twice",
                           t[0], t[1], t[2]);
+    /* the cluster (ncu's launch__cluster_dim on the H200's train rows,
+     * data/h200/diag_l2.csv): over the filters' N tiles, up to 8 blocks (the
+     * portable cluster size), each A tile multicast to them (o130 8, o142
+     * 4, o156 2, o162 5: 5 N tiles of 64); with a single N tile, 8 blocks
+     * along M sharing the filter tile B (o122 o126 o150 o161) */
+    double nN = ceil((double)v->N / t[1]);
+    int cn = (int)fmin(nN, CLUSTER_MAX), cm = nN > 1 ? 1 : (int)fmin(tiles, CLUSTER_MAX);
     gc_gemm_spec_t s = {GC_GEMM_FAM_WGMMA, v->M, v->N, (long)(per * steps * t[2]), 1, v->dt,
-                        t[0], t[1], t[2], stages, 12, 1, 16, 168};
+                        t[0], t[1], t[2], stages, 12, 1, 16, 168, cm, cn};
     /* 168 registers: every sm90_xmma_fprop_implicit_gemm launch the profiler shows
      * (model/validation/data/h200/ops.csv, o125 o150 o158) */
     int rc = gc_gemm_build(a, &s, out, NULL, err);
@@ -499,6 +511,39 @@ static int conv_sm8x(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v
                      "conv", err);
 }
 
+/* A 1x1 filter with stride 1 and no padding on sm_90: the convolution is
+ * the plain GEMM [N*H*W x C] times the KRSC filter's transpose [C x K]
+ * (NHWC rows are the pixels), and cuDNN hands it to cuBLASLt: every such
+ * train row on both GPUs ran an nvjet_sm90 kernel
+ * (model/validation/data/{h100,h200}/ops.csv: o123 o127 o129 o135 o137
+ * o138 o141 o146 o152 o157). Its kernels are the gemm template's choice
+ * for that call (gemm_select.c: tile, split, workspace memset, reduction),
+ * described as the gemm template describes them. */
+static int conv_gemm(const gc_arch_t *a, const conv_t *v, gc_ops_plan_t *p, gc_err_t *err)
+{
+    gc_gemm_args_t g = {v->M, v->N, v->K, 1, v->dt, "nt"};
+    gc_gemm_result_t *r = malloc(sizeof(*r)); /* a few KiB: kept off the stack */
+    gc_kernel_t *k[GC_GEMM_KERNELS_MAX];
+    gc_predict_opts_t o = {0};
+    int rc = r ? gc_gemm_call_kernels(a, &g, &o, r, k, err)
+               : gc_err_set(err, GC_ENOMEM, "out of memory");
+    for (int i = 0; r && i < r->n_kernels; i++) {
+        char name[160];
+        snprintf(name, sizeof(name), "%s (cuBLASLt GEMM %ldx%ldx%ld nt)", r->kern[i].name, v->M,
+                 v->N, v->K);
+        if (!rc)
+            rc = conv_push(p, k[i], name,
+                           "cuDNN hands a 1x1 stride-1 unpadded convolution to cuBLASLt "
+                           "(nvjet_sm90 kernel names in model/validation/data/h200/ops.csv); "
+                           "the gemm template's kernels for that GEMM (gemm_select.c)",
+                           !strcmp(r->kern[i].role, "main") ? "conv" : r->kern[i].role, err);
+        else
+            gc_kernel_destroy(k[i]);
+    }
+    free(r);
+    return rc;
+}
+
 /* Whether the arch has a wgmma form for dt (sm_90): the sm90 kernels. */
 static int has_wgmma(const gc_arch_t *a, gc_gemm_dtype_t dt)
 {
@@ -526,5 +571,7 @@ int ops_conv2d(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
         return conv_sm8x(a, g, &v, p, err);
     if (g->c % 8)
         return conv_unaligned(a, g, &v, p, err);
+    if (g->r == 1 && g->s == 1 && g->stride == 1 && g->pad == 0)
+        return conv_gemm(a, &v, p, err);
     return conv_sm90(a, &v, p, err);
 }

@@ -4,6 +4,8 @@
 # model changes can be chosen from what the kernels do (instruction mix, stall reasons,
 # occupancy, memory traffic, clocks), not from their times alone.
 #   sh model/validation/torch/diag.sh        (OUT: the folder results go to)
+#   DIAG_MODE=l2 sh model/validation/torch/diag.sh
+#        the rows of diag_l2_rows.txt: L2 bytes by kind, clusters, cycles, clock (metrics only)
 #   DIAG_MODE=sass sh model/validation/torch/diag.sh
 #        the rows of diag_sass_rows.txt instead, with ncu's SourceCounters: every SASS
 #        instruction of each kernel with its executed count and stall samples, exported as
@@ -55,6 +57,24 @@ ROWS=$HERE/diag_rows.txt
 if [ "$MODE" = sass ]; then
   ROWS=${DIAG_ROWS:-$HERE/diag_sass_rows.txt}
   SECTIONS="--section LaunchStats --section InstructionStats --section SourceCounters --section WarpStateStats"
+elif [ "$MODE" = l2 ]; then
+  # where the L2 bytes go (reads, writes, to the SMs), clusters, cycles and clock; the L2
+  # left warm between replays as between the harness's calls (--cache-control none); only
+  # the metrics this ncu knows (an unknown name would stop the whole run)
+  ROWS=${DIAG_ROWS:-$HERE/diag_l2_rows.txt}
+  ncu --query-metrics --chip gh100 >"$W/metrics.txt" 2>&1
+  want="gpu__time_duration.sum sm__cycles_elapsed.max sm__cycles_elapsed.avg.per_second
+ lts__t_bytes.sum lts__t_sectors_op_read.sum lts__t_sectors_op_write.sum lts__t_sectors_op_red.sum
+ lts__t_sectors_srcunit_tex_op_read.sum lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+ l1tex__m_xbar2l1tex_read_bytes.sum dram__bytes_read.sum dram__bytes_write.sum
+ sm__inst_executed_pipe_tensor_op_gmma.sum sm__ctas_launched.sum launch__cluster_dim_x
+ launch__cluster_dim_y launch__cluster_dim_z launch__grid_size launch__block_size"
+  have=""
+  for m in $want; do
+    grep -q "^${m%%.*}[ .]" "$W/metrics.txt" && have="$have,$m"
+  done
+  echo "l2 metrics: ${have#,}"
+  SECTIONS="--section LaunchStats --cache-control none --metrics ${have#,}"
 fi
 for id in $(grep -v '^#' "$ROWS"); do
   a=$(args_of "$id") || continue

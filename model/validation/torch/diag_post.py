@@ -3,6 +3,7 @@ row (the k-th marker kernel, bitwise_not, opens the k-th line of args.txt).
 
   python3 diag_post.py OPS_RAW.csv IDS.txt ARGS.txt OUT.csv
   python3 diag_post.py --seed SEED_RAW.csv OUT.csv
+  python3 diag_post.py --l2 OPS_RAW.csv IDS.txt ARGS.txt OUT.csv   (DIAG_MODE=l2's export)
 
 Columns (units in the names): id, args, kernel, grid, block, regs, smem_dyn_bytes,
 time_us (ncu's gpu__time_duration: caches flushed before each kernel, clocks left alone),
@@ -12,6 +13,12 @@ slots busy per scheduler), inst_per_sched (warp instructions issued per schedule
 cyc_per_issue (warp cycles per issued instruction), dram_bytes (read + written, from the
 rate over the duration), waves, and the stall reasons in warp cycles per issued instruction
 (stall_*).
+With --l2: id, args, kernel, grid, cluster (launch__cluster_dim x.y.z; 0.0.0: launched
+without), time_us, sm_mhz, cycles, l2_sm_read_bytes (L2 sectors the SMs' loads and TMA
+read, lts__t_sectors_srcunit_tex_op_read x 32), l2_bytes (every L2 access, lts__t_bytes),
+to_sm_bytes (what the crossbar delivered to the SMs, l1tex__m_xbar2l1tex_read_bytes: a
+multicast load counts once per receiving SM), to_sm_per_l2_read (their ratio),
+dram_read_bytes, ctas.
 stdlib only."""
 
 import csv
@@ -74,6 +81,28 @@ def summary(row):
     return out
 
 
+def summary_l2(row):
+    t_ns = pick(row, "gpu__time_duration.sum")
+    f_hz = pick(row, "sm__cycles_elapsed.avg.per_second")
+    rd = pick(row, "lts__t_sectors_srcunit_tex_op_read.sum")
+    to_sm = pick(row, "l1tex__m_xbar2l1tex_read_bytes.sum")
+    cl = [pick(row, "launch__cluster_dim_" + d) for d in "xyz"]
+    return {
+        "kernel": row.get("Kernel Name", "")[:160],
+        "grid": row.get("Grid Size", "").replace(" ", ""),
+        "cluster": ".".join("%d" % (c or 0) for c in cl),
+        "time_us": t_ns / 1e3 if t_ns else None,
+        "sm_mhz": f_hz / 1e6 if f_hz else None,
+        "cycles": pick(row, "sm__cycles_elapsed.max"),
+        "l2_sm_read_bytes": 32 * rd if rd is not None else None,
+        "l2_bytes": pick(row, "lts__t_bytes.sum"),
+        "to_sm_bytes": to_sm,
+        "to_sm_per_l2_read": to_sm / (32 * rd) if rd and to_sm is not None else None,
+        "dram_read_bytes": pick(row, "dram__bytes_read.sum"),
+        "ctas": pick(row, "sm__ctas_launched.sum"),
+    }
+
+
 def fmt(v):
     if v is None:
         return ""
@@ -97,6 +126,9 @@ def main(argv):
                 if r.get("Kernel Name") and r["ID"].strip().isdigit()]
         write(argv[3], rows)
         return 0
+    summ = summary
+    if argv[1] == "--l2":
+        summ, argv = summary_l2, argv[1:]
     raw, ids, args, out = argv[1:5]
     ids = [x.strip() for x in open(ids) if x.strip()]
     args = [x.strip() for x in open(args) if x.strip()]
@@ -109,7 +141,7 @@ def main(argv):
             continue
         if k < 0 or k >= len(ids):
             continue
-        rows.append(dict(id=ids[k], args=args[k], **summary(r)))
+        rows.append(dict(id=ids[k], args=args[k], **summ(r)))
     write(out, rows)
     return 0
 
