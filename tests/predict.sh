@@ -109,6 +109,34 @@ expect_rc 2 "gemm m 0"
 run $G predict gemm --m 64 --n 64 --k 64 --dtype f16 --arch hopper-h800 --op copy
 expect_rc 2 "gemm --op"
 
+# a TMA load multicast to a cluster of 4: the L2 reads its bytes once for the 4 blocks
+# (the shared data path still takes all of them), so the L2 bytes fall by 4 and the
+# L2-bound loop runs faster
+MC="$T/multicast"; mkdir -p "$MC"
+for mc in 1 4; do
+    cat >"$MC/mc$mc.yaml" <<EOF2
+schema: gpucal-kernel/1
+name: mc$mc
+launch: {grid: 132, block: 128, registers: 64, shared_bytes: 131072}
+loop:
+  trips: 1000
+  stages: 4
+  ops:
+    - {op: tma, bytes: 16384, count: 0.25, multicast: $mc}
+    - {op: alu, name: iadd3, count: 4}
+footprint: {read_bytes: 1048576, write_bytes: 0}
+EOF2
+    run $G predict "$MC/mc$mc.yaml" --arch hopper-h200 --format json
+    expect_rc 0 "multicast $mc"
+    sed -n 's/^  "traffic": {"l2_bytes": \([0-9.e+]*\),.*/\1/p' "$out" >"$MC/l2_$mc"
+    sed -n 's/^  "cycles": \([0-9.e+]*\),.*/\1/p' "$out" >"$MC/cyc_$mc"
+done
+awk -v a="$(cat "$MC/l2_1")" -v b="$(cat "$MC/l2_4")" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 3.99 && a / b < 4.01) }' ||
+    fail "multicast 4: L2 bytes $(cat "$MC/l2_1") -> $(cat "$MC/l2_4"), expected a quarter"
+awk -v a="$(cat "$MC/cyc_1")" -v b="$(cat "$MC/cyc_4")" 'BEGIN { exit !(b > 0 && a > 2 * b) }' ||
+    fail "multicast 4: cycles $(cat "$MC/cyc_1") -> $(cat "$MC/cyc_4"), expected an L2-bound loop at least twice as fast"
+rm -rf "$MC"
+
 # stream
 run $G predict stream --op copy --bytes 536870912 --arch hopper-h800
 expect_rc 0 "stream copy"
