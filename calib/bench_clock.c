@@ -15,7 +15,7 @@
 /* The loads: the five full ones, then the partial tensor loads of newer
  * traces, each with the full load it is a part of (clk_base; -1: none). */
 enum {
-    CLK_NL = 13,
+    CLK_NL = 14,
     CLK_FULL = 5,
     CLK_IDLE = 0,
     CLK_MEM = 1,
@@ -23,13 +23,14 @@ enum {
     CLK_MMA = 3,
     CLK_FMA = 4,
     CLK_L2 = 11,
-    CLK_VARY = 12
+    CLK_VARY = 12,
+    CLK_TMA = 13
 };
 static const char *const clk_loads[CLK_NL] = {
     "idle",       "memory",     "tensor",         "tensor_mma",     "fma",            "tensor_d25",
     "tensor_d50", "tensor_d75", "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75", "l2",
-    "tensor_vary"};
-static const int clk_base[CLK_NL] = {-1, -1, -1, -1, -1, 2, 2, 2, 3, 3, 3, -1, -1};
+    "tensor_vary", "tensor_tma"};
+static const int clk_base[CLK_NL] = {-1, -1, -1, -1, -1, 2, 2, 2, 3, 3, 3, -1, -1, -1};
 
 /* What the clock trace says of one load: its row (line 0: none) with the
  * clock, interval, part (-1: a trace without the column; 0 settled, 1
@@ -266,14 +267,18 @@ static int clk_points(gc_calib_ctx_t *c, const char *file, const clk_load_t L[CL
 /* The power fit's view of load li (line 0 where the trace lacks it): a
  * tensor load's rate in SM cycles per second its tensor pipes are busy (its
  * activity, tensor_fma_clk_sm over its full load's, x sms x its clock), a
- * memory or l2 load's in bytes per second. */
+ * memory or l2 load's in bytes per second; the tensor_tma load's both (its
+ * bulk copies' bytes into bytes). */
 static gc_power_load_t clk_power_load(const clk_load_t L[CLK_NL], int li, double sms)
 {
     const clk_load_t *l = &L[li];
-    int base = li == CLK_TENSOR || li == CLK_MMA ? li : li == CLK_VARY ? CLK_TENSOR : clk_base[li];
+    int base = li == CLK_TENSOR || li == CLK_MMA ? li
+               : li == CLK_VARY || li == CLK_TMA ? CLK_TENSOR
+                                                 : clk_base[li];
     double act = base >= 0 && L[base].rate > 0 && l->rate > 0 ? l->rate / L[base].rate : 0;
     double rate = base >= 0 ? act * sms * l->v * 1e6 : l->gbs * 1e9;
-    return (gc_power_load_t){l->line, l->v, l->watts, rate, base == CLK_MMA};
+    return (gc_power_load_t){l->line, l->v, l->watts, rate, base == CLK_MMA,
+                             li == CLK_TMA ? l->gbs * 1e9 : 0};
 }
 
 /* The power keys from the loads' readings, the trailer's power_limit_w
@@ -300,8 +305,10 @@ static int clk_power(gc_calib_ctx_t *c, const gc_table_t *t, const char *file,
     in.idle = clk_power_load(L, CLK_IDLE, sms);
     in.mem = clk_power_load(L, CLK_MEM, sms);
     in.l2 = clk_power_load(L, CLK_L2, sms);
-    if (L[CLK_TENSOR].line)
+    if (L[CLK_TENSOR].line) {
         in.vary = clk_power_load(L, CLK_VARY, sms);
+        in.tma = clk_power_load(L, CLK_TMA, sms);
+    }
     for (int li = 0; li < CLK_NL; li++) {
         int tensor = li == CLK_TENSOR || li == CLK_MMA || clk_base[li] >= 0;
         if (tensor && L[li].line && L[li].rate > 0)

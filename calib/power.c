@@ -194,6 +194,26 @@ static void put_memory(gc_calib_ctx_t *c, const char *file, const gc_power_in_t 
                               f->e_l2 * 1e12), NULL);
 }
 
+/* The tensor_tma load against the model: its draw less idle, its wgmma at
+ * the fitted energy at its clock and the L2 energy of its copies' bytes,
+ * said on a progress line (what streaming operands into shared memory adds
+ * per byte beyond an L2 read; no key: one load's residual is within what
+ * the draws move run to run). */
+static void tma_check(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
+                      const fitted_t *f)
+{
+    const gc_power_load_t *t = &in->tma;
+    if (!t->line || !(t->watts > 0) || !(t->rate > 0) || !(t->bytes > 0) || !(f->e[0] > 0))
+        return;
+    double tensor_w = f->e[0] * f->vary * pow(t->mhz / f->fmax, f->g) * t->rate * 1e-12;
+    double rest = t->watts - in->idle.watts - tensor_w - f->e_l2 * t->bytes;
+    gc_calib_info(c, "%s:%ld: the tensor_tma load drew %.0f W at %.0f MHz: %.0f W idle, %.0f W "
+                     "its wgmma, %.0f W the L2 reads of its copies (%.0f GB/s), %+.0f W beyond "
+                     "(%+.1f pJ a byte copied)",
+                  file, t->line, t->watts, t->mhz, in->idle.watts, tensor_w,
+                  f->e_l2 * t->bytes, t->bytes / 1e9, rest, rest / t->bytes * 1e12);
+}
+
 int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in, gc_err_t *err)
 {
     const char *why = missing(in);
@@ -213,6 +233,7 @@ int gc_calib_power(gc_calib_ctx_t *c, const char *file, const gc_power_in_t *in,
         return rc == 1 ? 0 : rc;
     put_sm(c, file, in, &f);
     put_memory(c, file, in, &f);
+    tma_check(c, file, in, &f);
     if (f.vary != 1)
         gc_calib_info(c, "%s: operands changing every wgmma draw %.3f x what fixed ones do", file,
                       f.vary);

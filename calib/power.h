@@ -10,12 +10,14 @@
 /* One load of the clock trace as the power fit sees it: its row's line (0:
  * the trace has no such load), SM clock (MHz), board power (W; 0: not
  * read), tensor multiply-adds per second (tensor loads) or bytes per
- * second (memory, l2 loads), and for a tensor load its kind (0 wgmma, 1
- * mma.sync). */
+ * second (memory, l2 loads), for a tensor load its kind (0 wgmma, 1
+ * mma.sync), and for the tensor_tma load the bytes its bulk copies bring
+ * per second. */
 typedef struct gc_power_load {
     long line;
     double mhz, watts, rate;
     int kind;
+    double bytes;
 } gc_power_load_t;
 
 /* What the fit reads: the idle, memory (a DRAM copy) and l2 loads, the
@@ -25,6 +27,7 @@ typedef struct gc_power_load {
 typedef struct gc_power_in {
     gc_power_load_t idle, mem, l2;
     gc_power_load_t vary; /* the wgmma load with changing operands (line 0: none) */
+    gc_power_load_t tma;  /* vary's wgmma fed by bulk copies from the L2 (line 0: none) */
     const gc_power_load_t *tensor;
     int n;
     double limit_w;

@@ -66,8 +66,12 @@
 #include "mem_sass.h"
 #include "mem_util.cuh"
 #include "power.h"
+#include "tma_bulk.cuh"
 
 enum { MAXS = 1024, SAMPLE_NS = 10000000, MAXP = 1024, MAXBINS = 256, NRND = 4096 };
+/* the tensor_tma load: bytes of one bulk copy, and the ring of copies in
+ * flight per warpgroup (its shared memory: 2 x TT_RING x TT_BYTES) */
+enum { TT_BYTES = 12288, TT_RING = 3 };
 static const double TOL = 0.005; /* settled: the last window's median within 0.5 % */
 static const double BIN_S = 0.05; /* the curve's rows */
 static const double POLL_S = 0.01; /* the host's power readings and settling checks */
@@ -267,18 +271,66 @@ static __device__ __forceinline__ void mma_16x8x16(float *c, const unsigned *a, 
 #endif
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* The tensor_tma load's stream: the first thread of each warpgroup keeps
+ * TT_RING bulk copies of TT_BYTES in flight from its own part of src (an
+ * array the L2 holds) into the block's dynamic shared memory, one more
+ * after every 8 wgmmas, as a matrix product's producer feeds its stages.
+ * n: the copies this warpgroup issued so far. */
+typedef struct tt_stream {
+    const char *src;
+    size_t part;       /* bytes of src this warpgroup cycles through */
+    uint32_t ring, bar; /* its stages and their barriers (shared addresses) */
+    unsigned long long n;
+} tt_stream_t;
+
+static __device__ __forceinline__ void tt_next(tt_stream_t *t)
+{
+    int s = (int)(t->n % TT_RING);
+    uint32_t b = t->bar + 8u * (uint32_t)s;
+    if (t->n >= TT_RING) /* the stage's copy before this one has landed */
+        bar_wait(b, (uint32_t)((t->n / TT_RING - 1) & 1));
+    bar_expect(b, TT_BYTES);
+    tma_bulk(t->ring + (uint32_t)s * TT_BYTES,
+             (uint64_t)(t->src + (t->n * TT_BYTES) % t->part), TT_BYTES, b);
+    t->n++;
+}
+
+/* Waits for the copies still in flight (a block must not end before them). */
+static __device__ __forceinline__ void tt_drain(const tt_stream_t *t)
+{
+    for (unsigned long long i = t->n > TT_RING ? t->n - TT_RING : 0; i < t->n; i++)
+        bar_wait(t->bar + 8u * (uint32_t)(i % TT_RING), (uint32_t)((i / TT_RING) & 1));
+}
+
 /* The wgmma load of k_clk_tensor: two warpgroups issue
  * wgmma.m64n64k16.f32.f16.f16 from shared memory until the load ends, the
  * eight wgmmas in a row on NP pairs of A and B tiles (64 x 16 random f16
  * each) in turn: NP = 1 the tensor load, the same tiles every time; NP = 8
  * the tensor_vary load, operands changing every instruction as in a matrix
- * product (a datapath that does not toggle draws less). Returns the wgmmas
+ * product (a datapath that does not toggle draws less); TMA = 1 (with NP =
+ * 8) the tensor_tma load, which also streams src_bytes of src into shared
+ * memory by bulk copies as the wgmmas run (tt_next). Returns the wgmmas
  * this warpgroup issued, *acc the accumulators' sum. */
-template <int NP>
+template <int NP, int TMA>
 static __device__ unsigned long long clk_wgmma(const __half *rnd, const clk_args_t &ca,
-                                               int sampler, int *ns, float *acc)
+                                               int sampler, int *ns, float *acc,
+                                               const char *src, size_t src_bytes)
 {
     __shared__ int stop;
+    __shared__ __align__(8) uint64_t bars[2 * TT_RING];
+    extern __shared__ __align__(128) unsigned char tt_ring[];
+    int lead = threadIdx.x % 128 == 0, wg = (int)(threadIdx.x / 128);
+    tt_stream_t tt = {src, 0, 0, 0, 0};
+    if (TMA) {
+        size_t part = src_bytes / (2 * gridDim.x) / TT_BYTES * TT_BYTES;
+        tt.part = part > 0 ? part : TT_BYTES;
+        tt.src = src + (size_t)(2 * blockIdx.x + wg) * part;
+        tt.ring = gc_smem_addr(tt_ring) + (uint32_t)(wg * TT_RING * TT_BYTES);
+        tt.bar = gc_smem_addr(&bars[wg * TT_RING]);
+        if (threadIdx.x < 2 * TT_RING)
+            bar_init(gc_smem_addr(&bars[threadIdx.x]));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
     unsigned long long start = gc_globaltimer(), next = 0, done = 0;
     /* 8x8 core matrices, no swizzle */
     __shared__ __align__(1024) __half sa[NP][64 * 16], sb[NP][64 * 16];
@@ -306,6 +358,8 @@ static __device__ unsigned long long clk_wgmma(const __half *rnd, const clk_args
             for (int k = 0; k < 8; k++)
                 wgmma_64x64x16(d, da[k % NP], db[k % NP]);
             asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            if (TMA && lead)
+                tt_next(&tt);
             asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
         }
         done += 32 * 8;
@@ -313,6 +367,8 @@ static __device__ unsigned long long clk_wgmma(const __half *rnd, const clk_args
             break;
     }
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    if (TMA && lead)
+        tt_drain(&tt);
 #pragma unroll
     for (int i = 0; i < 32; i++)
         *acc += d[i];
@@ -483,24 +539,37 @@ static __device__ unsigned long long clk_mma_duty(const __half *rnd, const clk_a
 }
 #endif
 
+/* Fills n words of a with pseudo-random bits (an LCG per word), so that
+ * the tensor_tma load's copies toggle shared memory as real operands do. */
+__global__ void k_clk_fill(unsigned *a, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        a[i] = (unsigned)(i * 2654435761u) * 1664525u + 1013904223u;
+}
+
 /* Tensor-bound until the load ends. want: 1 = wgmma where this GPU has it
- * (else mma.sync), 2 = mma.sync. on_ns: 0 = the full load; else the
+ * (else mma.sync), 2 = mma.sync, 3 = wgmma with operands changing, 4 = the
+ * same fed by bulk copies of src (src_bytes, the L2 holds it). on_ns: 0 = the full load; else the
  * partial load working on_ns of every DUTY_NS. *kind tells what ran: 1 =
  * wgmma, 2 = mma.sync, 0 = neither compiled for this GPU. ops counts
  * multiply-adds. */
 __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, clk_args_t ca,
                                                        unsigned long long *ops, float *sink,
-                                                       int *kind, int want, unsigned on_ns)
+                                                       int *kind, int want, unsigned on_ns,
+                                                       const char *src, size_t src_bytes)
 {
     int sampler = blockIdx.x == 0 && threadIdx.x == 0;
     int ns = 0, ran = 0;
     float acc = 0;
     unsigned long long fma = 0;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    if (want == 1 || want == 3) {
-        unsigned long long done = want == 3 ? clk_wgmma<8>(rnd, ca, sampler, &ns, &acc)
-                                  : on_ns   ? clk_wgmma_duty(rnd, ca, sampler, &ns, &acc, on_ns)
-                                            : clk_wgmma<1>(rnd, ca, sampler, &ns, &acc);
+    if (want == 1 || want == 3 || want == 4) {
+        unsigned long long done =
+            want == 4 ? clk_wgmma<8, 1>(rnd, ca, sampler, &ns, &acc, src, src_bytes)
+            : want == 3 ? clk_wgmma<8, 0>(rnd, ca, sampler, &ns, &acc, NULL, 0)
+            : on_ns     ? clk_wgmma_duty(rnd, ca, sampler, &ns, &acc, on_ns)
+                        : clk_wgmma<1, 0>(rnd, ca, sampler, &ns, &acc, NULL, 0);
         fma = threadIdx.x % 128 == 0 ? done * 64ull * 64 * 16 : 0;
         ran = 1;
     }
@@ -515,7 +584,7 @@ __global__ void __launch_bounds__(256, 1) k_clk_tensor(const __half *rnd, clk_ar
 #endif
     if (!ran && sampler) /* no tensor-core kernel for this GPU: an idle clock */
         clk_spin(ca);
-    (void)rnd, (void)want, (void)ns, (void)on_ns;
+    (void)rnd, (void)want, (void)ns, (void)on_ns, (void)src, (void)src_bytes;
     if (fma)
         atomicAdd(ops, fma);
     if (threadIdx.x == 0 && blockIdx.x == 0)
@@ -586,6 +655,7 @@ enum {
     L_M75,
     L_L2,
     L_TV,
+    L_TT,
     NLOADS
 };
 
@@ -593,7 +663,8 @@ enum {
  * label, and for a partial tensor load the full load it is a part of and
  * the share of each period it works (permille; 0: not a partial load).
  * The partial loads come after the five full ones, so those run as they
- * always did; the l2 and tensor_vary loads, newer still, run last. */
+ * always did; the l2, tensor_vary and tensor_tma loads, newer still, run
+ * last. */
 static const struct {
     const char *name, *label;
     int base, duty_pm;
@@ -611,6 +682,7 @@ static const struct {
     {"tensor_mma_d75", "tensor (mma.sync) at 75 %", L_MMA, 750},
     {"l2", "l2 (reads the L2 holds)", -1, 0},
     {"tensor_vary", "tensor, operands changing", -1, 0},
+    {"tensor_tma", "tensor, operands changing, fed by TMA", -1, 0},
 };
 
 /* State of the bench: the plan (SMs, the longest run and the settling
@@ -631,7 +703,8 @@ typedef struct clk {
     float *d_frnd, *d_sink;
     int kind[NLOADS];        /* tensor loads: what ran (1 wgmma, 2 mma.sync; 0: not run) */
     double fma_clk[NLOADS];  /* tensor loads: multiply-adds per SM clock per SM */
-    double gbs[NLOADS];      /* memory and l2 loads: GB moved per second (read + write) */
+    double gbs[NLOADS];      /* memory and l2 loads: GB moved per second (read + write);
+                              * tensor_tma: GB its bulk copies brought per second */
     gc_power_t *pw; /* NULL: no NVML */
     gc_pw_sample_t pws[MAXP];
     int npw;
@@ -749,13 +822,23 @@ static int clock_start(clk_t *c, int li, gc_err_t *err)
         if (rc)
             return rc;
         k_clk_l2<<<c->l2_blocks, 1024>>>(c->a, c->l2n16, ca, c->d_cnt, (unsigned *)c->d_sink);
+    } else if (li == L_TT) {
+        size_t lb = c->l2n16 * sizeof(uint4), smem = 2 * TT_RING * TT_BYTES;
+        rc = gc_cuda_check(cudaMalloc(&c->a, lb), "allocating the tensor_tma load's buffer", err);
+        if (rc)
+            return rc;
+        k_clk_fill<<<c->sms, 256>>>((unsigned *)c->a, lb / 4);
+        rc = gc_cuda_check(cudaFuncSetAttribute(k_clk_tensor, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), "allowing the tensor_tma load's shared memory", err);
+        if (rc)
+            return rc;
+        k_clk_tensor<<<c->sms, 256, smem>>>(c->d_rnd, ca, c->d_cnt, c->d_sink, c->d_kind, 4, 0, (const char *)c->a, lb);
     } else if (li == L_FMA) {
         k_clk_fma<<<c->fma_blocks, 1024>>>(c->d_frnd, ca, c->d_cnt, c->d_sink);
     } else {
         int base = loads[li].base >= 0 ? loads[li].base : li;
         unsigned on_ns = (unsigned)((long)DUTY_NS * loads[li].duty_pm / 1000);
         int want = li == L_TV ? 3 : base == L_TENSOR ? 1 : 2;
-        k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, ca, c->d_cnt, c->d_sink, c->d_kind, want, on_ns);
+        k_clk_tensor<<<c->sms, 256>>>(c->d_rnd, ca, c->d_cnt, c->d_sink, c->d_kind, want, on_ns, NULL, 0);
     }
     return gc_cuda_check(cudaGetLastError(), "launching a clock load", err);
 }
@@ -810,7 +893,9 @@ static int clock_load_meta(const clk_t *c, int li, int kind, double rate, const 
     if (li == L_FMA)
         return gc_trace_put_meta(w, "fma_load", "FFMA on random non-zero f32 registers, 8 chains per thread, %d blocks x 1024 threads: %.1f TFLOP/s (SASS: %ld FFMA)%s", c->fma_blocks, 2 * rate / 1e12,
                                  ctx->sass ? gc_sass_count(ctx->sass, "k_clk_fma", "FFMA") : -1L, pwr);
-    const char *key = li == L_TENSOR ? "tensor_load" : li == L_TV ? "tensor_vary_load" : "tensor_mma_load";
+    const char *key = li == L_TENSOR ? "tensor_load" : li == L_TV ? "tensor_vary_load" : li == L_TT ? "tensor_tma_load" : "tensor_mma_load";
+    if (kind == 1 && li == L_TT)
+        return gc_trace_put_meta(w, key, "the tensor_vary load whose first thread of each warpgroup also keeps %d bulk copies (cp.async.bulk) of %d bytes in flight from %zu MiB the L2 holds into shared memory, one more every 8 wgmmas: %.1f TFLOP/s, %.1f GB/s copied%s", TT_RING, TT_BYTES, (c->l2n16 * sizeof(uint4)) >> 20, 2 * rate / 1e12, c->gbs[li], pwr);
     if (kind == 1 && li == L_TV)
         return gc_trace_put_meta(w, key, "wgmma.m64n64k16.f32.f16.f16 ss, random f16, 2 warpgroups x %d SMs, each of 8 wgmmas in a row on its own A and B tiles (operands changing as in a matrix product): %.1f TFLOP/s%s", sms, 2 * rate / 1e12, pwr);
     if (kind == 1)
@@ -888,10 +973,12 @@ static int clock_load(clk_t *c, int li, int *wrote, gc_err_t *err)
     double total_s = (double)(s[n - 1].ns - s[0].ns) / 1e9;
     double cyc = (double)(s[n - 1].cyc - s[0].cyc);
     double rate = total_s > 0 ? (double)cnt / total_s : 0, watts = 0;
-    int tensor = li == L_TENSOR || li == L_MMA || li == L_TV || loads[li].base >= 0;
+    int tensor = li == L_TENSOR || li == L_MMA || li == L_TV || li == L_TT || loads[li].base >= 0;
     c->kind[li] = tensor ? kind : 0;
     c->fma_clk[li] = tensor && (kind == 1 || kind == 2) && cyc > 0 ? (double)cnt / c->sms / cyc : 0;
     c->gbs[li] = li == L_MEM || li == L_L2 ? rate / 1e9 : 0;
+    if (li == L_TT) /* one copy per warpgroup every 8 wgmmas of 64 x 64 x 16 */
+        c->gbs[li] = rate / (8.0 * 64 * 64 * 16) * TT_BYTES / 1e9;
     if ((rc = clock_rows(c, li, &st, &watts, err)) != 0)
         return rc;
     char pwr[160];
@@ -905,7 +992,7 @@ static int clock_load(clk_t *c, int li, int *wrote, gc_err_t *err)
  * tensor instruction (wgmma for tensor, mma.sync for tensor_mma) at a rate. */
 static int clock_can_run(const clk_t *c, int li)
 {
-    int b = li == L_TV ? L_TENSOR : loads[li].base;
+    int b = li == L_TV || li == L_TT ? L_TENSOR : loads[li].base;
     return b < 0 || (c->kind[b] == (b == L_TENSOR ? 1 : 2) && c->fma_clk[b] > 0);
 }
 
@@ -923,7 +1010,7 @@ static int clock_loads(clk_t *c, gc_err_t *err)
         snprintf(key, sizeof(key), "%s_load", loads[li].name);
         gc_progress(c->ctx, li + 1, NLOADS, loads[li].label);
         if (!clock_can_run(c, li)) {
-            int b = li == L_TV ? L_TENSOR : loads[li].base;
+            int b = li == L_TV || li == L_TT ? L_TENSOR : loads[li].base;
             if (gc_trace_put_meta(c->w, key, "not run: the %s load did not run %s on this GPU", loads[b].name, b == L_TENSOR ? "wgmma" : "mma.sync"))
                 return gc_mem_row_err(c->w, err);
             continue;

@@ -30,6 +30,7 @@
 #include "mem_sass.h"
 #include "mem_util.cuh"
 #include "ring.h"
+#include "tma_bulk.cuh"
 
 enum { K_BULK, K_1D, K_2D, K_3D };
 static const char *const kind_name[] = {"bulk", "1d", "2d", "3d"};
@@ -37,32 +38,6 @@ enum { STAGES = 3, SLOT = 64, PAGE = 2 << 20, W2 = 1024, W3X = 256, W3Y = 64, MA
 static const uint64_t SEED = 0x67637061ull;
 
 #if __CUDA_ARCH__ >= 900
-static __device__ __forceinline__ void bar_init(uint32_t b)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
-}
-static __device__ __forceinline__ void bar_expect(uint32_t b, uint32_t bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes)
-                 : "memory");
-}
-static __device__ __forceinline__ void bar_wait(uint32_t b, uint32_t phase)
-{
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@!P1 bra WAIT;\n}" ::"r"(b),
-                 "r"(phase)
-                 : "memory");
-}
-static __device__ __forceinline__ void tma_bulk(uint32_t dst, uint64_t src, uint32_t bytes,
-                                                uint32_t b)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
-                 "%2, [%3];" ::"r"(dst),
-                 "l"(src), "r"(bytes), "r"(b)
-                 : "memory");
-}
 /* a tensor load of rank 1..3 at coordinates c (elements) */
 static __device__ __forceinline__ void tma_tensor(int rank, uint32_t dst, const CUtensorMap *tm,
                                                   int c0, int c1, int c2, uint32_t b)

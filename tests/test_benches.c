@@ -100,8 +100,8 @@ static void clock_columns(void)
     const char *loads[] = {"idle",           "memory",         "tensor",        "tensor_mma",
                            "fma",            "tensor_d25",     "tensor_d50",    "tensor_d75",
                            "tensor_mma_d25", "tensor_mma_d50", "tensor_mma_d75", "l2",
-                           "tensor_vary"};
-    for (int i = 0; i < 13; i++)
+                           "tensor_vary",    "tensor_tma"};
+    for (int i = 0; i < 14; i++)
         CHECK(has_choice(col_of(b, "load"), loads[i]));
     CHECK(!has_choice(col_of(b, "load"), "tensor_d100"));
     static const char *const names[] = {"load",    "clock_mhz", "clock_lo", "clock_hi",

@@ -19,7 +19,7 @@ static const char *const levels[] = {"l1", "shared", "l2", "global", NULL};
 static const char *const loads[] = {"idle",          "memory",        "tensor",
                                     "tensor_mma",    "fma",           "tensor_d25",
                                     "tensor_d50",    "tensor_d75",    "tensor_mma_d25",
-                                    "tensor_mma_d50", "tensor_mma_d75", "l2", "tensor_vary", NULL};
+                                    "tensor_mma_d50", "tensor_mma_d75", "l2", "tensor_vary", "tensor_tma", NULL};
 static const char *const clock_parts[] = {"settled", "unsettled", "sample", NULL};
 static const char *const metrics[] = {"latency", "throughput", NULL};
 static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
@@ -177,7 +177,7 @@ static const gc_bench_col_t dpx_cols[] = {
     UNNUM("clock_mhz", "MHz", "SM clock during the timed region"),
 };
 static const gc_bench_col_t clock_cols[] = {
-    TXT("load", loads, "idle, memory (DRAM-bound), l2 (reads the L2 holds), tensor_vary (the wgmma load with operands changing every instruction), tensor (tensor-bound: wgmma where the GPU has it), tensor_mma (mma.sync-bound), fma (CUDA-core FP32: FFMA-bound), or a partial tensor load: tensor_dNN / tensor_mma_dNN, the same instructions on NN % of every 16 us on each SM (SMs staggered over the period), __nanosleep the rest"),
+    TXT("load", loads, "idle, memory (DRAM-bound), l2 (reads the L2 holds), tensor_vary (the wgmma load with operands changing every instruction), tensor_tma (tensor_vary fed by bulk copies from the L2 into shared memory as a matrix product's producer feeds it; gbs: the bytes copied), tensor (tensor-bound: wgmma where the GPU has it), tensor_mma (mma.sync-bound), fma (CUDA-core FP32: FFMA-bound), or a partial tensor load: tensor_dNN / tensor_mma_dNN, the same instructions on NN % of every 16 us on each SM (SMs staggered over the period), __nanosleep the rest"),
     POS("clock_mhz", "MHz", "the load's row: SM clock sustained under that load (median over its last second); sample: the mean clock over the interval"),
     NUM("clock_lo", 0, "MHz", "95 % interval of clock_mhz, low end (sample: clock_mhz)"),
     NUM("clock_hi", 0, "MHz", "95 % interval of clock_mhz, high end (sample: clock_mhz)"),
@@ -186,7 +186,7 @@ static const gc_bench_col_t clock_cols[] = {
     LATEOPTNUM("t_s", 0, "s", "seconds from the load's start to the end of the interval (sample) or of the run (the load's row: how long it took to settle)"),
     LATEOPTNUM("power_w", 0, "W", "board power (NVML, median of the readings in the interval; the load's row: its last second); 0: not read"),
     LATEOPTNUM("tensor_fma_clk_sm", 0, "FMA/clk/SM", "the load's row: tensor multiply-adds per SM clock per SM over the whole run (its activity: a partial load's rate over the full load's); 0: no tensor work, or a sample"),
-    LATEOPTNUM("gbs", 0, "GB/s", "the memory and l2 loads' rows: bytes moved per second over the whole run (read + write); 0: another load, or a sample"),
+    LATEOPTNUM("gbs", 0, "GB/s", "the memory and l2 loads' rows: bytes moved per second over the whole run (read + write); the tensor_tma load's: bytes its bulk copies brought per second; 0: another load, or a sample"),
     LATEOPTNUM("nvml_mhz", 0, "MHz", "the load's row: the SM clock NVML reports (the clock the driver sets), median over the load's last second; clock_mhz is the SMs' own cycle rate, which can run below it; 0: not read, or a sample"),
     LATEOPTNUM("temp_c", 0, "C", "the load's row: the GPU's temperature (NVML), median over the load's last second; 0: not read, or a sample"),
 };
