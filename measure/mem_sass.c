@@ -50,7 +50,6 @@ const gc_sass_rule_t gc_mem_sass_clock[] = {
     {"k_clk_mem", "LDG.E.128", 4, -1},
     {"k_clk_mem", "STG.E.128", 4, -1},
     {"k_clk_fma", "FFMA", 64, -1},
-    {"k_clk_tensor", "UBLKCP", 1, -1},
 };
 const int gc_mem_sass_clock_n = N(gc_mem_sass_clock);
 const int gc_mem_sass_clock_dump_n = 2;

@@ -134,4 +134,10 @@ sed 's/^# power_limit_w: .*/# power_limit_w: 0.5/' "$GC_SRC/traces/h200/clock.cs
 run $G calib "$T/pw" -o "$T/pw3.yaml" --name pw
 expect_rc 2 "limit below idle"; expect_err_lines 1 "limit below idle"
 expect_err "clock.csv:[0-9]+:1: power_limit_w 0.5 W is not above the idle load's draw" "limit refused at its line"
+# a run with the tensor_tma load (model/validation/data/h200/power/clock_tma.csv): its
+# draw against its wgmma and its copies' L2 bytes, on a progress line
+cp "$GC_SRC/model/validation/data/h200/power/clock_tma.csv" "$T/pw/clock.csv"
+run $G calib "$T/pw" -o "$T/pw4.yaml" --name pw
+expect_rc 0 "tensor_tma load"
+expect_err "clock.csv:593: the tensor_tma load drew 703 W at 1766 MHz: 130 W idle, 431 W its wgmma, 128 W the L2 reads of its copies \(4984 GB/s\), \+14 W beyond \(\+2\.9 pJ a byte copied\)" "tensor_tma check"
 finish
