@@ -17,7 +17,9 @@ elementwise --op gelu --n 1000000 --dtype f16
 elementwise --op add --n 16777216 --dtype f32
 transpose --rows 4096 --cols 2048 --dtype f16
 conv2d --n 8 --c 64 --h 56 --w 56 --k 64 --r 3 --s 3 --stride 1 --pad 1 --dtype f16
-conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 --dtype bf16"
+conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 --dtype bf16
+conv2d --n 32 --c 256 --h 14 --w 14 --k 64 --r 1 --s 1 --stride 1 --pad 0 --dtype f16
+conv2d --n 1 --c 64 --h 7 --w 7 --k 64 --r 1 --s 1 --stride 1 --pad 0 --dtype bf16"
 
 # (a here-document, not a pipe: a failure inside must reach `fails`)
 while read -r call; do
@@ -80,6 +82,26 @@ run $G describe conv2d --n 32 --c 128 --h 56 --w 56 --k 128 --r 3 --s 3 --stride
 expect_out 'block: \[(128|256), 1, 1\]' "conv2d sm90: the consumer warpgroups of the 384-thread kernel"
 grep -E 'grid: \[[0-9]+, 1, 1\]' "$out" | tr -dc '0-9,' | awk -F, '{ exit !($1 >= 1 && $1 <= 132) }' ||
     fail "conv2d sm90: a persistent grid of at most one block per SM"
+
+# cuDNN's sm90 kernels run in clusters that multicast a tile: N = 320 filters are 5 tiles
+# of 64, each A tile multicast to the 5 (ncu's launch__cluster_dim, data/h200/diag_l2.csv)
+run $G describe conv2d --n 16 --c 320 --h 64 --w 64 --k 320 --r 3 --s 3 --stride 1 --pad 1 \
+    --dtype f16 --arch hopper-h200
+expect_rc 0 "conv2d o162 describe"
+grep -Eq '\{op: tma, bytes: 16384, multicast: 5, count: ' "$out" ||
+    fail "conv2d sm90: the A tile multicast to the cluster over the N tiles"
+# a 1x1 stride-1 unpadded convolution is cuBLASLt's GEMM [N*H*W x C][C x K]: the gemm
+# template's own kernels for that call, and the same time
+run $G predict conv2d --n 32 --c 256 --h 14 --w 14 --k 64 --r 1 --s 1 --stride 1 --pad 0 \
+    --dtype f16 --arch hopper-h200 --format json
+expect_rc 0 "conv2d 1x1"
+expect_out '"name": "wgmma\+tma_f16_[0-9x]+(_splitK)? \(cuBLASLt GEMM 6272x64x256 nt\)"' "conv2d 1x1: the gemm template's kernel"
+c1=$(grep -o '"kernel_us": [0-9.]*' "$out" | tail -1 | cut -d' ' -f2)
+run $G predict gemm --m 6272 --n 64 --k 256 --dtype f16 --layout nt --arch hopper-h200 --format json
+expect_rc 0 "gemm of the 1x1 conv"
+g1=$(sed -n 's/^  "time_us": \([0-9.]*\),$/\1/p' "$out" | head -1)
+awk -v a="$c1" -v b="$g1" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.9 && a / b < 1.1) }' ||
+    fail "conv2d 1x1: $c1 us on the GPU, the gemm template's call $g1 us (ends alike but for a cluster barrier)"
 
 # the launch arithmetic of the library's source
 run $G describe softmax --rows 4096 --cols 1024 --dtype f16 --arch hopper-h100
