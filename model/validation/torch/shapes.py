@@ -306,6 +306,26 @@ def fresh_op_cases():
     return dedupe(c)
 
 
+def rows2_cases():
+    """[(class, args)] of the second row-kernel set (2026-11-28): PyTorch's reduce_kernel
+    (rowsum) over short, odd and vector-misaligned rows, in no other list, to choose the
+    rowsum template's launch and counts on more than the 8 train rows of the first set.
+    Split by split_of like the first set; its held-out rows are read only for the report."""
+    c = []
+    for r, col, d in ((65536, 16, "f32"), (262144, 32, "f32"), (8192, 32, "bf16"),
+                      (131072, 48, "f16"), (32768, 64, "f16"), (4096, 64, "f32"),
+                      (200000, 96, "bf16"), (50000, 127, "f32"), (65536, 128, "f16"),
+                      (16384, 130, "bf16"), (100000, 200, "f16"), (8192, 256, "f32"),
+                      (30000, 500, "bf16"), (4096, 768, "f16"), (20000, 1000, "f32"),
+                      (5000, 1001, "f16"), (4096, 1024, "bf16"), (2000, 1500, "f32"),
+                      (10000, 2000, "bf16"), (1000, 3000, "f16"), (512, 4000, "f32"),
+                      (64, 8192, "bf16"), (256, 16384, "f16"), (8, 262144, "bf16"),
+                      (32, 100000, "f32"), (2, 4194304, "f16"), (1, 1000000, "bf16"),
+                      (300, 300, "f16"), (1000, 64, "f32"), (100, 10000, "f16")):
+        c.append(("rowsum", rows_cols_args("rowsum", r, col, d)))
+    return dedupe(c)
+
+
 def fresh_ids(prefix, cases):
     """[(id, 'fresh', class, args)]: ids prefix001.. in order."""
     return [("%s%03d" % (prefix, i + 1), "fresh", cls, a)

@@ -45,6 +45,15 @@ class TestShapes(unittest.TestCase):
         ids = shapes.fresh_ids("fg", fg)
         self.assertEqual(ids[0][:2], ("fg001", "fresh"))
 
+    def test_rows2_apart(self):
+        old = set(a for _, a in shapes.gemm_cases() + shapes.op_cases() +
+                  shapes.fresh_gemm_cases() + shapes.fresh_op_cases())
+        r2 = shapes.rows2_cases()
+        self.assertGreaterEqual(len(r2), 30)
+        for _, a in r2:
+            self.assertNotIn(a, old)
+            self.assertEqual(shapes.parse_args(a)[0], "rowsum")
+
     def test_case_counts(self):
         g, o = shapes.gemm_cases(), shapes.op_cases()
         self.assertGreaterEqual(len(g), 100)
