@@ -6,6 +6,9 @@
 // data/h200/sass/o066), or UNROLL loads in flight. The array (1 GiB) is far
 // beyond the L2. Prints one CSV row per (S, warps per SM, loads in flight):
 //   row_bytes,warps_sm,inflight,blocks,bytes,us,gbs
+// With arguments R S: one row a warp and 16 a block, as reduce_kernel launches a sum
+// over R rows of S bytes (warps_sm column: "row"), and an eighth column: the same
+// launch's time with no rows (what the events and the launch add to the work).
 // Build: nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o row_stream row_stream.cu
 #include <cstdio>
 #include <cstdlib>
@@ -65,7 +68,20 @@ static double run(const uint4 *a, size_t bytes, size_t S, int blocks, float *sin
     return best * 1e3;
 }
 
-int main()
+/* One row a warp, 16 rows a block, as reduce_kernel launches a sum over rows of S
+ * bytes (grid = rows / 16 blocks of 512 threads): the kernel's time for R rows. */
+static void one_row_a_warp(const uint4 *a, size_t R, size_t S, float *sink)
+{
+    int blocks = (int)((R + 15) / 16);
+    size_t bytes = R * S;
+    double us = run<1>(a, bytes, S, blocks, sink);
+    /* the same launch with no rows: what the events add besides the work */
+    double empty = run<1>(a, 0, S, blocks, sink);
+    printf("%zu,%s,1,%d,%zu,%.2f,%.1f,%.2f\n", S, "row", blocks, bytes, us, bytes / us / 1e3,
+           empty);
+}
+
+int main(int argc, char **argv)
 {
     int sms;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -76,6 +92,10 @@ int main()
     CK(cudaMalloc(&sink, 4));
     CK(cudaMemset(a, 0x3c, bytes));
     printf("row_bytes,warps_sm,inflight,blocks,bytes,us,gbs\n");
+    if (argc == 3) { /* R S: one row a warp (warps_sm: row) */
+        one_row_a_warp(a, strtoull(argv[1], NULL, 10), strtoull(argv[2], NULL, 10), sink);
+        return 0;
+    }
     const size_t sizes[] = {256, 512, 1024, 2048, 4096, 8192, 16384, 65536, 262144};
     for (size_t S : sizes)
         for (int bps = 1; bps <= 4; bps *= 2) {
