@@ -8,11 +8,10 @@
  *   C % 8 == 0, wgmma (sm_90): the persistent implicit GEMM
  *     sm90_xmma_fprop_implicit_gemm_*_tilesizeBMxBNxBK (384 threads, 168
  *     registers, the block's whole shared memory, at most one block per SM
- *     looping over the output tiles). 1x1 filters with stride 1 and no
- *     padding run cuBLASLt's nvjet_sm90 kernels instead (every such row):
- *     the same warp-specialised, persistent TMA + wgmma design, described
- *     by the same kernel (the gemm template's own choice for that GEMM
- *     predicted worse on the train rows: o152 +84 %);
+ *     looping over the output tiles), in clusters that multicast a tile
+ *     (sm90_kernel). 1x1 filters with stride 1 and no padding run
+ *     cuBLASLt's nvjet_sm90 kernels instead (every such row): the gemm
+ *     template's own kernels for that GEMM (conv_gemm);
  *   C % 8 != 0: cuDNN's Tensor Core kernels load 16 bytes of channels at a
  *     time only when C is a multiple of 8; the rows with C = 3 run
  *     sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_*_aligna2 (mma.sync,
