@@ -22,7 +22,10 @@ void gc_usage_describe(FILE *fp)
             "Write the kernel descriptions (schema gpucal-kernel/1, model/kernels/README.md)\n"
             "that a library launches for an operator call on an arch, one YAML document per\n"
             "kernel separated by '---', so that what the template assumed can be read and\n"
-            "edited; `gpucal predict FILE --arch NAME` predicts a saved one. OP ARGS:\n\n%s\n"
+            "edited; `gpucal predict FILE --arch NAME` predicts a saved one (without the\n"
+            "kernel's two ends, which `predict OP` adds: ends_us). OP ARGS:\n\n%s"
+            "  gemm --m M --n N --k K --dtype D [--batch B] [--layout nn|nt|tn|tt]\n"
+            "  stream --op copy|triad|reduce --bytes N\n\n"
             "  --arch NAME   a shipped arch (gpucal arch list) or a path to an arch file\n",
             gc_ops_usage());
 }
@@ -36,8 +39,9 @@ typedef struct opargs {
 
 enum { O_ARCH = 256, O_FORMAT, O_CLOCK, O_PERIOD, O_HELP, O_TOPT };
 
-/* The operators' options (the registry's, template.h), then arch, format,
- * clock and help; opt[i] is the option of entry i. */
+/* The templates' options (the registry's, template.h: the operators', gemm's
+ * and stream's, each name once), then arch, format, clock and help; opt[i]
+ * is the option of entry i. parse() refuses one the call's template lacks. */
 static const struct option *ops_options(const gc_topt_t **opt, int max)
 {
     static struct option opts[64];
@@ -48,7 +52,7 @@ static const struct option *ops_options(const gc_topt_t **opt, int max)
     int nt, n = 0;
     const gc_template_t *all = gc_template_all(&nt);
     for (int t = 0; t < nt; t++) {
-        for (const gc_topt_t *o = all[t].opts; all[t].cli_ops && o->name && n < max; o++) {
+        for (const gc_topt_t *o = all[t].opts; all[t].describe && o->name && n < max; o++) {
             int seen = 0;
             for (int j = 0; j < n; j++)
                 seen |= !strcmp(opt[j]->name, o->name);
@@ -123,6 +127,12 @@ static int parse(const char *cmd, int argc, char **argv, opargs_t *o)
         gc_cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
         return -1;
     }
+    for (int i = 0; o->t && i < o->tv.n; i++)
+        if (!gc_template_opt(o->t, o->tv.v[i].name)) {
+            gc_cli_usage_error(cmd, "--%s is not an option of %s (usage: %s)", o->tv.v[i].name,
+                               o->t->name, o->t->usage);
+            return -1;
+        }
     if (!o->arch) {
         gc_cli_usage_error(cmd, "--arch NAME is required (see `gpucal arch list`)");
         return -1;
@@ -200,9 +210,10 @@ int gc_cmd_describe(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const gc_template_t *t = gc_template_find(argv[1]);
-    if (!t || !t->cli_ops)
-        return gc_cli_usage_error(cmd, "unknown operator '%s' (attention, softmax, layernorm, "
-                                  "rowsum, elementwise, transpose, conv2d)", argv[1]);
+    if (!t || !t->describe)
+        return gc_cli_usage_error(cmd, "unknown template '%s' (attention, softmax, layernorm, "
+                                  "rowsum, elementwise, transpose, conv2d, gemm, stream)",
+                                  argv[1]);
     opargs_t o;
     int rc = parse(cmd, argc - 1, argv + 1, &o);
     if (rc > 0)

@@ -103,6 +103,47 @@ g1=$(sed -n 's/^  "time_us": \([0-9.]*\),$/\1/p' "$out" | head -1)
 awk -v a="$c1" -v b="$g1" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.9 && a / b < 1.1) }' ||
     fail "conv2d 1x1: $c1 us on the GPU, the gemm template's call $g1 us (ends alike but for a cluster barrier)"
 
+# describe gemm / stream: the kernels the call launches (memset, main, split-K reduction),
+# each of which loads back and predicts as the call's prediction times it without its ends
+for call in "gemm --m 4096 --n 4096 --k 4096 --dtype f16" "gemm --m 256 --n 256 --k 16384 --dtype f32" \
+    "gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --batch 8 --layout tn" "stream --op triad --bytes 67108864"; do
+    # shellcheck disable=SC2086
+    run $G describe $call --arch hopper-h200
+    expect_rc 0 "describe $call"
+    n=$(grep -c '^schema: gpucal-kernel/1' "$out")
+    awk -v d="$T" 'BEGIN { f = d "/g1.yaml"; n = 1 } /^---$/ { n++; f = d "/g" n ".yaml"; next } { print > f }' "$out"
+    # shellcheck disable=SC2086
+    run $G predict $call --arch hopper-h200 --format json
+    expect_rc 0 "predict $call"
+    # each kernel's prediction: the time_us lines at the top level of the document after
+    # the call's own (a call of one kernel without a kernel list: its own)
+    if grep -q '"role": ' "$out"; then
+        sed -n 's/^  "time_us": \([0-9.e+-]*\),$/\1/p' "$out" | tail -n +2 >"$T/want"
+    else
+        sed -n 's/^  "time_us": \([0-9.e+-]*\),$/\1/p' "$out" | head -n 1 >"$T/want"
+    fi
+    [ "$n" -ge 1 ] && [ "$n" -eq "$(wc -l <"$T/want")" ] ||
+        fail "describe $call: $n kernels, the prediction times $(wc -l <"$T/want")"
+    i=1
+    while read -r want; do
+        run $G predict "$T/g$i.yaml" --arch hopper-h200 --format json
+        expect_rc 0 "predict the described kernel $i of $call"
+        got=$(grep -o '"time_us": [0-9.e+-]*' "$out" | head -1 | cut -d' ' -f2)
+        awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; exit !(d < 1e-3 && d > -1e-3) }' ||
+            fail "round trip of kernel $i of $call: $want us in the call, $got us from YAML"
+        i=$((i + 1))
+    done <"$T/want"
+    rm -f "$T"/g*.yaml
+done
+# an option of another template is refused, not ignored
+run $G predict softmax --rows 64 --cols 128 --dtype f16 --seq 5 --arch hopper-h200
+expect_rc 2 "softmax --seq"; expect_err_lines 1 "softmax --seq"
+expect_err -- "--seq is not an option of softmax" "softmax --seq"
+run $G describe gemm --m 64 --n 64 --k 64 --dtype f16 --rows 5 --arch hopper-h200
+expect_rc 2 "gemm --rows"; expect_err -- "--rows is not an option of gemm" "gemm --rows"
+run $G describe frob --x 1 --arch hopper-h200
+expect_rc 2 "describe frob"; expect_err "unknown template 'frob'" "describe frob"
+
 # the launch arithmetic of the library's source
 run $G describe softmax --rows 4096 --cols 1024 --dtype f16 --arch hopper-h100
 expect_out 'grid: \[1024, 1, 1\]' "softmax_warp_forward: 1 row per warp, 4 warps per block"
@@ -256,5 +297,5 @@ expect_err -- '--arch' "missing arch"
 bad $G describe softmax --rows 10 --cols 10 --dtype f16 --colour blue --arch hopper-h100
 expect_err "unknown option" "unknown option"
 bad $G describe matmul --arch hopper-h100
-expect_err "unknown operator 'matmul'" "unknown operator"
+expect_err "unknown template 'matmul'" "unknown operator"
 finish

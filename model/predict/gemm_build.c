@@ -442,11 +442,14 @@ static void build_reduce(bld_t *b, const gc_gemm_spec_t *s)
     k->l2_warm = 1;
 }
 
-/* the workspace memset (cudaMemsetAsync of a few KiB of tile counters) */
+/* the workspace memset (cudaMemsetAsync of a few KiB of tile counters; 16
+ * registers, as the operator templates give the memsets PyTorch launches:
+ * a description holds 1 to 255) */
 static void build_memset(bld_t *b)
 {
     gc_kernel_t *k = b->k;
     k->block[0] = 32;
+    k->regs = 16;
     add_mem(b, &k->loop, GC_OP_STG, 1, 16);
     k->write_bytes = 512;
 }

@@ -286,6 +286,27 @@ static int given(const gc_ops_args_t *g, const char *name)
     return 0;
 }
 
+/* 0 when every option given is one of d's (its needed ones, and --causal
+ * for attention), else GC_EUSAGE naming the first that is not. */
+static int only_own(const opdef_t *d, const gc_ops_args_t *g, gc_err_t *err)
+{
+    static const char *const all[] = {"batch", "heads", "seq", "head-dim", "rows", "cols",
+                                      "n",     "c",     "h",   "w",        "k",    "r",
+                                      "s",     "stride", "pad", "op",      "dtype"};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        int own = 0;
+        for (int j = 0; j < 10 && d->need[j]; j++)
+            own |= !strcmp(d->need[j], all[i]);
+        if (!own && given(g, all[i]))
+            return gc_err_set(err, GC_EUSAGE, "%s: --%s is not an option of %s (usage: %s)",
+                              d->name, all[i], d->name, d->usage);
+    }
+    if (g->causal && strcmp(d->name, "attention"))
+        return gc_err_set(err, GC_EUSAGE, "%s: --causal is not an option of %s (usage: %s)",
+                          d->name, d->name, d->usage);
+    return 0;
+}
+
 int gc_ops_plan(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *plan, gc_err_t *err)
 {
     memset(plan, 0, sizeof(*plan));
@@ -297,6 +318,8 @@ int gc_ops_plan(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *plan,
         if (!given(g, d->need[i]))
             return gc_err_set(err, GC_EUSAGE, "%s: missing --%s (usage: %s)", d->name,
                               d->need[i], d->usage);
+    if (only_own(d, g, err))
+        return GC_EUSAGE;
     int sz = ops_dsize(g->dtype);
     if (!sz || (d->half_only && sz != 2))
         return gc_err_set(err, GC_EUSAGE, "%s: unknown --dtype '%s' (%s)", d->name, g->dtype,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "gemm_int.h"
 #include "ops.h"
 #include "predict_json.h"
 #include "stream.h"
@@ -172,35 +173,27 @@ static int gemm_predict(const gc_arch_t *a, const gc_tvals_t *v, const gc_predic
     return 0;
 }
 
-/* The main kernel gc_gemm_predict picks for one matrix (batch 1, nn): the
- * candidate with its tile. */
+/* The kernels gc_gemm_predict_call picks for the call (its batch and
+ * layout): the workspace memset, the main kernel and the split-K
+ * reduction where the library launches them, each named as the
+ * prediction names it. */
 static int gemm_describe(const gc_arch_t *a, const gc_tvals_t *v, gc_tplan_t *plan,
                          gc_err_t *err)
 {
     gc_gemm_args_t g;
     if (gemm_args(v, &g, err))
         return err ? err->code : GC_EUSAGE;
-    gc_gemm_result_t *best = malloc(sizeof(*best)), *info = malloc(sizeof(*info));
+    gc_gemm_result_t *r = malloc(sizeof(*r)); /* a few KiB: kept off the stack */
+    gc_kernel_t *k[GC_GEMM_KERNELS_MAX];
     gc_predict_opts_t o = {0};
-    int rc = best && info ? gc_gemm_predict(a, g.m, g.n, g.k, g.dtype, &o, best, err)
-                          : gc_err_set(err, GC_ENOMEM, "out of memory");
-    for (int i = 0; !rc && i < 64; i++) {
-        gc_kernel_t *k = NULL;
-        if (gc_gemm_kernel(a, g.m, g.n, g.k, g.dtype, i, &k, info, NULL))
-            break;
-        if (info->path == best->path && info->tile_m == best->tile_m &&
-            info->tile_n == best->tile_n && info->tile_k == best->tile_k &&
-            info->stages == best->stages) {
-            plan->k[plan->n] = k;
-            snprintf(plan->role[plan->n++], sizeof(plan->role[0]), "gemm");
-            break;
-        }
-        gc_kernel_destroy(k);
+    int rc = r ? gc_gemm_call_kernels(a, &g, &o, r, k, err)
+               : gc_err_set(err, GC_ENOMEM, "out of memory");
+    for (int i = 0; !rc && i < r->n_kernels; i++) {
+        k[i]->name = gc_kernel_str(k[i], r->kern[i].name);
+        plan->k[plan->n] = k[i];
+        snprintf(plan->role[plan->n++], sizeof(plan->role[0]), "%s", r->kern[i].role);
     }
-    free(best);
-    free(info);
-    if (!rc && !plan->n)
-        rc = gc_err_set(err, GC_ERUN, "gemm: the picked kernel could not be rebuilt");
+    free(r);
     return rc;
 }
 
