@@ -107,9 +107,18 @@ static int parse(const char *cmd, int argc, char **argv, opargs_t *o)
     int ch;
     while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         if (ch >= O_TOPT) {
+            /* the call's template's own spec of the option (templates share names,
+             * not ranges: gemm's --n is a matrix size, elementwise's a count) */
+            const gc_topt_t *spec = o->t ? gc_template_opt(o->t, topt[ch - O_TOPT]->name) : NULL;
             gc_err_t e;
             gc_err_clear(&e);
-            if (gc_tvals_set(&o->tv, topt[ch - O_TOPT], optarg, &e)) {
+            if (!spec) {
+                gc_cli_usage_error(cmd, "--%s is not an option of %s (usage: %s)",
+                                   topt[ch - O_TOPT]->name, o->t ? o->t->name : argv[0],
+                                   o->t ? o->t->usage : "see --help");
+                return -1;
+            }
+            if (gc_tvals_set(&o->tv, spec, optarg, &e)) {
                 gc_cli_usage_error(cmd, "%s", e.msg);
                 return -1;
             }
@@ -127,12 +136,6 @@ static int parse(const char *cmd, int argc, char **argv, opargs_t *o)
         gc_cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
         return -1;
     }
-    for (int i = 0; o->t && i < o->tv.n; i++)
-        if (!gc_template_opt(o->t, o->tv.v[i].name)) {
-            gc_cli_usage_error(cmd, "--%s is not an option of %s (usage: %s)", o->tv.v[i].name,
-                               o->t->name, o->t->usage);
-            return -1;
-        }
     if (!o->arch) {
         gc_cli_usage_error(cmd, "--arch NAME is required (see `gpucal arch list`)");
         return -1;

@@ -135,6 +135,10 @@ for call in "gemm --m 4096 --n 4096 --k 4096 --dtype f16" "gemm --m 256 --n 256 
     done <"$T/want"
     rm -f "$T"/g*.yaml
 done
+# templates share option names, not ranges: elementwise's --n counts elements (a 1 GiB
+# f32 tensor is 268435456 of them), gemm's --n is a matrix size
+run $G predict elementwise --op relu --n 268435456 --dtype f32 --arch hopper-h200
+expect_rc 0 "elementwise --n 268435456"
 # an option of another template is refused, not ignored
 run $G predict softmax --rows 64 --cols 128 --dtype f16 --seq 5 --arch hopper-h200
 expect_rc 2 "softmax --seq"; expect_err_lines 1 "softmax --seq"
