@@ -775,6 +775,8 @@ int gc_gemm_call_kernels(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_p
     for (int i = 0; i < GC_GEMM_KERNELS_MAX; i++)
         out[i] = NULL;
     int rc = predict_call(a, g, o, r, &s, err);
+    if (rc) /* s holds no choice */
+        return rc;
     gc_gemm_spec_t z = s, red = reduce_spec(g, s.split);
     z.fam = GC_GEMM_FAM_MEMSET;
     /* in assemble's order: the workspace memset, the main kernel, its reduction */
