@@ -262,27 +262,55 @@ const char *gc_ops_usage(void)
     return buf;
 }
 
-/* Whether option `name` was given (sizes are > 0 once given). */
+/* The operators' options and where gc_ops_args_t holds each: a size (given
+ * when > 0), --pad (given when >= 0, 0 being a pad), or a text (given when
+ * set). --causal, a flag, is apart. */
+enum { OPT_SIZE, OPT_PAD, OPT_TEXT };
+static const struct {
+    const char *n;
+    size_t off;
+    int kind;
+} opt_fields[] = {
+    {"batch", offsetof(gc_ops_args_t, batch), OPT_SIZE},
+    {"heads", offsetof(gc_ops_args_t, heads), OPT_SIZE},
+    {"seq", offsetof(gc_ops_args_t, seq), OPT_SIZE},
+    {"head-dim", offsetof(gc_ops_args_t, head_dim), OPT_SIZE},
+    {"rows", offsetof(gc_ops_args_t, rows), OPT_SIZE},
+    {"cols", offsetof(gc_ops_args_t, cols), OPT_SIZE},
+    {"n", offsetof(gc_ops_args_t, n), OPT_SIZE},
+    {"c", offsetof(gc_ops_args_t, c), OPT_SIZE},
+    {"h", offsetof(gc_ops_args_t, h), OPT_SIZE},
+    {"w", offsetof(gc_ops_args_t, w), OPT_SIZE},
+    {"k", offsetof(gc_ops_args_t, k), OPT_SIZE},
+    {"r", offsetof(gc_ops_args_t, r), OPT_SIZE},
+    {"s", offsetof(gc_ops_args_t, s), OPT_SIZE},
+    {"stride", offsetof(gc_ops_args_t, stride), OPT_SIZE},
+    {"pad", offsetof(gc_ops_args_t, pad), OPT_PAD},
+    {"op", offsetof(gc_ops_args_t, eop), OPT_TEXT},
+    {"dtype", offsetof(gc_ops_args_t, dtype), OPT_TEXT},
+};
+#define N_OPT_FIELDS (sizeof(opt_fields) / sizeof(opt_fields[0]))
+
+/* Whether option i of opt_fields was given. */
+static int given_at(const gc_ops_args_t *g, size_t i)
+{
+    const char *f = (const char *)g + opt_fields[i].off;
+    switch (opt_fields[i].kind) {
+    case OPT_SIZE:
+        return *(const long *)f > 0;
+    case OPT_PAD:
+        return *(const long *)f >= 0;
+    default:
+        return *(const char *const *)f != NULL;
+    }
+}
+
+/* Whether option `name` was given. */
 static int given(const gc_ops_args_t *g, const char *name)
 {
-    static const struct { const char *n; size_t off; } longs[] = {
-        {"batch", offsetof(gc_ops_args_t, batch)}, {"heads", offsetof(gc_ops_args_t, heads)},
-        {"seq", offsetof(gc_ops_args_t, seq)}, {"head-dim", offsetof(gc_ops_args_t, head_dim)},
-        {"rows", offsetof(gc_ops_args_t, rows)}, {"cols", offsetof(gc_ops_args_t, cols)},
-        {"n", offsetof(gc_ops_args_t, n)}, {"c", offsetof(gc_ops_args_t, c)},
-        {"h", offsetof(gc_ops_args_t, h)}, {"w", offsetof(gc_ops_args_t, w)},
-        {"k", offsetof(gc_ops_args_t, k)}, {"r", offsetof(gc_ops_args_t, r)},
-        {"s", offsetof(gc_ops_args_t, s)}, {"stride", offsetof(gc_ops_args_t, stride)},
-    };
-    if (!strcmp(name, "dtype"))
-        return g->dtype != NULL;
-    if (!strcmp(name, "op"))
-        return g->eop != NULL;
-    if (!strcmp(name, "pad"))
-        return g->pad >= 0;
-    for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
-        if (!strcmp(longs[i].n, name))
-            return *(const long *)((const char *)g + longs[i].off) > 0;
+    for (size_t i = 0; i < N_OPT_FIELDS; i++)
+        if (!strcmp(opt_fields[i].n, name))
+            return given_at(g, i);
     return 0;
 }
 
@@ -290,16 +318,13 @@ static int given(const gc_ops_args_t *g, const char *name)
  * for attention), else GC_EUSAGE naming the first that is not. */
 static int only_own(const opdef_t *d, const gc_ops_args_t *g, gc_err_t *err)
 {
-    static const char *const all[] = {"batch", "heads", "seq", "head-dim", "rows", "cols",
-                                      "n",     "c",     "h",   "w",        "k",    "r",
-                                      "s",     "stride", "pad", "op",      "dtype"};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+    for (size_t i = 0; i < N_OPT_FIELDS; i++) {
         int own = 0;
         for (int j = 0; j < 10 && d->need[j]; j++)
-            own |= !strcmp(d->need[j], all[i]);
-        if (!own && given(g, all[i]))
+            own |= !strcmp(d->need[j], opt_fields[i].n);
+        if (!own && given_at(g, i))
             return gc_err_set(err, GC_EUSAGE, "%s: --%s is not an option of %s (usage: %s)",
-                              d->name, all[i], d->name, d->usage);
+                              d->name, opt_fields[i].n, d->name, d->usage);
     }
     if (g->causal && strcmp(d->name, "attention"))
         return gc_err_set(err, GC_EUSAGE, "%s: --causal is not an option of %s (usage: %s)",
