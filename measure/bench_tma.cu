@@ -18,6 +18,13 @@
  * load's first word is checked against the array's contents (its element
  * index), so a wrong coordinate is an error, not a number.
  *
+ * SM link: 16 KiB loads (bulk, and 2D tiles of 64 x 64 f32) into one
+ * block a SM (a block takes all of an SM's shared memory), issued by one
+ * warp with 3 or 12 in flight or by 4 warps with 3 each, on 1, 8, a
+ * quarter and all of the SMs, from a region inside the L2 read over and
+ * over: what one SM's TMA brings in per clock when the L2 is idle around
+ * it, and as the SMs share the L2.
+ *
  * cuTensorMapEncodeTiled is a driver function: it is looked up with
  * cudaGetDriverEntryPointByVersion (the runtime's non-deprecated form of
  * cudaGetDriverEntryPoint), so the binary links only the CUDA runtime.
@@ -34,7 +41,8 @@
 
 enum { K_BULK, K_1D, K_2D, K_3D };
 static const char *const kind_name[] = {"bulk", "1d", "2d", "3d"};
-enum { STAGES = 3, SLOT = 64, PAGE = 2 << 20, W2 = 1024, W3X = 256, W3Y = 64, MAXLOAD = 16384 };
+enum { STAGES = 3, SLOT = 64, PAGE = 2 << 20, W2 = 1024, W3X = 256, W3Y = 64, MAXLOAD = 16384,
+       LINK_LOAD = 16384, MAXSTAGES = 12, MAXWARPS = 4 };
 static const uint64_t SEED = 0x67637061ull;
 
 #if __CUDA_ARCH__ >= 900
@@ -166,6 +174,83 @@ __global__ void k_tma_tp(const __grid_constant__ CUtensorMap tm, tshape_t sh, co
                 tma_tensor(sh.rank, dst, &tm, (int)(tx * sh.box[0]), (int)(ty * sh.box[1]),
                            (int)(tz * sh.box[2]), b);
             }
+        }
+    }
+    gc_span_close(span, c0, t0);
+    if (nbad)
+        atomicAdd(bad, nbad);
+#endif
+}
+
+/* The link rows' kernel: lane 0 of each of the block's warps keeps its own
+ * ring of `stages` loads in flight (bulk copies, or 2D tiles of a map
+ * `tiles0` tiles wide), warp w of block b taking loads b * W + w, then
+ * every gridDim.x * W-th after it, wrapping at `wrap` loads; the indices
+ * and tile coordinates advance by adds alone (a division a load would cost
+ * the issuing thread more than a copy takes to arrive). Each load's first
+ * word is checked against the array's contents. */
+__global__ void k_tma_link(const __grid_constant__ CUtensorMap tm, int rank, const char *src,
+                           unsigned load_bytes, unsigned per_warp, unsigned wrap, unsigned tiles0,
+                           unsigned box0, unsigned box1, unsigned dim0, int stages,
+                           gc_span_dev_t *span, unsigned *bad)
+{
+#if __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(128) unsigned char stage[];
+    __shared__ __align__(8) uint64_t bars[MAXWARPS * MAXSTAGES];
+    unsigned w = threadIdx.x / 32, W = blockDim.x / 32;
+    if (threadIdx.x % 32 != 0)
+        return;
+    uint64_t *mb = bars + w * MAXSTAGES;
+    for (int s = 0; s < stages; s++)
+        bar_init(gc_smem_addr(&mb[s]));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    uint32_t base = ((gc_smem_addr(stage) + 127u) & ~127u) + w * (uint32_t)stages * load_bytes;
+    unsigned stride = gridDim.x * W, first = (blockIdx.x * W + w) % wrap;
+    unsigned step0 = stride % tiles0, step1 = stride / tiles0; /* the stride in tiles */
+    unsigned jn = first, jc = first;                    /* next load to issue, to check */
+    unsigned xn = first % tiles0, yn = first / tiles0, xc = xn, yc = yn;
+    unsigned rows = wrap / tiles0;                      /* 2D: tile rows in the region */
+    long long c0 = gc_clock();
+    unsigned long long t0 = gc_globaltimer();
+    unsigned nbad = 0;
+    int s = 0;
+    uint32_t phase = 0;
+    for (unsigned i = 0; i < per_warp + stages; i++) {
+        uint32_t b = gc_smem_addr(&mb[s]), dst = base + (uint32_t)s * load_bytes;
+        if (i >= (unsigned)stages) { /* wait for the load issued `stages` steps ago, check it */
+            bar_wait(b, phase ^ 1u);
+            unsigned long long e = rank == 0 ? (unsigned long long)jc * load_bytes / 4
+                                             : ((unsigned long long)yc * box1 * dim0 + xc * box0);
+            unsigned v;
+            asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(dst) : "memory");
+            nbad += v != (unsigned)e;
+            jc += stride;
+            while (jc >= wrap)
+                jc -= wrap;
+            xc += step0;
+            yc += step1 + (xc >= tiles0);
+            xc -= xc >= tiles0 ? tiles0 : 0;
+            while (rows && yc >= rows)
+                yc -= rows;
+        }
+        if (i < per_warp) {
+            bar_expect(b, load_bytes);
+            if (rank == 0)
+                tma_bulk(dst, (uint64_t)(src + (size_t)jn * load_bytes), load_bytes, b);
+            else
+                tma_tensor(2, dst, &tm, (int)(xn * box0), (int)(yn * box1), 0, b);
+            jn += stride;
+            while (jn >= wrap)
+                jn -= wrap;
+            xn += step0;
+            yn += step1 + (xn >= tiles0);
+            xn -= xn >= tiles0 ? tiles0 : 0;
+            while (rows && yn >= rows)
+                yn -= rows;
+        }
+        if (++s == stages) {
+            s = 0;
+            phase ^= 1u;
         }
     }
     gc_span_close(span, c0, t0);
@@ -353,11 +438,23 @@ static int tma_meta(const tma_t *t, gc_err_t *err)
         "pages (coordinates from the loaded pointer), each timed from before "
         "mbarrier.arrive.expect_tx to after the mbarrier wait, minus clock_overhead_cyc, after a "
         "read of the array through L2; throughput: one issuing thread per block, %d stages, "
-        "one pass over %zu MiB, GB/s = bytes / (last block end - first block start)",
-        (int)SLOT, (int)PAGE, (int)STAGES, t->tp_bytes >> 20);
+        "one pass over %zu MiB, GB/s = bytes / (last block end - first block start); link: "
+        "%d-byte loads (bulk; 2D 64x64 f32 tiles), in_flight of them per block, into one block "
+        "a SM on the blocks column's SMs, from a region inside the L2 (array_bytes) read over "
+        "and over, bytes_clk_sm = bytes / blocks / SM cycles of the span",
+        (int)SLOT, (int)PAGE, (int)STAGES, t->tp_bytes >> 20, (int)LINK_LOAD);
     if (rc || gc_measure_columns(t->w, "tma") != 0)
         return gc_mem_row_err(t->w, err);
     return 0;
+}
+
+/* Dynamic shared memory of a link block: all a block may opt into, less
+ * 1 KiB for the kernel's static barriers (as pchase sizes its arrays), and
+ * never below what the throughput rows' stages take. */
+static size_t link_smem(const tma_t *t)
+{
+    size_t s = (size_t)t->ctx->dev.smem_optin_bytes / 1024 * 1024 - 1024;
+    return s > (size_t)STAGES * MAXLOAD + 128 ? s : (size_t)STAGES * MAXLOAD + 128;
 }
 
 /* Allocates the device buffers (array for the larger of the latency and
@@ -375,6 +472,8 @@ static int tma_alloc(tma_t *t, gc_err_t *err)
     rc = rc ? rc : gc_cuda_check(cudaMalloc(&t->bad, sizeof(unsigned)), "allocating", err);
     rc = rc ? rc : gc_cuda_check(cudaMalloc(&t->span, sizeof(*t->span)), "allocating", err);
     rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_tma_tp, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGES * MAXLOAD + 128), "allowing TMA stages", err);
+    /* the link rows take all of an SM's shared memory: one block a SM */
+    rc = rc ? rc : gc_cuda_check(cudaFuncSetAttribute(k_tma_link, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)link_smem(t)), "allowing the link rows' shared memory", err);
     t->order = (uint32_t *)malloc(maxn * sizeof(uint32_t));
     t->next = (uint32_t *)malloc(maxn * sizeof(uint32_t));
     if (!rc && (!t->order || !t->next))
@@ -460,7 +559,7 @@ static int tma_lat_point(tma_t *t, int ai, int kind, size_t n, gc_err_t *err)
     lp.sms = t->ctx->dev.sms;
     gc_point_t pt;
     rc = gc_measure_point(t->ctx, lat_launch, &lp, (double)t->steps, &pt, err);
-    return rc ? rc : GC_MEM_ROW(t->w, err, "latency,%s,%s,16,1,%zu,%.1f,%.1f,%.1f,cyc,%.1f",
+    return rc ? rc : GC_MEM_ROW(t->w, err, "latency,%s,%s,16,1,%zu,%.1f,%.1f,%.1f,cyc,%.1f,1,1",
                                 kind_name[kind], kind == K_BULK ? "-" : kind == K_1D ? "4" : kind == K_2D ? "4x1" : "4x1x1",
                                 t->lat_arr[ai], pt.med - ovh, pt.lo - ovh, pt.hi - ovh, pt.clock_mhz);
 }
@@ -560,9 +659,9 @@ static int tma_tp_point(tma_t *t, tppt_t *tp, int kind, const char *boxs, gc_err
     if (rc)
         return rc;
     double mhz = pt.clock_mhz;
-    return GC_MEM_ROW(t->w, err, "throughput,%s,%s,%u,%d,%.0f,%.1f,%.1f,%.1f,gbs,%.1f", kind_name[kind], boxs,
+    return GC_MEM_ROW(t->w, err, "throughput,%s,%s,%u,%d,%.0f,%.1f,%.1f,%.1f,gbs,%.1f,%d,1", kind_name[kind], boxs,
                       tp->load_bytes, tp->blocks, bytes, mhz / pt.med / 1e3, mhz / pt.hi / 1e3,
-                      mhz / pt.lo / 1e3, mhz);
+                      mhz / pt.lo / 1e3, mhz, (int)STAGES);
 }
 
 /* Throughput part: fills the array with its own word index, then every
@@ -597,6 +696,122 @@ static int tma_throughput(tma_t *t, gc_err_t *err)
     return rc;
 }
 
+/* The link rows' loads: 16 KiB each, a bulk copy and a 2D tensor tile
+ * (64 x 64 f32), the copy a GEMM's or a convolution's operand tile takes. */
+static const struct tma_shape link_shapes[] = {{K_BULK, {LINK_LOAD, 1, 1}}, {K_2D, {64, 64, 1}}};
+
+typedef struct linkpt {
+    CUtensorMap tm;
+    int rank, warps, stages, blocks;
+    const char *src;
+    unsigned load_bytes, per_warp, wrap, tiles0, box0, box1, dim0;
+    size_t smem;
+    gc_span_dev_t *span;
+    unsigned *bad;
+} linkpt_t;
+
+static int link_launch(void *cookie, gc_launch_t *out, gc_err_t *err)
+{
+    linkpt_t *p = (linkpt_t *)cookie;
+    int rc = gc_mem_span_reset(p->span, err);
+    if (rc)
+        return rc;
+    k_tma_link<<<p->blocks, 32 * p->warps, p->smem>>>(p->tm, p->rank, p->src, p->load_bytes,
+                                                      p->per_warp, p->wrap, p->tiles0, p->box0,
+                                                      p->box1, p->dim0, p->stages, p->span,
+                                                      p->bad);
+    return gc_mem_span_read(p->span, out, err);
+}
+
+/* One link row: loads of shape ls (k_tma_link), `stages` in flight in each
+ * of `warps` issuing warps, into one block on each of g SMs (each block
+ * asks for all of an SM's shared memory, so no two share one) from the
+ * first `region` bytes of the array, read over and over (warm in the L2
+ * after the first repeat). Returns 0 or the first error. */
+static int tma_link_point(tma_t *t, const struct tma_shape *ls, int g, int warps, int stages,
+                          size_t region, gc_err_t *err)
+{
+    tppt_t tp; /* the shape's load bytes, map and box label */
+    memset(&tp, 0, sizeof(tp));
+    char boxs[32];
+    int rc = tma_tp_shape(t, ls, &tp, boxs, sizeof(boxs), err);
+    if (rc)
+        return rc;
+    linkpt_t lp;
+    memset(&lp, 0, sizeof(lp));
+    lp.tm = tp.tm;
+    lp.rank = tp.sh.rank;
+    lp.warps = warps;
+    lp.stages = stages;
+    lp.blocks = g;
+    lp.src = t->arr;
+    lp.load_bytes = tp.load_bytes;
+    lp.per_warp = t->ctx->quick ? 64 : 256;
+    lp.wrap = (unsigned)(region / tp.load_bytes); /* the first tiles (2D: whole rows of them) */
+    lp.tiles0 = lp.rank ? tp.sh.tiles[0] : 1;
+    lp.box0 = tp.sh.box[0];
+    lp.box1 = tp.sh.box[1];
+    lp.dim0 = tp.sh.dim[0];
+    lp.smem = link_smem(t);
+    lp.span = t->span;
+    lp.bad = t->bad;
+    rc = gc_cuda_check(cudaMemset(t->bad, 0, sizeof(unsigned)), "clearing the check", err);
+    gc_point_t pt;
+    double bytes = (double)g * warps * lp.per_warp * lp.load_bytes;
+    rc = rc ? rc : gc_measure_point(t->ctx, link_launch, &lp, bytes, &pt, err);
+    unsigned nbad = 0;
+    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nbad, t->bad, sizeof(nbad), cudaMemcpyDeviceToHost), "reading the check", err);
+    if (!rc && nbad)
+        rc = gc_err_set(err, GC_ERUN, "link TMA loads (%s %s) brought %u wrong tiles",
+                        kind_name[ls->kind], boxs, nbad);
+    /* cycles per byte of all g SMs -> bytes per clock of one SM */
+    return rc ? rc : GC_MEM_ROW(t->w, err, "link,%s,%s,%u,%d,%zu,%.2f,%.2f,%.2f,bytes_clk_sm,%.1f,%d,%d",
+                                kind_name[ls->kind], boxs, lp.load_bytes, g,
+                                (size_t)lp.wrap * lp.load_bytes, 1 / (pt.med * g),
+                                1 / (pt.hi * g), 1 / (pt.lo * g), pt.clock_mhz,
+                                stages * warps, warps);
+}
+
+/* The SM link part: bulk copies and 2D tiles of 16 KiB into one block a
+ * SM, issued by one warp with 3 or 12 in flight or by 4 warps with 3 each,
+ * on 1, 8, a quarter and all of the SMs (rows "link", unit bytes_clk_sm),
+ * from a region a quarter of the L2 (at most 16 MiB): the bytes one SM
+ * takes in per clock with the L2 idle around it, then shared, and whether
+ * one issuing thread is what limits it. Needs the array filled with its
+ * word index (tma_throughput). Returns 0 or the first error. */
+static int tma_link(tma_t *t, gc_err_t *err)
+{
+    int sms = t->ctx->dev.sms, gs[4] = {1, 8, sms / 4, sms};
+    static const int cfg[3][2] = {{1, STAGES}, {1, MAXSTAGES}, {MAXWARPS, STAGES}}; /* warps, stages */
+    size_t region = (size_t)t->ctx->dev.l2_bytes / 4;
+    if (region > ((size_t)16 << 20))
+        region = (size_t)16 << 20;
+    region = region / (512 << 10) * (512 << 10); /* whole rows of 2D tiles (32 x 16 KiB) */
+    if (region < (size_t)MAXSTAGES * LINK_LOAD * MAXWARPS)
+        return gc_err_set(err, GC_ERUN, "the L2 (%ld bytes) is too small for the link rows",
+                          (long)t->ctx->dev.l2_bytes);
+    if (link_smem(t) < (size_t)MAXSTAGES * LINK_LOAD + 128)
+        return gc_err_set(err, GC_ERUN, "a block's shared memory (%ld bytes) is too small for "
+                          "the link rows", t->ctx->dev.smem_optin_bytes);
+    int rc = 0;
+    for (int k = 0; k < 2 && !rc; k++)
+        for (int c = 0; c < 3 && !rc; c++)
+            for (int i = 0; i < 4 && !rc; i++) {
+                int g = gs[i];
+                if (g < 1 || g > sms || (i > 0 && g <= gs[i - 1]))
+                    continue;
+                char label[80];
+                snprintf(label, sizeof(label), "link %s, %d warp%s x %d in flight, %d SM%s",
+                         kind_name[link_shapes[k].kind], cfg[c][0], cfg[c][0] == 1 ? "" : "s",
+                         cfg[c][1], g, g == 1 ? "" : "s");
+                gc_progress(t->ctx, ++t->done, t->total, label);
+                if (gc_resume_skip(t->ctx, 1))
+                    continue;
+                rc = tma_link_point(t, &link_shapes[k], g, cfg[c][0], cfg[c][1], region, err);
+            }
+    return rc;
+}
+
 /* The TMA bench: header, buffers, latency of every load kind over an
  * array inside and one beyond L2, then throughput of every table shape;
  * frees everything on every path. Returns 0 or the first error. */
@@ -619,11 +834,12 @@ static int run_tma(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
         return rc;
     rc = tma_alloc(&t, err);
     t.nbl = ctx->quick ? 2 : 4;
-    t.total = 8 + (long)(sizeof(tma_shapes) / sizeof(tma_shapes[0])) * t.nbl;
+    t.total = 8 + (long)(sizeof(tma_shapes) / sizeof(tma_shapes[0])) * t.nbl + 24;
     for (int ai = 0; ai < 2 && !rc; ai++)
         rc = tma_latency(&t, ai, err);
     /* throughput: the array holds its own word index */
     rc = rc ? rc : tma_throughput(&t, err);
+    rc = rc ? rc : tma_link(&t, err);
     tma_free(&t);
     return rc;
 }

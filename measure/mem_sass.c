@@ -59,6 +59,8 @@ const gc_sass_rule_t gc_mem_sass_tma[] = {
     {"k_tma_lat", "UTMALDG", 3, -1},
     {"k_tma_tp", "UTMALDG", 3, -1},
     {"k_tma_tp", "UBLKCP", 1, -1},
+    {"k_tma_link", "UTMALDG", 1, -1},
+    {"k_tma_link", "UBLKCP", 1, -1},
 };
 const int gc_mem_sass_tma_n = N(gc_mem_sass_tma);
 

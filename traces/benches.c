@@ -22,6 +22,7 @@ static const char *const loads[] = {"idle",          "memory",        "tensor",
                                     "tensor_mma_d50", "tensor_mma_d75", "l2", "tensor_vary", "tensor_tma", NULL};
 static const char *const clock_parts[] = {"settled", "unsettled", "sample", NULL};
 static const char *const metrics[] = {"latency", "throughput", NULL};
+static const char *const tma_metrics[] = {"latency", "throughput", "link", NULL};
 static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
 
 /* clang-format off */
@@ -133,7 +134,7 @@ static const gc_bench_col_t bw_cols[] = {
                      "cudaMemcpyAsync: the driver's device-to-device copy, timed with events"),
 };
 static const gc_bench_col_t tma_cols[] = {
-    TXT("metric", metrics, "latency (value in cyc) or throughput (value in gbs)"),
+    TXT("metric", tma_metrics, "latency (value in cyc), throughput (value in gbs) or link (value in bytes_clk_sm: bytes one SM takes in per SM clock, one block a SM on `blocks` SMs, from an array inside the L2)"),
     TXT("kind", NULL, "bulk, 1d, 2d or 3d"),
     UNTXT("box", "the box in elements, x separated, innermost first (- for bulk)"),
     UNWHOLE("load_bytes", "bytes", "bytes per TMA instruction"),
@@ -142,8 +143,10 @@ static const gc_bench_col_t tma_cols[] = {
     NUM("value", -1e30, "unit", "the figure, in `unit`"),
     NUM("lo", -1e30, "unit", "95 % interval of value, low end"),
     NUM("hi", -1e30, "unit", "95 % interval of value, high end"),
-    TXT("unit", NULL, "cyc or gbs"),
+    TXT("unit", NULL, "cyc, gbs or bytes_clk_sm"),
     UNNUM("clock_mhz", "MHz", "SM clock during the timed region"),
+    LATEOPTNUM("in_flight", 1, "loads", "TMA loads in flight per block (latency: 1)"),
+    LATEOPTNUM("issuers", 1, "threads", "threads issuing the block's loads, each with in_flight / issuers of them"),
 };
 static const gc_bench_col_t dsm_cols[] = {
     TXT("metric", metrics, "latency (value in cyc) or throughput (value in gbs)"),
