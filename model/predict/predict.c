@@ -599,6 +599,15 @@ static void round_terms(const ctx_t *c, const plan_t *pl, double wpb, double N, 
         pipe_figs(pl, wc, &fc);
     term[GC_R_LATENCY] =
         wait_cyc(c, pl, wc, lmem) + own_work(m, pl, wc != W ? &fc : &fw, lat, wc, W);
+    /* a block whose warps meet at a barrier every trip waits for the whole
+     * trip's data before the work after it: its bytes come in through the
+     * SM's link and its share of DRAM in series with that work, where the
+     * queue below overlaps one customer's demand with the others' (a
+     * softmax block holding a row, one block an SM: o044 -31 -> -12 %);
+     * a barrier every few trips exposes that part of them */
+    if (blocks_wait)
+        term[GC_R_LATENCY] += dmin(1, pl->bars) * wc * pl->sync_rd *
+                              MAX(1 / m->l2_sm_bw_clk, mr * cr);
     /* a block passes a phase without barriers when its last warp does: at
      * least its warps' own work at the SM's rate, however short one warp's
      * path through it (a block customer's next phase waits for all of them) */
