@@ -1,7 +1,7 @@
 """Time cuBLAS GEMMs and PyTorch operators with torch.profiler (CUPTI kernel
 durations) on the device machine.  stdlib + torch only.
 
-  python3 bench.py --set gemm|ops|fresh_gemm|fresh_ops|rows2 --out FILE.csv [--times FILE] [--budget-s S]
+  python3 bench.py --set gemm|ops|fresh_gemm|fresh_ops|rows2|ops3 --out FILE.csv [--times FILE] [--budget-s S]
   python3 bench.py --ncu ARGS_FILE [--ncu-calls N]  (under ncu --profile-from-start off)
 
 Per row: inputs are drawn at random (torch.randn; never zeros) and rotate
@@ -235,7 +235,8 @@ def run_set(name, out_csv, times_path, target_s, budget_s, max_reps):
              "ops": lambda: shapes.with_ids("o", shapes.op_cases()),
              "fresh_gemm": lambda: shapes.fresh_ids("fg", shapes.fresh_gemm_cases()),
              "fresh_ops": lambda: shapes.fresh_ids("fo", shapes.fresh_op_cases()),
-             "rows2": lambda: shapes.with_ids("r", shapes.rows2_cases())}[name]()
+             "rows2": lambda: shapes.with_ids("r", shapes.rows2_cases()),
+             "ops3": lambda: shapes.with_ids("p", shapes.ops3_cases())}[name]()
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     rows, times, start = [], [], time.time()
     tmpdir = tempfile.mkdtemp()
@@ -309,7 +310,8 @@ def run_ncu(args_file, calls=2):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--set", choices=["gemm", "ops", "fresh_gemm", "fresh_ops", "rows2"])
+    ap.add_argument("--set", choices=["gemm", "ops", "fresh_gemm", "fresh_ops", "rows2",
+                                          "ops3"])
     ap.add_argument("--out")
     ap.add_argument("--times")
     ap.add_argument("--target-s", type=float, default=1.0)

@@ -14,7 +14,7 @@
 # Writes $OUT/diag.tar.gz: ops_raw.csv / seed_raw.csv (ncu --page raw, every metric of the
 # sections, instance values), args.txt (the rows in profiling order), ids.txt, log.txt.
 # Never changes clocks (--clock-control none). Reads the rows' args from
-# model/validation/data/h200/{gemm,ops}.csv; refuses a held-out id.
+# model/validation/data/h200/{gemm,ops,ops3}.csv; refuses a held-out id.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(pwd)
@@ -29,7 +29,7 @@ SECTIONS="--section SpeedOfLight --section LaunchStats --section Occupancy --sec
 DATA=$ROOT/model/validation/data/h200
 
 args_of() {  # args_of ID: the args column of a train row, or nothing
-  python3 - "$1" "$DATA/gemm.csv" "$DATA/ops.csv" <<'PY'
+  python3 - "$1" "$DATA/gemm.csv" "$DATA/ops.csv" "$DATA/ops3.csv" <<'PY'
 import csv, sys
 rid = sys.argv[1]
 for path in sys.argv[2:]:

@@ -326,6 +326,45 @@ def rows2_cases():
     return dedupe(c)
 
 
+def ops3_cases():
+    """[(class, args)] of the third operator set (2026-11-28), in no other list: classes the
+    first set's train rows leave thin, so that the templates' rules for them are chosen on
+    train rows of their own: bf16 and odd small-C convolutions (cuDNN's first-layer kernels),
+    batch-1/2/4 3x3 convolutions, mid-size 1x1 convolutions, and row kernels whose blocks
+    hold a whole row (one or two blocks an SM) or whose grid is a fraction of one wave.
+    Split by split_of like the first set; its held-out rows are read only for the report."""
+    c = []
+    for (n, ch, h, w, k, r, st, p, d) in ((32, 3, 224, 224, 64, 7, 2, 3, "bf16"),
+                                          (8, 3, 224, 224, 64, 7, 2, 3, "bf16"),
+                                          (64, 3, 224, 224, 64, 7, 2, 3, "bf16"),
+                                          (128, 3, 224, 224, 64, 7, 2, 3, "f16"),
+                                          (32, 3, 32, 32, 16, 3, 1, 1, "bf16"),
+                                          (16, 4, 64, 64, 32, 3, 1, 1, "bf16"),
+                                          (32, 3, 112, 112, 32, 3, 2, 1, "bf16"),
+                                          (32, 3, 112, 112, 32, 3, 2, 1, "f16"),
+                                          (1, 96, 28, 28, 96, 3, 1, 1, "f16"),
+                                          (1, 128, 14, 14, 128, 3, 1, 1, "f16"),
+                                          (1, 64, 112, 112, 64, 3, 1, 1, "f16"),
+                                          (1, 256, 28, 28, 256, 3, 1, 1, "f16"),
+                                          (2, 64, 56, 56, 64, 3, 1, 1, "f16"),
+                                          (4, 128, 28, 28, 128, 3, 1, 1, "f16"),
+                                          (1, 192, 56, 56, 192, 3, 2, 1, "f16"),
+                                          (1, 64, 56, 56, 64, 3, 1, 1, "bf16"),
+                                          (16, 512, 14, 14, 1024, 1, 1, 0, "f16"),
+                                          (64, 256, 28, 28, 512, 1, 1, 0, "bf16"),
+                                          (8, 2048, 7, 7, 512, 1, 1, 0, "f16")):
+        c.append(("conv2d", conv2d_args(n, ch, h, w, k, r, r, st, p, d)))
+    for op, r, col, d in (("layernorm", 16, 512, "f32"), ("layernorm", 64, 2048, "bf16"),
+                          ("layernorm", 128, 4096, "f16"), ("layernorm", 1024, 16384, "f32"),
+                          ("layernorm", 4096, 2048, "f32"), ("softmax", 256, 256, "f32"),
+                          ("softmax", 1024, 1024, "f32"), ("softmax", 4096, 2048, "f32"),
+                          ("softmax", 1024, 8192, "f16"), ("softmax", 256, 16384, "f32"),
+                          ("softmax", 64, 4096, "bf16"), ("softmax", 512, 2048, "f16"),
+                          ("rowsum", 16, 1024, "f16"), ("rowsum", 128, 512, "f32")):
+        c.append((op, rows_cols_args(op, r, col, d)))
+    return dedupe(c)
+
+
 def fresh_ids(prefix, cases):
     """[(id, 'fresh', class, args)]: ids prefix001.. in order."""
     return [("%s%03d" % (prefix, i + 1), "fresh", cls, a)
