@@ -90,6 +90,29 @@ run $G describe conv2d --n 16 --c 320 --h 64 --w 64 --k 320 --r 3 --s 3 --stride
 expect_rc 0 "conv2d o162 describe"
 grep -Eq '\{op: tma, bytes: 16384, multicast: 5, count: ' "$out" ||
     fail "conv2d sm90: the A tile multicast to the cluster over the N tiles"
+# batch 1, at most 96 filters, 3x3: cuDNN's cutlass sm80 fprop 64x64_64x5 (o136: 49 blocks of
+# 128 threads, 118 registers), k steps per filter tap (C = 96: two a tap, 18 in all); the bf16
+# stem: the padding copies to 8 channels and cutlass's 256x64_32x4 (p002: 392 blocks, one k step
+# of 32 a tap), its 5 kernels with the first-layer path's roles
+run $G describe conv2d --n 1 --c 64 --h 56 --w 56 --k 64 --r 3 --s 3 --stride 1 --pad 1 \
+    --dtype f16 --arch hopper-h200
+expect_out '^name: "cutlass s16816fprop_optimized 64x64_64x5' "conv2d batch 1, 64 filters: cutlass sm80"
+expect_out 'grid: \[1, 49, 1\]' "conv2d batch 1, 64 filters: 49 tiles of 64x64"
+expect_out 'registers: 118' "conv2d batch 1: the kernel's registers"
+run $G describe conv2d --n 1 --c 96 --h 28 --w 28 --k 96 --r 3 --s 3 --stride 1 --pad 1 \
+    --dtype f16 --arch hopper-h200
+expect_out 'trips: 18$' "conv2d C = 96: two k steps of 64 a filter tap"
+run $G describe conv2d --n 1 --c 128 --h 28 --w 28 --k 128 --r 3 --s 3 --stride 1 --pad 1 \
+    --dtype f16 --arch hopper-h200
+expect_out '^name: "sm90_xmma_fprop_implicit_gemm' "conv2d batch 1, 128 filters: sm90"
+run $G describe conv2d --n 8 --c 3 --h 224 --w 224 --k 64 --r 7 --s 7 --stride 2 --pad 3 \
+    --dtype bf16 --arch hopper-h200
+expect_out '^name: "cutlass s16816fprop_optimized 256x64_32x4 nhwc_align8 \(100352x64x392' \
+    "conv2d bf16 stem: cutlass 256x64 on 8 channels"
+expect_out 'grid: \[1, 392, 1\]' "conv2d bf16 stem: 392 tiles of 256 rows"
+expect_out 'trips: 49$' "conv2d bf16 stem: one k step a tap"
+[ "$(grep -c '^name: "nhwcAddPaddingKernel (.* to 8 channels)' "$out")" -eq 2 ] ||
+    fail "conv2d bf16 stem: two padding copies to 8 channels"
 # a 1x1 stride-1 unpadded convolution is cuBLASLt's GEMM [N*H*W x C][C x K]: the gemm
 # template's own kernels for that call, and the same time
 run $G predict conv2d --n 32 --c 256 --h 14 --w 14 --k 64 --r 1 --s 1 --stride 1 --pad 0 \

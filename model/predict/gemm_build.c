@@ -304,7 +304,7 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
     add_alu(b, &k->loop, "imad", 16 + copies * 2, 0);
     epilogue(b, s, W);
     k->block[0] = 32L * s->warps;
-    k->regs = fmin(255, wm * wn / 32 + 64 + (wm + wn) / 4);
+    k->regs = s->regs > 0 ? s->regs : fmin(255, wm * wn / 32 + 64 + (wm + wn) / 4);
     k->shared_bytes = s->stages * tile_in;
     inst_text(info, "mma ", shape, s->dt, "");
 }

@@ -142,6 +142,85 @@ static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[3], gc_k
     return 0;
 }
 
+/* cuDNN's cutlass sm80 implicit GEMMs on sm_90 (cutlass_tensorop_{f16,bf16}_
+ * s16816fprop_optimized_*_BMxBN_BKxSTAGES_nhwc_align8), each as the gemm
+ * template's mma.sync + cp.async kernel of its tile (4 warps, 16-byte
+ * copies) with what its SASS adds (the listings are cuDNN's and not shipped;
+ * model/validation/data/h200/sass_cudnn_groups.csv holds their counts by
+ * group of instructions run equally often, and the chains):
+ * the k steps run per filter tap, ceil(C / BK) of them a tap, a tap's
+ * channels beyond C zero-filled; each step issues `loop_extra` more
+ * instructions than the gemm kernel counts (the iterator's addresses and
+ * predicates, the tap's offsets from the constant bank); each filter row
+ * `row_inst` more (the tap iterator's advance); and once a warp `once_inst`
+ * (set-up, epilogue) whose dependent chain a lone warp waits through: one
+ * chain, as sass_path.py finds it (4.1 cycles an instruction, the alu
+ * bench's IMAD latency, within 4 %).
+ *   64x64_64x5, 118 registers: batch-1 3x3 (o136 p009 p016: 154
+ *     instructions a step, 32 HMMA + 16 LDSM + 8 LDGSTS + 98, 66 beyond the
+ *     gemm kernel's 32 IMAD; 58 a row; 1024-1043 once, a 4252-4270-cycle
+ *     chain);
+ *   256x64_32x4, 246 registers: the bf16 stem on 8 padded channels (p002:
+ *     207 a step, 64 HMMA + 16 LDSM + 10 LDGSTS + 117, 80 beyond the gemm
+ *     kernel's 36 IMAD, one step a tap of 8 channels in 32; 110 a row; 1784
+ *     once, a 7598-cycle chain). */
+typedef struct opt_tile {
+    int bm, bn, bk, stages, regs;
+    double loop_extra, row_inst, once_inst;
+    const char *name;
+} opt_tile_t;
+
+static const opt_tile_t OPT_64 = {64, 64, 64, 5, 118, 66, 58, 1030, "64x64_64x5"};
+static const opt_tile_t OPT_256 = {256, 64, 32, 4, 246, 80, 110, 1784, "256x64_32x4"};
+
+/* The cutlass kernel of tile t for the convolution on C channels (C: as
+ * the kernel reads them, padded or not). */
+static int opt_kernel(const gc_arch_t *a, const conv_t *v, const gc_ops_args_t *g,
+                      const opt_tile_t *t, gc_kernel_t **out, gc_err_t *err)
+{
+    double per_tap = ceil((double)v->C / t->bk), steps = per_tap * g->r * g->s;
+    gc_gemm_spec_t s = {GC_GEMM_FAM_MMA, v->M, v->N, (long)(steps * t->bk), 1, v->dt,
+                        t->bm, t->bn, t->bk, t->stages, 4, 1, 16, t->regs, 0, 0};
+    int rc = gc_gemm_build(a, &s, out, NULL, err);
+    if (rc)
+        return rc;
+    gc_kernel_t *k = *out;
+    kb_t b = {k, 1};
+    kb_alu(&b, &k->loop, "iadd3", t->loop_extra + t->row_inst * g->r / steps, 0);
+    kb_alu(&b, &k->prologue, "imad", t->once_inst, 1);
+    conv_footprint(v, k);
+    if (!b.ok) {
+        gc_kernel_destroy(k);
+        *out = NULL;
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* Batch 1, at most 96 filters, C % 8 == 0, a filter larger than 1x1 on
+ * sm_90: cuDNN runs the cutlass sm80 kernel above, not its sm90 one, on
+ * every such train row of both GPUs (o136, H100 and H200; p009 p011 p016,
+ * H200); 128 filters or more, or a batch above 1, ran sm90 kernels (o142
+ * o144 o145 p014 p015 o122 o161; p010, 128 filters on a 14x14 input, an
+ * sm80_xmma 64x32 tile the template does not describe). */
+static int conv_opt(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v,
+                    gc_ops_plan_t *p, gc_err_t *err)
+{
+    gc_kernel_t *k = NULL;
+    int rc = opt_kernel(a, v, g, &OPT_64, &k, err);
+    if (rc)
+        return rc;
+    char name[128];
+    snprintf(name, sizeof(name),
+             "cutlass s16816fprop_optimized 64x64_64x5 nhwc_align8 (%ldx%ldx%ld)", v->M, v->N,
+             v->K);
+    return conv_push(p, k, name,
+                     "cuDNN's cutlass_tensorop_*_s16816fprop_optimized_*_64x64_64x5_nhwc_align8 "
+                     "(kernel names in model/validation/data/h200/ops.csv, ops3.csv); the gemm "
+                     "template's mma.sync + cp.async kernel with the counts of its SASS (o136)",
+                     "conv", err);
+}
+
 /* The sm90 kernel cuDNN picks: the tile the model predicts fastest, as the
  * library's heuristic picks for speed. */
 static int conv_sm90(const gc_arch_t *a, const conv_t *v, gc_ops_plan_t *p, gc_err_t *err)
@@ -387,6 +466,52 @@ static gc_kernel_t *best_indexed(const gc_arch_t *a, const gc_ops_args_t *g, con
     return best;
 }
 
+/* The bf16 stem (the 7x7 stride-2 convolution of at most 4 channels into 64
+ * filters): cuDNN's first-layer kernel is f16 only
+ * (sm90_xmma_fprop_image_first_layer_f16f16_f32_f16_...), so for bf16 it
+ * copies the input and the filter into zeroed 8-channel buffers and runs
+ * the cutlass 256x64_32x4 kernel on them (p002 p003: a memset and
+ * nhwcAddPaddingKernel each, then
+ * cutlass_tensorop_bf16_s16816fprop_optimized_bf16_256x64_32x4_nhwc_align8
+ * on M / 256 blocks; the memsets write 16 bytes a pixel, twice the f16
+ * path's 4 channels). */
+static int conv_bf16_stem(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v,
+                          gc_ops_plan_t *p, gc_err_t *err)
+{
+    double in = (double)g->n * g->h * g->w, filt = (double)g->k * g->r * g->s;
+    conv_t v8;
+    conv_init(g, v->P, v->Q, 8, &v8);
+    gc_kernel_t *ks[5] = {memset_kernel(in * 8 * 2), pad_kernel(a, in * g->c, g->c, 8),
+                          memset_kernel(filt * 8 * 2), pad_kernel(a, filt * g->c, g->c, 8),
+                          NULL};
+    int rc = opt_kernel(a, &v8, g, &OPT_256, &ks[4], err);
+    static const char *const names[4] = {
+        "[gpu_memset] of the 8-channel input", "nhwcAddPaddingKernel (input to 8 channels)",
+        "[gpu_memset] of the 8-channel filter", "nhwcAddPaddingKernel (filter to 8 channels)"};
+    char name[128];
+    snprintf(name, sizeof(name),
+             "cutlass s16816fprop_optimized 256x64_32x4 nhwc_align8 (%ldx%ldx%ld, 8 channels)",
+             v8.M, v8.N, v8.K);
+    for (int i = 0; i < 5; i++) {
+        gc_kernel_t *k = ks[i];
+        ks[i] = NULL;
+        if (!k && !rc)
+            rc = gc_err_set(err, GC_ENOMEM, "out of memory building the operator's kernels");
+        if (rc) {
+            gc_kernel_destroy(k);
+            continue;
+        }
+        rc = conv_push(p, k, i < 4 ? names[i] : name,
+                       i < 4 ? "cuDNN (kernel names in model/validation/data/h200/ops3.csv, p002)"
+                             : "cuDNN's cutlass_tensorop_bf16_s16816fprop_optimized_bf16_"
+                               "256x64_32x4_nhwc_align8 (ops3.csv, p002 p003); the gemm "
+                               "template's mma.sync + cp.async kernel with the counts of its "
+                               "SASS (p002)",
+                       fl_roles[i], err);
+    }
+    return rc;
+}
+
 /* C % 8 != 0 on sm_90: the indexed kernel, or for the 7x7 stride-2 stem
  * on at most 4 channels and 64 filters (what the first-layer kernel is
  * built for, k64c4r7s7_stride2x2) the padding copies and the first-layer
@@ -396,6 +521,8 @@ static int conv_unaligned(const gc_arch_t *a, const gc_ops_args_t *g, const conv
                           gc_ops_plan_t *p, gc_err_t *err)
 {
     int bt = 0, stem = g->r == 7 && g->s == 7 && g->stride == 2 && g->c <= 4 && g->k == 64;
+    if (stem && v->dt == GC_GEMM_BF16)
+        return conv_bf16_stem(a, g, v, p, err);
     double ius = 0, fus = 0;
     gc_kernel_t *idx = best_indexed(a, g, v, &ius, &bt), *fl[5] = {0};
     if (stem) {
@@ -572,5 +699,7 @@ int ops_conv2d(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
         return conv_unaligned(a, g, &v, p, err);
     if (g->r == 1 && g->s == 1 && g->stride == 1 && g->pad == 0)
         return conv_gemm(a, &v, p, err);
+    if (g->n == 1 && v.N <= 96)
+        return conv_opt(a, g, &v, p, err);
     return conv_sm90(a, &v, p, err);
 }
