@@ -113,6 +113,20 @@ expect_out 'grid: \[1, 392, 1\]' "conv2d bf16 stem: 392 tiles of 256 rows"
 expect_out 'trips: 49$' "conv2d bf16 stem: one k step a tap"
 [ "$(grep -c '^name: "nhwcAddPaddingKernel (.* to 8 channels)' "$out")" -eq 2 ] ||
     fail "conv2d bf16 stem: two padding copies to 8 channels"
+# bf16 on 3 channels, 3x3: cuDNN's direct convolution (p005: 32 pixels a block of 8 x 8
+# threads); bf16 on 4 channels: the padding copies and sm80_xmma's indexed 256x64x32 (p006)
+run $G describe conv2d --n 32 --c 3 --h 32 --w 32 --k 16 --r 3 --s 3 --stride 1 --pad 1 \
+    --dtype bf16 --arch hopper-h200
+expect_out '^name: "convolve_common_engine_float_NHWC' "conv2d bf16 C = 3, 3x3: the direct convolution"
+expect_out 'grid: \[1024, 1, 1\]' "conv2d bf16 C = 3: 32 pixels a block"
+expect_out 'block: \[8, 8, 1\]' "conv2d bf16 C = 3: 8 x 8 threads"
+run $G describe conv2d --n 16 --c 4 --h 64 --w 64 --k 32 --r 3 --s 3 --stride 1 --pad 1 \
+    --dtype bf16 --arch hopper-h200
+expect_out '^name: "sm80_xmma_fprop_implicit_gemm indexed 256x64x32 stage3 \(65536x32x72' \
+    "conv2d bf16 C = 4: the indexed kernel on 8 padded channels"
+expect_out 'grid: \[1, 256, 1\]' "conv2d bf16 C = 4: 256 tiles of 256 rows"
+[ "$(grep -c '^name: "nhwcAddPaddingKernel (.* to 8 channels)' "$out")" -eq 2 ] ||
+    fail "conv2d bf16 C = 4: two padding copies to 8 channels"
 # a 1x1 stride-1 unpadded convolution is cuBLASLt's GEMM [N*H*W x C][C x K]: the gemm
 # template's own kernels for that call, and the same time
 run $G predict conv2d --n 32 --c 256 --h 14 --w 14 --k 64 --r 1 --s 1 --stride 1 --pad 0 \

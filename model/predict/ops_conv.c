@@ -12,7 +12,11 @@
  *     (sm90_kernel). 1x1 filters with stride 1 and no padding run
  *     cuBLASLt's nvjet_sm90 kernels instead (every such row): the gemm
  *     template's own kernels for that GEMM (conv_gemm);
- *   C % 8 != 0: cuDNN's Tensor Core kernels load 16 bytes of channels at a
+ *   batch 1, at most 96 filters, a filter above 1x1: cutlass's sm80
+ *     64x64_64x5 fprop kernel (conv_opt);
+ *   C % 8 != 0 in bf16: the direct convolution for 3x3 on 3 channels, else
+ *     padding copies to 8 channels and an sm80 kernel (conv_bf16_padded);
+ *   C % 8 != 0 in f16: cuDNN's Tensor Core kernels load 16 bytes of channels at a
  *     time only when C is a multiple of 8; the rows with C = 3 run
  *     sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_*_aligna2 (mma.sync,
  *     2-byte loads of the input, 4 warps) on the unpadded channels, or for
@@ -163,15 +167,21 @@ static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[3], gc_k
  *   256x64_32x4, 246 registers: the bf16 stem on 8 padded channels (p002:
  *     207 a step, 64 HMMA + 16 LDSM + 10 LDGSTS + 117, 80 beyond the gemm
  *     kernel's 36 IMAD, one step a tap of 8 channels in 32; 110 a row; 1784
- *     once, a 7598-cycle chain). */
+ *     once, a 7598-cycle chain);
+ *   sm80_xmma indexed 256x64x32 stage 3 (below). */
 typedef struct opt_tile {
     int bm, bn, bk, stages, regs;
-    double loop_extra, row_inst, once_inst;
+    double loop_extra, row_inst, once_inst, lds;
     const char *name;
 } opt_tile_t;
 
-static const opt_tile_t OPT_64 = {64, 64, 64, 5, 118, 66, 58, 1030, "64x64_64x5"};
-static const opt_tile_t OPT_256 = {256, 64, 32, 4, 246, 80, 110, 1784, "256x64_32x4"};
+static const opt_tile_t OPT_64 = {64, 64, 64, 5, 118, 66, 58, 1030, 0, "64x64_64x5"};
+static const opt_tile_t OPT_256 = {256, 64, 32, 4, 246, 80, 110, 1784, 0, "256x64_32x4 nhwc_align8"};
+/* sm80_xmma_fprop_implicit_gemm_indexed_bf16..._tilesize256x64x32_stage3
+ * (p006, bf16 on 4 channels padded to 8): the same structure, 245 a step
+ * (64 HMMA + 16 LDSM + 10 LDGSTS + 8 LDS.128 of its index table + 147),
+ * 1788 once (a 7483-cycle chain) */
+static const opt_tile_t OPT_IDX = {256, 64, 32, 3, 246, 110, 0, 1788, 8, "indexed 256x64x32 stage3"};
 
 /* The cutlass kernel of tile t for the convolution on C channels (C: as
  * the kernel reads them, padded or not). */
@@ -187,6 +197,8 @@ static int opt_kernel(const gc_arch_t *a, const conv_t *v, const gc_ops_args_t *
     gc_kernel_t *k = *out;
     kb_t b = {k, 1};
     kb_alu(&b, &k->loop, "iadd3", t->loop_extra + t->row_inst * g->r / steps, 0);
+    if (t->lds > 0)
+        kb_op(&b, &k->loop, GC_OP_LDS, t->lds)->width = 16;
     kb_alu(&b, &k->prologue, "imad", t->once_inst, 1);
     conv_footprint(v, k);
     if (!b.ok) {
@@ -466,31 +478,82 @@ static gc_kernel_t *best_indexed(const gc_arch_t *a, const gc_ops_args_t *g, con
     return best;
 }
 
-/* The bf16 stem (the 7x7 stride-2 convolution of at most 4 channels into 64
- * filters): cuDNN's first-layer kernel is f16 only
- * (sm90_xmma_fprop_image_first_layer_f16f16_f32_f16_...), so for bf16 it
- * copies the input and the filter into zeroed 8-channel buffers and runs
- * the cutlass 256x64_32x4 kernel on them (p002 p003: a memset and
- * nhwcAddPaddingKernel each, then
- * cutlass_tensorop_bf16_s16816fprop_optimized_bf16_256x64_32x4_nhwc_align8
- * on M / 256 blocks; the memsets write 16 bytes a pixel, twice the f16
- * path's 4 channels). */
-static int conv_bf16_stem(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v,
-                          gc_ops_plan_t *p, gc_err_t *err)
+/* convolve_common_engine_float_NHWC<bf16, bf16, 128, 5, 5, 3, 3, 3, ...>:
+ * the direct convolution cuDNN runs for a bf16 3x3 filter on 3 channels
+ * (p005 16 filters, stride 1; p007 32 filters, stride 2; ops3.csv): 32
+ * output pixels a block of 8 x 8 threads, 91 registers, float FMAs, per
+ * warp as its SASS runs it (model/validation/data/h200/
+ * sass_cudnn_groups.csv; the same counts for both, whatever the filters
+ * and the stride): a trip per input channel of 128 FFMA, 16 LDS.128, 8
+ * 2-byte loads of the input staged through 8 STS behind 2 barriers, 24
+ * constant-bank reads and 85 integer ops; two trips of 64 FFMA and 8
+ * LDS.128; 531-643 instructions once (set-up, 16 2-byte stores of the
+ * output), one dependent chain (sass_path.py: 1990 / 3179 cycles). */
+static gc_kernel_t *direct_kernel(const conv_t *v, const gc_ops_args_t *g)
 {
+    kb_t b;
+    gc_err_t e;
+    gc_kernel_t *k = kb_start(&b, "direct", "", &e);
+    if (!k)
+        return NULL;
+    k->grid[0] = (long)ceil((double)v->M / 32);
+    k->block[0] = 8;
+    k->block[1] = 8;
+    k->regs = 91;
+    k->prologue.trips = 1;
+    kb_alu(&b, &k->prologue, "imad", 587, 1);
+    k->loop.trips = g->c;
+    kb_alu(&b, &k->loop, "ffma", 128, 16);
+    kb_op(&b, &k->loop, GC_OP_LDS, 16)->width = 16;
+    gc_kop_t *ld = kb_ldg(&b, &k->loop, 2, 8, 0);
+    ld->sectors = 2, ld->lines = 1;
+    kb_op(&b, &k->loop, GC_OP_STS, 8)->width = 2;
+    kb_op(&b, &k->loop, GC_OP_BAR, 2);
+    kb_alu(&b, &k->loop, "ldc", 24, 0);
+    kb_alu(&b, &k->loop, "imad", 85, 0);
+    /* the two trips of 64 FFMA after the channels, spread over them */
+    kb_alu(&b, &k->loop, "ffma", 128.0 / g->c, 16);
+    kb_op(&b, &k->loop, GC_OP_LDS, 16.0 / g->c)->width = 16;
+    k->epilogue.trips = 1;
+    kb_alu(&b, &k->epilogue, "f2fp", 16, 0);
+    gc_kop_t *st = kb_stg(&b, &k->epilogue, 2, 16);
+    st->sectors = 2, st->lines = 1;
+    conv_footprint(v, k);
+    if (!b.ok) {
+        gc_kernel_destroy(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* bf16 with C % 8 != 0 (but the 3x3 filter on 3 channels above): cuDNN
+ * copies the input and the filter into zeroed 8-channel buffers (a memset
+ * and nhwcAddPaddingKernel each; the memsets write 16 bytes a pixel, twice
+ * the f16 stem's 4 channels) and runs an sm80 kernel on them, one k step
+ * of 32 a filter tap: for the 7x7 stride-2 stem into 64 filters cutlass's
+ * 256x64_32x4 (cuDNN's first-layer kernel is f16 only,
+ * sm90_xmma_fprop_image_first_layer_f16f16_f32_f16_...: p002 p003 ran
+ * cutlass_tensorop_bf16_s16816fprop_optimized_bf16_256x64_32x4_nhwc_align8
+ * on M / 256 blocks), else sm80_xmma's indexed 256x64x32 stage 3 (p006:
+ * sm80_xmma_fprop_implicit_gemm_indexed_bf16bf16_..._tilesize256x64x32_stage3
+ * on (1, M / 256) blocks; ops3.csv). */
+static int conv_bf16_padded(const gc_arch_t *a, const gc_ops_args_t *g, const conv_t *v,
+                            int stem, gc_ops_plan_t *p, gc_err_t *err)
+{
+    const opt_tile_t *t = stem ? &OPT_256 : &OPT_IDX;
     double in = (double)g->n * g->h * g->w, filt = (double)g->k * g->r * g->s;
     conv_t v8;
     conv_init(g, v->P, v->Q, 8, &v8);
     gc_kernel_t *ks[5] = {memset_kernel(in * 8 * 2), pad_kernel(a, in * g->c, g->c, 8),
                           memset_kernel(filt * 8 * 2), pad_kernel(a, filt * g->c, g->c, 8),
                           NULL};
-    int rc = opt_kernel(a, &v8, g, &OPT_256, &ks[4], err);
+    int rc = opt_kernel(a, &v8, g, t, &ks[4], err);
     static const char *const names[4] = {
         "[gpu_memset] of the 8-channel input", "nhwcAddPaddingKernel (input to 8 channels)",
         "[gpu_memset] of the 8-channel filter", "nhwcAddPaddingKernel (filter to 8 channels)"};
     char name[128];
-    snprintf(name, sizeof(name),
-             "cutlass s16816fprop_optimized 256x64_32x4 nhwc_align8 (%ldx%ldx%ld, 8 channels)",
+    snprintf(name, sizeof(name), "%s %s (%ldx%ldx%ld, 8 channels)",
+             stem ? "cutlass s16816fprop_optimized" : "sm80_xmma_fprop_implicit_gemm", t->name,
              v8.M, v8.N, v8.K);
     for (int i = 0; i < 5; i++) {
         gc_kernel_t *k = ks[i];
@@ -502,11 +565,11 @@ static int conv_bf16_stem(const gc_arch_t *a, const gc_ops_args_t *g, const conv
             continue;
         }
         rc = conv_push(p, k, i < 4 ? names[i] : name,
-                       i < 4 ? "cuDNN (kernel names in model/validation/data/h200/ops3.csv, p002)"
-                             : "cuDNN's cutlass_tensorop_bf16_s16816fprop_optimized_bf16_"
-                               "256x64_32x4_nhwc_align8 (ops3.csv, p002 p003); the gemm "
-                               "template's mma.sync + cp.async kernel with the counts of its "
-                               "SASS (p002)",
+                       i < 4 ? "cuDNN (kernel names in model/validation/data/h200/ops3.csv, p002 "
+                               "p006)"
+                             : "cuDNN's sm80 kernel on the padded channels (ops3.csv, p002 p003 "
+                               "p006); the gemm template's mma.sync + cp.async kernel with the "
+                               "counts of its SASS (sass_cudnn_groups.csv)",
                        fl_roles[i], err);
     }
     return rc;
@@ -521,8 +584,17 @@ static int conv_unaligned(const gc_arch_t *a, const gc_ops_args_t *g, const conv
                           gc_ops_plan_t *p, gc_err_t *err)
 {
     int bt = 0, stem = g->r == 7 && g->s == 7 && g->stride == 2 && g->c <= 4 && g->k == 64;
-    if (stem && v->dt == GC_GEMM_BF16)
-        return conv_bf16_stem(a, g, v, p, err);
+    if (v->dt == GC_GEMM_BF16 && g->c == 3 && g->r == 3 && g->s == 3) {
+        gc_kernel_t *k = direct_kernel(v, g);
+        if (!k)
+            return gc_err_set(err, GC_ENOMEM, "out of memory building the operator's kernels");
+        return conv_push(p, k, "convolve_common_engine_float_NHWC<bf16, 3x3, 3 channels>",
+                         "cuDNN's direct bf16 convolution (ops3.csv, p005 p007); per warp as "
+                         "its SASS runs it (sass_cudnn_groups.csv)",
+                         "conv", err);
+    }
+    if (v->dt == GC_GEMM_BF16)
+        return conv_bf16_padded(a, g, v, stem, p, err);
     double ius = 0, fus = 0;
     gc_kernel_t *idx = best_indexed(a, g, v, &ius, &bt), *fl[5] = {0};
     if (stem) {
