@@ -646,16 +646,28 @@ static int tma_tp_shape(const tma_t *t, const struct tma_shape *s, tppt_t *tp, c
 
 /* Measures tp over tp->blocks blocks, checks that no tile came back
  * wrong and writes the throughput row. Returns 0 or the first error. */
-static int tma_tp_point(tma_t *t, tppt_t *tp, int kind, const char *boxs, gc_err_t *err)
+/* Times one point (launch with cookie, `bytes` per launch) into *pt with
+ * the check counter cleared before and read after: a load that brought a
+ * wrong tile is an error naming `kind` and `boxs`, not a number. Returns 0
+ * or the first error. */
+static int tma_checked_point(tma_t *t, int (*launch)(void *, gc_launch_t *, gc_err_t *),
+                             void *cookie, double bytes, int kind, const char *boxs,
+                             gc_point_t *pt, gc_err_t *err)
 {
     int rc = gc_cuda_check(cudaMemset(t->bad, 0, sizeof(unsigned)), "clearing the check", err);
-    gc_point_t pt;
-    double bytes = (double)tp->nloads * tp->load_bytes;
-    rc = rc ? rc : gc_measure_point(t->ctx, tp_launch, tp, bytes, &pt, err);
+    rc = rc ? rc : gc_measure_point(t->ctx, launch, cookie, bytes, pt, err);
     unsigned nbad = 0;
     rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nbad, t->bad, sizeof(nbad), cudaMemcpyDeviceToHost), "reading the check", err);
     if (!rc && nbad)
         rc = gc_err_set(err, GC_ERUN, "%s TMA loads (%s) brought %u wrong tiles", kind_name[kind], boxs, nbad);
+    return rc;
+}
+
+static int tma_tp_point(tma_t *t, tppt_t *tp, int kind, const char *boxs, gc_err_t *err)
+{
+    gc_point_t pt;
+    double bytes = (double)tp->nloads * tp->load_bytes;
+    int rc = tma_checked_point(t, tp_launch, tp, bytes, kind, boxs, &pt, err);
     if (rc)
         return rc;
     double mhz = pt.clock_mhz;
@@ -755,15 +767,9 @@ static int tma_link_point(tma_t *t, const struct tma_shape *ls, int g, int warps
     lp.smem = link_smem(t);
     lp.span = t->span;
     lp.bad = t->bad;
-    rc = gc_cuda_check(cudaMemset(t->bad, 0, sizeof(unsigned)), "clearing the check", err);
     gc_point_t pt;
     double bytes = (double)g * warps * lp.per_warp * lp.load_bytes;
-    rc = rc ? rc : gc_measure_point(t->ctx, link_launch, &lp, bytes, &pt, err);
-    unsigned nbad = 0;
-    rc = rc ? rc : gc_cuda_check(cudaMemcpy(&nbad, t->bad, sizeof(nbad), cudaMemcpyDeviceToHost), "reading the check", err);
-    if (!rc && nbad)
-        rc = gc_err_set(err, GC_ERUN, "link TMA loads (%s %s) brought %u wrong tiles",
-                        kind_name[ls->kind], boxs, nbad);
+    rc = tma_checked_point(t, link_launch, &lp, bytes, ls->kind, boxs, &pt, err);
     /* cycles per byte of all g SMs -> bytes per clock of one SM */
     return rc ? rc : GC_MEM_ROW(t->w, err, "link,%s,%s,%u,%d,%zu,%.2f,%.2f,%.2f,bytes_clk_sm,%.1f,%d,%d",
                                 kind_name[ls->kind], boxs, lp.load_bytes, g,
