@@ -527,7 +527,8 @@ static gc_kernel_t *direct_kernel(const conv_t *v, const gc_ops_args_t *g)
 }
 
 /* bf16 with C % 8 != 0 (but the 3x3 filter on 3 channels above): cuDNN
- * copies the input and the filter into zeroed 8-channel buffers (a memset
+ * copies the input and the filter into zeroed buffers of the next multiple
+ * of 8 channels (8 on the train rows, 3 and 4 channels; a memset
  * and nhwcAddPaddingKernel each; the memsets write 16 bytes a pixel, twice
  * the f16 stem's 4 channels) and runs an sm80 kernel on them, one k step
  * of 32 a filter tap: for the 7x7 stride-2 stem into 64 filters cutlass's
@@ -542,19 +543,21 @@ static int conv_bf16_padded(const gc_arch_t *a, const gc_ops_args_t *g, const co
 {
     const opt_tile_t *t = stem ? &OPT_256 : &OPT_IDX;
     double in = (double)g->n * g->h * g->w, filt = (double)g->k * g->r * g->s;
+    long cp = (g->c + 7) / 8 * 8; /* the next multiple of 8 (16 bytes of bf16) */
     conv_t v8;
-    conv_init(g, v->P, v->Q, 8, &v8);
-    gc_kernel_t *ks[5] = {memset_kernel(in * 8 * 2), pad_kernel(a, in * g->c, g->c, 8),
-                          memset_kernel(filt * 8 * 2), pad_kernel(a, filt * g->c, g->c, 8),
+    conv_init(g, v->P, v->Q, cp, &v8);
+    gc_kernel_t *ks[5] = {memset_kernel(in * cp * 2), pad_kernel(a, in * g->c, g->c, cp),
+                          memset_kernel(filt * cp * 2), pad_kernel(a, filt * g->c, g->c, cp),
                           NULL};
     int rc = opt_kernel(a, &v8, g, t, &ks[4], err);
-    static const char *const names[4] = {
-        "[gpu_memset] of the 8-channel input", "nhwcAddPaddingKernel (input to 8 channels)",
-        "[gpu_memset] of the 8-channel filter", "nhwcAddPaddingKernel (filter to 8 channels)"};
-    char name[128];
-    snprintf(name, sizeof(name), "%s %s (%ldx%ldx%ld, 8 channels)",
+    char names[5][128];
+    snprintf(names[0], sizeof(names[0]), "[gpu_memset] of the %ld-channel input", cp);
+    snprintf(names[1], sizeof(names[1]), "nhwcAddPaddingKernel (input to %ld channels)", cp);
+    snprintf(names[2], sizeof(names[2]), "[gpu_memset] of the %ld-channel filter", cp);
+    snprintf(names[3], sizeof(names[3]), "nhwcAddPaddingKernel (filter to %ld channels)", cp);
+    snprintf(names[4], sizeof(names[4]), "%s %s (%ldx%ldx%ld, %ld channels)",
              stem ? "cutlass s16816fprop_optimized" : "sm80_xmma_fprop_implicit_gemm", t->name,
-             v8.M, v8.N, v8.K);
+             v8.M, v8.N, v8.K, cp);
     for (int i = 0; i < 5; i++) {
         gc_kernel_t *k = ks[i];
         ks[i] = NULL;
@@ -564,7 +567,7 @@ static int conv_bf16_padded(const gc_arch_t *a, const gc_ops_args_t *g, const co
             gc_kernel_destroy(k);
             continue;
         }
-        rc = conv_push(p, k, i < 4 ? names[i] : name,
+        rc = conv_push(p, k, names[i],
                        i < 4 ? "cuDNN (kernel names in model/validation/data/h200/ops3.csv, p002 "
                                "p006)"
                              : "cuDNN's sm80 kernel on the padded channels (ops3.csv, p002 p003 "
