@@ -526,6 +526,28 @@ static gc_kernel_t *direct_kernel(const conv_t *v, const gc_ops_args_t *g)
     return k;
 }
 
+/* Push a padding path's five kernels in launch order (memset, padding copy
+ * of the input, memset, padding copy of the filter, the convolution: the
+ * roles fl_roles gives), named names[i] and citing src[i]; takes every
+ * kernel of ks, pushed or freed, and a NULL one (memory ran out) is an
+ * error. */
+static int push_path(gc_ops_plan_t *p, gc_kernel_t *ks[5], const char *const names[5],
+                     const char *const src[5], gc_err_t *err)
+{
+    int rc = 0;
+    for (int i = 0; i < 5; i++) {
+        gc_kernel_t *k = ks[i];
+        ks[i] = NULL;
+        if (!k && !rc)
+            rc = gc_err_set(err, GC_ENOMEM, "out of memory building the operator's kernels");
+        if (rc)
+            gc_kernel_destroy(k);
+        else
+            rc = conv_push(p, k, names[i], src[i], fl_roles[i], err);
+    }
+    return rc;
+}
+
 /* bf16 with C % 8 != 0 (but the 3x3 filter on 3 channels above): cuDNN
  * copies the input and the filter into zeroed buffers of the next multiple
  * of 8 channels (8 on the train rows, 3 and 4 channels; a memset
@@ -558,24 +580,19 @@ static int conv_bf16_padded(const gc_arch_t *a, const gc_ops_args_t *g, const co
     snprintf(names[4], sizeof(names[4]), "%s %s (%ldx%ldx%ld, %ld channels)",
              stem ? "cutlass s16816fprop_optimized" : "sm80_xmma_fprop_implicit_gemm", t->name,
              v8.M, v8.N, v8.K, cp);
-    for (int i = 0; i < 5; i++) {
-        gc_kernel_t *k = ks[i];
-        ks[i] = NULL;
-        if (!k && !rc)
-            rc = gc_err_set(err, GC_ENOMEM, "out of memory building the operator's kernels");
-        if (rc) {
-            gc_kernel_destroy(k);
-            continue;
-        }
-        rc = conv_push(p, k, names[i],
-                       i < 4 ? "cuDNN (kernel names in model/validation/data/h200/ops3.csv, p002 "
-                               "p006)"
-                             : "cuDNN's sm80 kernel on the padded channels (ops3.csv, p002 p003 "
-                               "p006); the gemm template's mma.sync + cp.async kernel with the "
-                               "counts of its SASS (sass_cudnn_groups.csv)",
-                       fl_roles[i], err);
+    static const char *const pad_src =
+        "cuDNN (kernel names in model/validation/data/h200/ops3.csv, p002 p006)";
+    const char *const src[5] = {pad_src, pad_src, pad_src, pad_src,
+                                "cuDNN's sm80 kernel on the padded channels (ops3.csv, p002 p003 "
+                                "p006); the gemm template's mma.sync + cp.async kernel with the "
+                                "counts of its SASS (sass_cudnn_groups.csv)"};
+    const char *const nm[5] = {names[0], names[1], names[2], names[3], names[4]};
+    if (rc) {
+        for (int i = 0; i < 5; i++)
+            gc_kernel_destroy(ks[i]);
+        return rc;
     }
-    return rc;
+    return push_path(p, ks, nm, src, err);
 }
 
 /* C % 8 != 0 on sm_90: the indexed kernel, or for the 7x7 stride-2 stem
@@ -607,21 +624,12 @@ static int conv_unaligned(const gc_arch_t *a, const gc_ops_args_t *g, const conv
             fus = us > 0 ? fus + us : -1;
         }
     }
-    int rc = 0;
     if (stem && fus > 0 && (!idx || fus < ius)) {
         gc_kernel_destroy(idx);
-        for (int i = 0; i < 5; i++) {
-            gc_kernel_t *k = fl[i];
-            fl[i] = NULL;
-            if (rc)
-                gc_kernel_destroy(k);
-            else
-                rc = conv_push(p, k, fl_names[i],
-                               "cuDNN (kernel names in model/validation/data/h200/ops.csv, "
-                               "o120); per-warp counts from its SASS (ncu)",
-                               fl_roles[i], err);
-        }
-        return rc;
+        static const char *const fsrc = "cuDNN (kernel names in model/validation/data/h200/"
+                                        "ops.csv, o120); per-warp counts from its SASS (ncu)";
+        const char *const src[5] = {fsrc, fsrc, fsrc, fsrc, fsrc};
+        return push_path(p, fl, fl_names, src, err);
     }
     for (int i = 0; i < 5; i++)
         gc_kernel_destroy(fl[i]);
