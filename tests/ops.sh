@@ -211,6 +211,23 @@ expect_out 'block: \[512, 1, 1\]' "reduce_kernel: 512 lanes along the row"
 expect_out 'op: ldg, width: 16, count: 1}' "reduce_kernel: a load has a full warp of lanes (the default), not 512"
 run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100
 expect_out '^  memset ' "split rows: the semaphores are zeroed by a memset first"
+# rows shorter than 128: scalar loads (thread_reduce_impl). A lane with fewer
+# than 4 values runs only the tail: per warp, 189 instructions in the SASS of
+# 262144 x 32 f32 (ncu, model/validation/data/h200/sass/r002.1.sass), 235 for
+# 100000 x 100 f32 (a lane with 4 values runs one trip of the loop, the others
+# a tail of 3: o072.1.sass); the description's counts within 6 %
+per_warp() {  # per_warp ARGS: instructions a warp issues in the description
+    $G describe rowsum $1 --arch hopper-h200 | awk '
+        /^(loop|epilogue|prologue):/ { t = 1 }
+        /trips:/ { t = $2 }
+        /count:/ { c = $0; sub(/.*count: /, "", c); sub(/[,}].*/, "", c); n += c * t }
+        END { printf "%.0f", n }'
+}
+for want in "--rows 262144 --cols 32 --dtype f32:189" "--rows 100000 --cols 100 --dtype f32:235"; do
+    got=$(per_warp "${want%%:*}")
+    awk -v g="$got" -v w="${want##*:}" 'BEGIN { exit !(g >= 0.94 * w && g <= 1.06 * w) }' ||
+        fail "rowsum ${want%%:*}: $got instructions a warp, the SASS runs ${want##*:}"
+done
 run $G predict rowsum --rows 4096 --cols 4096 --dtype f32 --arch hopper-h100
 grep -q '^  memset ' "$out" && fail "no split row: no memset"
 # layernorm's second pass finds its row in the L1 only while the rows

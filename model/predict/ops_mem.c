@@ -254,8 +254,7 @@ static int reduce_memset(double grid_x, gc_ops_plan_t *p, gc_err_t *err)
  * indices, the input and output calculators): 80 with vector loads, 59
  * without. A vector trip (input_vectorized_thread_reduce_impl): the load,
  * its address and bound, a FADD per element (and the widening). Without
- * vectors (thread_reduce_impl, vt0 = 4): 83 a chunk of 4 values a lane, 8
- * loads. Folding the vector's accumulators; the reduction (its 5 FADDs
+ * vectors: below. Folding the vector's accumulators; the reduction (its 5 FADDs
  * the butterfly's chain, emitted with its shuffles): a 5-level
  * shuffle butterfly in each warp, then, when the warps share a row, the
  * rounds through shared memory (o063: log2(16) = 4, 12 each); the output:
@@ -267,8 +266,18 @@ static const ops_mix_t RS_START = {.bra = 10, .ffma = 1, .ialu = 23, .imad = 21,
 static const ops_mix_t RS_START1 = {.bra = 6, .ffma = 1, .ialu = 13, .imad = 14, .ldc = 10,
                                     .uni = 15};
 static const ops_mix_t RS_TRIP = {.bra = 1, .ialu = 3, .imad = 1, .uni = 1};
-static const ops_mix_t RS_CHUNK1 = {.bra = 21, .ffma = 11, .ialu = 23, .imad = 16, .ldc = 3,
-                                    .uni = 1};
+/* Without vectors (thread_reduce_impl, vt0 = 4; the listings o072, r001, r002):
+ * its set-up; the while loop's entry and exit, run when a lane has 4 values or
+ * more; a trip of it (4 loads, their addresses, the 4 accumulators' FADDs); the
+ * tail after it (the remaining values, fewer than 4 a lane: a bound check and
+ * a load each, then a check and a FADD each), its fixed part; the fold of the
+ * 4 accumulators. */
+static const ops_mix_t RS1_SETUP = {.bra = 2, .ialu = 3, .imad = 2, .ldc = 2};
+static const ops_mix_t RS1_ENTRY = {.bra = 2, .ialu = 2, .imad = 2};
+static const ops_mix_t RS1_TRIP = {.bra = 1, .ialu = 4, .imad = 6}; /* + 4 FADDs, 4 loads */
+static const ops_mix_t RS1_TAIL = {.bra = 7, .ialu = 1};
+static const ops_mix_t RS1_VALUE = {.bra = 2, .ialu = 4, .imad = 1}; /* + a FADD, a load */
+static const ops_mix_t RS1_FOLD = {.bra = 1}; /* + 3 FADDs */
 static const ops_mix_t RS_FOLD = {.bra = 7.5, .ffma = 4, .ialu = 3.4};
 static const ops_mix_t RS_RED = {.bra = 13, .ffma = 1, .ialu = 27, .imad = 6, .ldc = 3, .uni = 8};
 static const ops_mix_t RS_ROUND = {.bra = 1, .ffma = 1, .ialu = 5, .imad = 1.5, .uni = 1};
@@ -291,17 +300,35 @@ static void rowsum_loop(kb_t *b, gc_kphase_t *L, const rcfg_t *c, double C, int 
         ops_mix_add(&m, &RS_TRIP, 1); /* its FADDs: the accumulator's chain below */
         ops_mix_add(&m, &wid, c->vec);
         ops_mix_add(&m, &RS_START, 1 / L->trips);
-    } else {
-        L->trips = ceil(c->vpt / 4);
-        gc_kop_t *ld = kb_ldg(b, L, sz, 8, 0);
-        ld->active = fmin(32, C / (8 * L->trips));
-        ops_mix_add(&m, &RS_CHUNK1, 1);
-        ops_mix_add(&m, &wid, 4);
-        ops_mix_add(&m, &RS_START1, 1 / L->trips);
-        m.ffma -= 4; /* the four FADDs: the accumulator's chain below */
+        kb_mix(b, L, &m, 1);
+        kb_alu(b, L, "fadd", c->vec, 1); /* the accumulator's chain */
+        return;
     }
+    /* without vectors: a lane sums vmax or vmin values (the first C mod
+     * step lanes one more); the warp runs the while loop's trips of 4 for its
+     * fullest lanes and the tail for the most values any lane has left */
+    double step = c->warps_split ? c->bw * c->bh * c->ctas : c->bw;
+    double vmax = ceil(C / step), vmin = floor(C / step);
+    double full = floor(vmax / 4), left = vmax - 4 * full;
+    if (vmin < vmax && vmin > 0)
+        left = fmax(left, vmin - 4 * floor(vmin / 4));
+    L->trips = full + (left > 0);
+    double t = 1 / L->trips, loads = 4 * full + left;
+    gc_kop_t *ld = kb_ldg(b, L, sz, loads * t, 0);
+    /* the warp's rows (32 / block width) spread over its loads */
+    ld->active = fmin(32, (32 / fmin(c->bw, 32)) * C / loads);
+    ops_mix_add(&m, &RS_START1, t);
+    ops_mix_add(&m, &RS1_SETUP, t);
+    if (full > 0)
+        ops_mix_add(&m, &RS1_ENTRY, t);
+    ops_mix_add(&m, &RS1_TRIP, full * t);
+    ops_mix_add(&m, &RS1_TAIL, t);
+    ops_mix_add(&m, &RS1_VALUE, left * t);
+    ops_mix_add(&m, &RS1_FOLD, t);
+    ops_mix_add(&m, &wid, loads * t);
+    m.ffma += 3 * t; /* the fold's FADDs */
     kb_mix(b, L, &m, 1);
-    kb_alu(b, L, "fadd", c->vec > 1 ? c->vec : 4, 1); /* the accumulator's chain */
+    kb_alu(b, L, "fadd", loads * t, 1); /* a FADD a value, into its accumulator */
 }
 
 /* The epilogue: the fold, the butterfly, the rounds through shared memory
@@ -310,7 +337,8 @@ static void rowsum_end(kb_t *b, gc_kphase_t *E, const rcfg_t *c)
 {
     ops_mix_t m = {0};
     double rounds = c->warps_split ? log2(fmax(c->bh, 1)) : 0;
-    ops_mix_add(&m, &RS_FOLD, 1);
+    if (c->vec > 1) /* the scalar loop folds its accumulators itself */
+        ops_mix_add(&m, &RS_FOLD, 1);
     ops_mix_add(&m, &RS_RED, 1);
     ops_mix_add(&m, &RS_ROUND, rounds);
     ops_mix_add(&m, c->warps_split ? &RS_OUT_BLOCK : &RS_OUT_ROW, 1);

@@ -14,7 +14,8 @@
 # Writes $OUT/diag.tar.gz: ops_raw.csv / seed_raw.csv (ncu --page raw, every metric of the
 # sections, instance values), args.txt (the rows in profiling order), ids.txt, log.txt.
 # Never changes clocks (--clock-control none). Reads the rows' args from
-# model/validation/data/h200/{gemm,ops,ops3}.csv; refuses a held-out id.
+# model/validation/data/h200/{gemm,ops,ops3,rows2}.csv; refuses a held-out id. DIAG_ROWS=FILE
+# names the list of rows in every mode.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(pwd)
@@ -29,7 +30,7 @@ SECTIONS="--section SpeedOfLight --section LaunchStats --section Occupancy --sec
 DATA=$ROOT/model/validation/data/h200
 
 args_of() {  # args_of ID: the args column of a train row, or nothing
-  python3 - "$1" "$DATA/gemm.csv" "$DATA/ops.csv" "$DATA/ops3.csv" <<'PY'
+  python3 - "$1" "$DATA/gemm.csv" "$DATA/ops.csv" "$DATA/ops3.csv" "$DATA/rows2.csv" <<'PY'
 import csv, sys
 rid = sys.argv[1]
 for path in sys.argv[2:]:
@@ -53,7 +54,7 @@ export_raw() {  # export_raw REPORT NAME: every metric, instance values where nc
 
 : >"$W/args.txt"; : >"$W/ids.txt"
 MODE=${DIAG_MODE:-sections}
-ROWS=$HERE/diag_rows.txt
+ROWS=${DIAG_ROWS:-$HERE/diag_rows.txt}
 if [ "$MODE" = sass ]; then
   ROWS=${DIAG_ROWS:-$HERE/diag_sass_rows.txt}
   SECTIONS="--section LaunchStats --section InstructionStats --section SourceCounters --section WarpStateStats"
