@@ -121,7 +121,8 @@ typedef struct gc_sm {
         clock_tensor_mhz, clock_mma_mhz, clock_fma_mhz, clock_memory_mhz, max_threads, max_warps,
         max_blocks, max_block_threads, registers, max_regs_thread, reg_alloc_unit, shared_max_kib,
         shared_block_max_kib, l1_shared_kib, launch_overhead_us, kernel_floor_us,
-        block_dispatch_ns, issue_1warp_ratio, overlap_tensor_fma, overlap_tensor_alu,
+        block_dispatch_ns, const_miss_cyc, code_miss_cyc, issue_1warp_ratio, overlap_tensor_fma,
+        overlap_tensor_alu,
         overlap_tensor_xu, overlap_tensor_ldsm, overlap_tensor_shfl;
     /* the board's power: its limit, its draw with no load, and what tensor
      * work draws (pJ per SM cycle its pipes are busy, at clock_max_mhz,
@@ -146,7 +147,8 @@ typedef struct gc_shared {
 
 typedef struct gc_l2 {
     gc_qty_t size_mib, partitions, partition_mib, line_bytes, sector_bytes, latency_cyc,
-        latency_far_cyc, near_hit_cyc, far_hit_cyc, near_miss_cyc, far_miss_cyc, near_share,
+        latency_far_cyc, near_hit_cyc, far_hit_cyc, near_miss_cyc, far_miss_cyc, miss_sd_cyc,
+        near_share,
         bw_bytes_clk, bw_v4_bytes_clk, lines_bw_bytes_clk, bw_clock_mhz, energy_pj_byte;
 } gc_l2_t;
 

@@ -434,6 +434,13 @@ static const gc_field_t sm_f[] = {
     Q(gc_sm_t, block_dispatch_ns, GC_F_POS, 0, 1e5, "ns/block/SM",
       "GPU time per further block on each SM, from graphs of empty kernels of 64 and 256 "
       "blocks per SM: the rate at which the GPU starts blocks that do nothing."),
+    Q(gc_sm_t, const_miss_cyc, GC_F_POS, 0, 1e5, "cycles/line",
+      "What each further 64-byte line of parameters a kernel's code reads costs it once a "
+      "launch (the cold bench: a constant-cache miss stalls the warp's issue until the line "
+      "arrives; each launch brings its own parameters)."),
+    Q(gc_sm_t, code_miss_cyc, GC_F_POS, 0, 1e5, "cycles/jump",
+      "What a jump into code 2 KiB or more away costs a kernel once a launch (the cold bench: "
+      "the instruction cache does not keep a kernel's code from one launch to the next)."),
     Q(gc_sm_t, issue_1warp_ratio, 0, 1, 4, "ratio",
       "Cycles per instruction of a warp alone on its sub-core, over those of a sub-core at "
       "its peak (the alu bench's FFMA rows at full ILP): one warp cannot issue every cycle."),
@@ -517,6 +524,10 @@ static const gc_field_t l2_f[] = {
     Q(gc_l2_t, far_hit_cyc, GC_F_POS, 0, LAT, "cycles", "Hit in the far partition."),
     Q(gc_l2_t, near_miss_cyc, GC_F_POS, 0, LAT, "cycles", "Miss served through the near partition."),
     Q(gc_l2_t, far_miss_cyc, GC_F_POS, 0, LAT, "cycles", "Miss served through the far partition."),
+    Q(gc_l2_t, miss_sd_cyc, GC_F_POS, 0, LAT, "cycles",
+      "Standard deviation of one miss's latency: every access of the fine-grained P-chase's "
+      "arrays beyond the L2 that its clusters take for a miss (near, far and slower ones; the "
+      "long tail left out)."),
     Q(gc_l2_t, near_share, 0, 0, 1, "fraction",
       "Share of L2 hits served by the near partition for an array below half the L2."),
     Q(gc_l2_t, bw_bytes_clk, GC_F_POS, 0, 1e6, "bytes/clk", "Whole-chip throughput, 4-byte loads."),

@@ -1,7 +1,7 @@
 /* bench.h - inside calib: what the driver (calib.c) and the bench handlers
  * (bench_sweep.c: mma, mma_sp, wgmma, alu, ldmatrix, smem; bench_memory.c:
  * pchase, pchase_fine, bw; bench_clock.c: clock; bench_hopper.c: tma, dsm, dpx;
- * bench_coissue.c, bench_launch.c) share. Not part of calib's public API.
+ * bench_coissue.c, bench_launch.c, bench_cold.c) share. Not part of calib's public API.
  *
  * A handler gets one trace read into a gc_table_t (its column contract is
  * the bench's row of the bench table, traces/benches.c), fits what the trace supports
@@ -59,6 +59,7 @@ int gc_bench_dsm(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_er
 int gc_bench_dpx(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 int gc_bench_coissue(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 int gc_bench_launch(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
+int gc_bench_cold(gc_calib_ctx_t *c, const gc_table_t *t, const char *file, gc_err_t *err);
 
 /* Set q to v with interval [lo, hi] (lo > hi: none), source src and note
  * (NULL: none), rounded to 5 significant digits (the interval outward, to

@@ -576,6 +576,28 @@ static int fine_hits(gc_calib_ctx_t *c, const gc_fine_t *f, const char *file, co
     return write_map(c, f, hit, 0, 1, median_run, runs, err);
 }
 
+/* The spread of one miss's latency: the standard deviation of the accesses of
+ * regime rg whose cluster is one of miss[0..nm) (the long tail, label -1, left
+ * out). Writes their count to *n; returns 0 without any. */
+static double miss_sd(const regime_t *rg, const int *miss, int nm, double *n)
+{
+    double w = 0, s = 0, s2 = 0;
+    for (size_t i = 0; i < rg->nv; i++) {
+        int in = 0;
+        for (int j = 0; j < nm; j++)
+            in |= rg->lab[i] == miss[j];
+        if (!in)
+            continue;
+        double x = rg->v[i], c = (double)rg->w[i];
+        w += c, s += c * x, s2 += c * x * x;
+    }
+    *n = w;
+    if (w < 2)
+        return 0;
+    double m = s / w, var = s2 / w - m * m;
+    return var > 0 ? sqrt(var) : 0;
+}
+
 /* The miss regime's clusters beyond the hits: one miss latency per partition
  * (the hit clusters), lowest first: near miss, far miss. Slower clusters
  * beyond those (DRAM page or TLB misses) are named in the note as tail. */
@@ -615,6 +637,16 @@ static void fine_misses(gc_calib_ctx_t *c, const char *file, const regime_t *hit
                                  miss->km.c[idx[want]].min)
                   : "");
     fine_put(c, &l2->near_miss_cyc, file, miss, idx[0], "near miss", how);
+    double nmiss, sd = miss_sd(miss, idx, nm, &nmiss);
+    if (sd > 0)
+        gc_calib_put(c, &l2->miss_sd_cyc, sd, sd, sd,
+                     gc_calib_str(c,
+                                  "%s: standard deviation of the %.0f accesses in the %d miss "
+                                  "cluster%s of the arrays %s (near, far%s; the long tail "
+                                  "left out)",
+                                  file, nmiss, nm, nm == 1 ? "" : "s", miss->arrays,
+                                  nm > want ? " and slower" : ""),
+                     NULL);
     if (want < 2) {
         gc_calib_leave_out(c, file, 0,
                            "memory.l2.far_miss_cyc left out: the L2 shows one partition");

@@ -47,6 +47,7 @@ static const bench_def_t benches[] = {
     {"bw", gc_bench_bw, "bandwidths of l1, shared, l2, dram"},
     {"clock", gc_bench_clock, "sm.clock_tensor_mhz, sm.clock_mma_mhz, sm.clock_fma_mhz, sm.clock_memory_mhz, sm.tensor_clock"},
     {"launch", gc_bench_launch, "sm.launch_overhead_us"},
+    {"cold", gc_bench_cold, "sm.const_miss_cyc, sm.code_miss_cyc"},
 };
 #define NBENCH ((int)(sizeof(benches) / sizeof(benches[0])))
 

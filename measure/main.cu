@@ -23,7 +23,7 @@
  * weak reference that resolves to NULL and is reported as not built. */
 #define GC_BENCHES(X)                                                                          \
     X(clock) X(launch) X(mma) X(mma_sp) X(wgmma) X(alu) X(ldmatrix) X(smem) X(pchase) X(pchase_fine)      \
-        X(bw) X(tma) X(dsm) X(dpx) X(coissue) X(numeric)
+        X(bw) X(tma) X(dsm) X(dpx) X(coissue) X(numeric) X(cold)
 #define DECLARE(n) extern "C" const gc_bench_t gc_bench_##n __attribute__((weak));
 GC_BENCHES(DECLARE)
 #define ENTRY(n) {#n, &gc_bench_##n},

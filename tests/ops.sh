@@ -211,6 +211,19 @@ expect_out 'block: \[512, 1, 1\]' "reduce_kernel: 512 lanes along the row"
 expect_out 'op: ldg, width: 16, count: 1}' "reduce_kernel: a load has a full warp of lanes (the default), not 512"
 run $G predict rowsum --rows 1 --cols 16777216 --dtype f32 --arch hopper-h100
 expect_out '^  memset ' "split rows: the semaphores are zeroed by a memset first"
+# --l2 warm: every kernel of the call finds its data in the L2 (footprint.l2_warm);
+# a value other than cold or warm is bad usage
+run $G describe elementwise --op relu --n 4096 --dtype f32 --l2 warm --arch hopper-h200
+expect_out 'l2_warm: true' "--l2 warm marks the kernel's data as in the L2"
+run $G describe elementwise --op relu --n 4096 --dtype f32 --arch hopper-h200
+grep -q 'l2_warm' "$out" && fail "the default (cold) marks nothing warm"
+run $G predict elementwise --op relu --n 4096 --dtype f32 --l2 hot --arch hopper-h200
+expect_rc 2 "--l2 hot"; expect_err "unknown --l2 'hot' \\(cold or warm\\)" "--l2 hot"
+# the first pass through parameters and code, counted from the listings:
+# reduce_kernel's vector path on 16-bit input reads 7 lines, jumps 5 times
+run $G describe rowsum --rows 4096 --cols 768 --dtype f16 --arch hopper-h200
+expect_out 'param_lines: 7' "reduce_kernel: 7 lines of parameters (sass/r014)"
+expect_out 'far_jumps: 5' "reduce_kernel: 5 far jumps on 16-bit input (sass/r014)"
 # rows shorter than 128: scalar loads (thread_reduce_impl). A lane with fewer
 # than 4 values runs only the tail: per warp, 189 instructions in the SASS of
 # 262144 x 32 f32 (ncu, model/validation/data/h200/sass/r002.1.sass), 235 for

@@ -7,6 +7,7 @@
  * optional, so the older traces still read. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "traces/benches.h"
 #include "traces/trace.h"
@@ -37,8 +38,10 @@ static void well_formed(void)
     CHECK(gc_bench_columns(gc_bench_spec("mma"), names, 8) == -1);
 }
 
-/* the committed trace of every bench in traces/<gpu>/ has the table's columns */
-static void traces_match(const char *src, const char *gpu)
+/* the committed trace of every bench in traces/<gpu>/ has the table's
+ * columns; `absent` names the one bench that GPU was not measured with
+ * (the cold bench came after the last H100 was lent), NULL: none */
+static void traces_match(const char *src, const char *gpu, const char *absent)
 {
     const gc_bench_spec_t *b;
     size_t n = gc_bench_specs(&b);
@@ -48,6 +51,10 @@ static void traces_match(const char *src, const char *gpu)
         gc_trace_reader_t *r = NULL;
         gc_err_t e;
         gc_err_clear(&e);
+        if (absent && !strcmp(b[i].name, absent)) {
+            CHECK(access(path, F_OK) != 0); /* once measured, it is checked like the rest */
+            continue;
+        }
         if (gc_trace_open(&r, path, &e)) {
             fprintf(stderr, "%s\n", e.msg);
             CHECK(0);
@@ -131,8 +138,8 @@ int main(void)
     well_formed();
     clock_columns();
     if (src) {
-        traces_match(src, "h100");
-        traces_match(src, "h200");
+        traces_match(src, "h100", "cold");
+        traces_match(src, "h200", NULL);
     }
     return gc_check_failures ? 1 : 0;
 }

@@ -297,6 +297,29 @@ static void write_fine(void)
     finish(w);
 }
 
+/* the cold bench: per-kernel times rising 0.04 us a parameter line and, cold
+ * over warm, 0.08 us a code block, at 2000 MHz: 80 and 160 cycles */
+static void write_cold(void)
+{
+    gc_trace_writer_t *w = start("cold", "ok: synthetic");
+    static const char *const cols[] = {"kind",  "k",     "blocks", "batch",    "reps",
+                                       "us",    "us_lo", "us_hi",  "clock_mhz"};
+    gc_trace_columns(w, cols, 9);
+    static const int ks[] = {0, 4, 8, 16, 32, 62};
+    for (int i = 0; i < 6; i++) {
+        double us = 0.6 + 0.04 * ks[i];
+        gc_trace_rowf(w, "const_line,%d,132,50,31,%.4f,%.4f,%.4f,2000", ks[i], us, us - 0.001,
+                      us + 0.001);
+    }
+    for (int k = 0; k <= 16; k = k ? 2 * k : 1)
+        for (int cold = 1; cold >= 0; cold--) {
+            double us = 0.65 + 0.29 * k + (cold ? 0.08 * k : 0);
+            gc_trace_rowf(w, "%s,%d,132,50,31,%.4f,%.4f,%.4f,2000", cold ? "code_cold" : "code_warm",
+                          k, us, us - 0.001, us + 0.001);
+        }
+    finish(w);
+}
+
 static void near(const gc_qty_t *q, double truth, double rel, const char *what);
 static gc_arch_t *run(const char *d, gc_err_t *e);
 
@@ -494,6 +517,7 @@ static void write_all(void)
     write_fine();
     write_bw_clock();
     write_hopper();
+    write_cold();
 }
 
 /* ---- checks ---- */
@@ -579,6 +603,11 @@ static void check_memory(const gc_arch_t *a)
     near(&m->l2.far_hit_cyc, C_FAR_HIT, 0.02, "far hit");
     near(&m->l2.near_miss_cyc, C_NEAR_MISS, 0.02, "near miss");
     near(&m->l2.far_miss_cyc, C_FAR_MISS, 0.02, "far miss");
+    /* half near, half far misses, each with its own jitter (14, 18 cycles):
+     * sqrt(0.25 (far - near)^2 + (14^2 + 18^2) / 2) */
+    near(&m->l2.miss_sd_cyc,
+         sqrt(0.25 * (C_FAR_MISS - C_NEAR_MISS) * (C_FAR_MISS - C_NEAR_MISS) + 0.5 * (196 + 324)),
+         0.05, "miss spread");
     near(&m->l2.partitions, 2, 0, "partitions");
     near(&m->l2.near_share, 0.5, 0.02, "near share");
     CHECK_HAS(m->l2.near_hit_cyc.src, "k-means cluster 1 of 2 of the hit regime (near hit), arrays 8 MiB");
@@ -641,6 +670,8 @@ static void check_rest(const gc_arch_t *a)
     near(&a->sm.clock_max_mhz, 1980, 0, "clock max");
     near(&a->sm.clock_tensor_mhz, 1650, 0, "clock tensor");
     near(&a->sm.clock_memory_mhz, 1700, 0, "clock memory");
+    near(&a->sm.const_miss_cyc, 80, 0.001, "parameter line");
+    near(&a->sm.code_miss_cyc, 160, 0.001, "far code");
     CHECK(a->sm.clock_tensor_mhz.lo == 1620 && a->sm.clock_tensor_mhz.hi == 1660);
     const gc_alu_t *f = gc_arch_alu(a, "ffma");
     CHECK(f != NULL);

@@ -452,6 +452,61 @@ static void refinements_pipes(void)
     gc_arch_destroy(f);
 }
 
+/* what a kernel adds beyond its rounds: its slowest warp, its first pass
+ * through its parameters and code */
+static void kernel_ends(void)
+{
+    gc_prediction_t p, q;
+    gc_err_t e;
+
+    /* the slowest warp: with a miss's spread known, 132 one-warp blocks (one
+     * wave) of 100 dependent hit steps (near 200, far 400, half each: 100
+     * cycles a step) end sqrt(100) x 100 x E[max of 132 normals] = 1000 x
+     * 2.59527 cycles after their mean warp; a lone warp, nothing later */
+    gc_arch_t *f = toy_with("l2: {size_mib: 4, latency_cyc: 200,",
+                            "l2: {size_mib: 4, latency_cyc: 200, partitions: 2, near_hit_cyc: 200, "
+                            "far_hit_cyc: 400, near_miss_cyc: 500, far_miss_cyc: 700, "
+                            "near_share: 0.5,");
+    gc_arch_t *g = toy_with("l2: {size_mib: 4, latency_cyc: 200,",
+                            "l2: {size_mib: 4, latency_cyc: 200, partitions: 2, near_hit_cyc: 200, "
+                            "far_hit_cyc: 400, near_miss_cyc: 500, far_miss_cyc: 700, "
+                            "miss_sd_cyc: 50, near_share: 0.5,");
+    CHECK(f != NULL && g != NULL);
+    if (f && g) {
+        const char *w1 = HEAD "launch: {grid: 1, block: 32, registers: 32}\n"
+                              "loop: {trips: 100, ops: [{op: ldg, width: 4, active: 1, "
+                              "count: 1}]}\nfootprint: {l2_warm: true}\n";
+        const char *w132 = HEAD "launch: {grid: 132, block: 32, registers: 32}\n"
+                                "loop: {trips: 100, ops: [{op: ldg, width: 4, active: 1, "
+                                "count: 1}]}\nfootprint: {l2_warm: true}\n";
+        CHECK(predict(f, w1, 0, &p, &e) == 0);
+        CHECK(predict(g, w1, 0, &q, &e) == 0);
+        CHECK_NEAR(q.cycles, p.cycles, 1e-9);
+        CHECK(predict(f, w132, 0, &p, &e) == 0);
+        CHECK(predict(g, w132, 0, &q, &e) == 0);
+        CHECK_NEAR(q.cycles - p.cycles, 1000 * 2.59527, 0.05);
+    }
+    gc_arch_destroy(f);
+    gc_arch_destroy(g);
+
+    /* a launch's first pass: 5 lines of parameters (4 beyond an empty
+     * kernel's) at 100 cycles and 2 far jumps at 200 cost 800 cycles once */
+    f = toy_with("  launch_overhead_us: 2\n",
+                 "  launch_overhead_us: 2\n  const_miss_cyc: 100\n  code_miss_cyc: 200\n");
+    CHECK(f != NULL);
+    if (f) {
+        const char *k0 = HEAD "launch: {grid: 264, block: 64, registers: 32}\n"
+                              "loop: {trips: 10, ops: [{op: alu, name: ffma, count: 4}]}\n";
+        const char *kc = HEAD "launch: {grid: 264, block: 64, registers: 32, param_lines: 5, "
+                              "far_jumps: 2}\n"
+                              "loop: {trips: 10, ops: [{op: alu, name: ffma, count: 4}]}\n";
+        CHECK(predict(f, k0, 0, &p, &e) == 0);
+        CHECK(predict(f, kc, 0, &q, &e) == 0);
+        CHECK_NEAR(q.cycles - p.cycles, 800, 1e-6);
+    }
+    gc_arch_destroy(f);
+}
+
 static void refinements(void)
 {
     gc_prediction_t p;
@@ -496,6 +551,7 @@ static void refinements(void)
         gc_arch_destroy(c);
     }
     refinements_pipes();
+    kernel_ends();
 }
 
 /* The GPU's own per-kernel cost and the block dispatch rate (toy arch at

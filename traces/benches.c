@@ -24,6 +24,7 @@ static const char *const clock_parts[] = {"settled", "unsettled", "sample", NULL
 static const char *const metrics[] = {"latency", "throughput", NULL};
 static const char *const tma_metrics[] = {"latency", "throughput", "link", NULL};
 static const char *const launch_kernels[] = {"empty", "empty_stream", "empty_graph", NULL};
+static const char *const cold_kinds[] = {"const_line", "code_cold", "code_warm", NULL};
 
 /* clang-format off */
 /* TXT: a name from ch (NULL: any); NUM: a number >= lo; POS: a number > 0;
@@ -203,6 +204,17 @@ static const gc_bench_col_t launch_cols[] = {
     NUM("us_lo", 0, "us", "95 % interval of us, low end"),
     NUM("us_hi", 0, "us", "95 % interval of us, high end"),
 };
+static const gc_bench_col_t cold_cols[] = {
+    TXT("kind", cold_kinds, "const_line (K parameter words 64 bytes apart, each an instruction's constant operand), code_cold (K far-apart 2 KiB blocks of code called once each) or code_warm (one such block called K times)"),
+    WHOLE("k", 0, "count", "K: parameter lines, or code blocks run"),
+    WHOLE("blocks", 1, "blocks", "blocks of one warp launched (one per SM)"),
+    UNWHOLE("batch", "launches", "launches in the timed CUDA graph"),
+    UNWHOLE("reps", "timings", "timings (event pairs) the median is taken over"),
+    POS("us", "us", "median time per kernel"),
+    NUM("us_lo", 0, "us", "95 % interval of us, low end"),
+    NUM("us_hi", 0, "us", "95 % interval of us, high end"),
+    POS("clock_mhz", "MHz", "SM clock measured before the rows"),
+};
 static const char *const coissue_partners[] = {"ffma", "iadd3", "ex2", "ldsm", "shfl", NULL};
 static const char *const coissue_parts[] = {"tensor", "partner", "both", NULL};
 static const gc_bench_col_t coissue_cols[] = {
@@ -270,6 +282,8 @@ static const gc_bench_spec_t specs[] = {
      NC(launch_cols)},
     {"numeric", "what single mma/wgmma instructions return on deterministic inputs",
      numeric_cols, NC(numeric_cols)},
+    {"cold", "a kernel's first pass through its parameters and its code, once per launch",
+     cold_cols, NC(cold_cols)},
 };
 
 size_t gc_bench_specs(const gc_bench_spec_t **list)

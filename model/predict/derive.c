@@ -346,6 +346,7 @@ static void derive_l2(const gc_memory_t *mem, gc_machine_t *m, gc_derived_list_t
         m->hit_near_share = mem->l2.near_share.v;
         m->miss_near_share = 1 / parts;
     }
+    m->miss_sd_cyc = mem->l2.miss_sd_cyc.set ? mem->l2.miss_sd_cyc.v : 0;
     m->tma_extra_cyc = mem->tma.latency_extra_cyc.set ? mem->tma.latency_extra_cyc.v : 0;
     m->l2_bytes = (mem->l2.size_mib.set ? mem->l2.size_mib.v : 0) * 1048576.0;
     if (!mem->l2.size_mib.set)
@@ -499,6 +500,10 @@ int gc_derive_scalars(const gc_arch_t *a, gc_machine_t *m, gc_err_t *err)
                             "0: not measured (a kernel's GPU time then has no fixed part)"));
     m->dispatch_ns = pick(&s->block_dispatch_ns, 0, dl, "sm.block_dispatch_ns",
                           "0: not measured (no bound on how fast blocks start)");
+    m->const_miss_cyc = pick(&s->const_miss_cyc, 0, dl, "sm.const_miss_cyc",
+                             "0: not measured (a kernel's parameters cost nothing to read)");
+    m->code_miss_cyc = pick(&s->code_miss_cyc, 0, dl, "sm.code_miss_cyc",
+                            "0: not measured (a kernel's far code costs nothing to reach)");
     /* a lone warp's issue: 1 (every cycle) where the arch does not say */
     m->issue_1warp = s->issue_1warp_ratio.set && s->issue_1warp_ratio.v >= 1
                          ? s->issue_1warp_ratio.v

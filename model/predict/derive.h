@@ -105,6 +105,7 @@ typedef struct gc_machine {
      * a miss served by the near or the far one, and how often it is near */
     double hit_near_cyc, hit_far_cyc, miss_near_cyc, miss_far_cyc;
     double hit_near_share, miss_near_share;
+    double miss_sd_cyc; /* memory.l2.miss_sd_cyc (0: unknown) */
     double l2_bytes;                 /* L2 capacity, bytes */
     double l2_bw_clk;                /* whole-chip L2 bytes per SM clock */
     double l2_sm_bw_clk;             /* most one SM draws from the L2, bytes per clock */
@@ -116,6 +117,8 @@ typedef struct gc_machine {
     double launch_us;   /* launch overhead as event timing sees it */
     double floor_us;    /* the GPU's own cost of a kernel, part of launch_us (0: unknown) */
     double dispatch_ns; /* the GPU starts at most one block per this many ns on an SM */
+    double const_miss_cyc; /* a further line of parameters read, once a launch (0: unknown) */
+    double code_miss_cyc;  /* a jump to far code, once a launch (0: unknown) */
     double issue_1warp; /* cycles per instruction of a warp alone on its sub-core (1: every
                          * cycle; sm.issue_1warp_ratio) */
     double overlap_tensor[5]; /* mma.sync beside FMA, ALU, MUFU, ldmatrix, shfl: share hidden */

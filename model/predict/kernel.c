@@ -640,8 +640,9 @@ static int load_phase(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const c
     return 0;
 }
 
-static const char *const launch_keys[] = {"grid", "block", "registers", "shared_bytes",
-                                          "blocks_per_sm"};
+static const char *const launch_keys[] = {"grid",          "block",       "registers",
+                                          "shared_bytes",  "blocks_per_sm", "param_lines",
+                                          "far_jumps"};
 
 static int load_launch(loader_t *L, const gc_ynode_t *n)
 {
@@ -666,8 +667,12 @@ static int load_launch(loader_t *L, const gc_ynode_t *n)
             rc = get_num(L, v, p, 0, 4194304, 1, "bytes per block", &k->shared_bytes);
         else if (!strcmp(key, "blocks_per_sm"))
             rc = get_num(L, v, p, 1, 1024, 1, "blocks per SM", &k->blocks_per_sm);
+        else if (!strcmp(key, "param_lines"))
+            rc = get_num(L, v, p, 1, 512, 1, "64-byte lines of parameters", &k->param_lines);
+        else if (!strcmp(key, "far_jumps"))
+            rc = get_num(L, v, p, 0, 1e6, 1, "jumps to far code", &k->far_jumps);
         else
-            return unknown_key(L, kn, "launch", key, launch_keys, 5);
+            return unknown_key(L, kn, "launch", key, launch_keys, 7);
         if (rc)
             return rc;
     }

@@ -105,6 +105,8 @@ typedef struct gc_kernel {
     int regs_estimated;  /* 1: launch.registers not given, regs estimated (kernel.c) */
     double shared_bytes; /* shared memory per block, static + dynamic */
     double blocks_per_sm;/* 0, or an occupancy cap observed with a profiler */
+    double param_lines;  /* 64-byte lines of parameters its code reads (0: not counted) */
+    double far_jumps;    /* jumps into code 2 KiB or more away its warps take once */
     gc_kphase_t prologue, loop, epilogue;
     /* footprint (bytes of global memory, whole kernel) */
     double read_bytes;   /* unique bytes read; 0 = derive from the ops (no reuse) */

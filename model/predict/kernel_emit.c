@@ -110,6 +110,10 @@ int gc_kernel_write(const gc_kernel_t *k, FILE *fp)
         fprintf(fp, "  shared_bytes: %.17g\n", k->shared_bytes);
     if (k->blocks_per_sm > 0)
         fprintf(fp, "  blocks_per_sm: %.17g\n", k->blocks_per_sm);
+    if (k->param_lines > 0)
+        fprintf(fp, "  param_lines: %.17g\n", k->param_lines);
+    if (k->far_jumps > 0)
+        fprintf(fp, "  far_jumps: %.17g\n", k->far_jumps);
     put_phase(fp, "prologue", &k->prologue, 0);
     put_phase(fp, "loop", &k->loop, 1);
     put_phase(fp, "epilogue", &k->epilogue, 0);

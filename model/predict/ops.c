@@ -349,7 +349,15 @@ int gc_ops_plan(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *plan,
     if (!sz || (d->half_only && sz != 2))
         return gc_err_set(err, GC_EUSAGE, "%s: unknown --dtype '%s' (%s)", d->name, g->dtype,
                           d->half_only ? "f16 or bf16" : "f16, bf16 or f32");
-    return d->build(a, g, plan, err);
+    int warm = g->l2 && !strcmp(g->l2, "warm");
+    if (g->l2 && !warm && strcmp(g->l2, "cold"))
+        return gc_err_set(err, GC_EUSAGE, "%s: unknown --l2 '%s' (cold or warm)", d->name, g->l2);
+    int rc = d->build(a, g, plan, err);
+    /* warm: each kernel finds what it reads in the L2 (the predictor takes it
+     * so only where its footprint fits: predict.c, traffic) */
+    for (int i = 0; !rc && warm && i < plan->n; i++)
+        plan->k[i]->l2_warm = 1;
+    return rc;
 }
 
 void gc_ops_plan_free(gc_ops_plan_t *plan)

@@ -35,6 +35,8 @@ typedef struct gc_ops_args {
     long rows, cols;             /* softmax, layernorm, rowsum, transpose */
     long n;                      /* elementwise: elements; conv2d: images */
     long c, h, w, k, r, s, stride, pad; /* conv2d (NHWC input, KRSC filter) */
+    const char *l2;              /* cold (NULL: the default) | warm: the data in the L2 at
+                                  * launch, where it fits (every kernel's footprint.l2_warm) */
 } gc_ops_args_t;
 
 /* The kernels one call launches, in launch order, each with its role. */

@@ -298,6 +298,8 @@ int ops_attention(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     k->grid[2] = g->heads;
     k->block[0] = 32 * c.warps;
     k->regs = 255;
+    /* parameters and code (sass/o001: 7 lines; causal o002 o005: 8; no far jump) */
+    k->param_lines = g->causal ? 8 : 7;
     double D = c.d;
     k->shared_bytes = (c.bm + 2.0 * c.bn) * D * 2;
     double mean = fa_trips(S, &c, g->causal);

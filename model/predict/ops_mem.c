@@ -71,6 +71,7 @@ int ops_elementwise(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p
     k->grid[0] = (long)ceil(n / (128 * ept));
     k->block[0] = 128;
     k->regs = 32;
+    k->param_lines = 2; /* parameters and code (sass/o087 o091: 2 lines, no far jump) */
     gc_kphase_t *L = &k->loop;
     L->trips = 1;
     kb_ldg(&b, L, 16, e->inputs * ept / vec, 0);
@@ -121,6 +122,10 @@ int ops_transpose(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
     k->grid[0] = (long)ceil(n / nv);
     k->block[0] = 128;
     k->regs = 24;
+    /* parameters and code: 4 lines; far jumps 4 unrolled 4 times, 2 unrolled
+     * twice (sass/o078 f16, o084 f32) */
+    k->param_lines = 4;
+    k->far_jumps = unroll;
     gc_kphase_t *L = &k->loop;
     L->trips = unroll;
     /* a warp's 32 output elements span 32 / R output rows when R < 32:
@@ -387,6 +392,11 @@ int ops_rowsum(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_
     k->block[0] = (long)c.bw;
     k->block[1] = (long)c.bh;
     k->regs = 32;
+    /* parameters and code: vector loads 7 lines, 5 far jumps for 16-bit
+     * input, 4 for f32 (sass/o063 o064 r014 r022 r027; o066 r018 r021);
+     * scalar loads 8 lines, 4 far jumps (o072 r001 r002, f32) */
+    k->param_lines = c.vec > 1 ? 7 : 8;
+    k->far_jumps = c.vec > 1 && sz == 2 ? 5 : 4;
     rowsum_loop(&b, &k->loop, &c, C, sz, g->dtype);
     rowsum_end(&b, &k->epilogue, &c);
     k->shared_bytes = c.warps_split ? c.bw * c.bh * 4 : 0;

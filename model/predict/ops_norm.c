@@ -205,6 +205,10 @@ int ops_layernorm(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, 
      * the profiler in model/validation/data/h100/ops.csv): 32 for the
      * 16-bit types, 39 for float */
     k->regs = sz == 2 ? 32 : 39;
+    /* its first pass through parameters and code (sass/o050 o051 o058: 3 lines,
+     * no far jump for 16-bit input; f32: o060 1 far jump, o054 2) */
+    k->param_lines = 3;
+    k->far_jumps = sz == 2 ? 0 : 1;
     k->shared_bytes = 4 * 3 / 2 * 4;
     lcfg_t c;
     ln_config(C, sz, &c);

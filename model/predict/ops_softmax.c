@@ -122,6 +122,7 @@ static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
     /* as compiled in PyTorch 2.11 for sm_90 (ops.csv: 30 to 32 registers
      * up to 16 elements per lane, 48 at 32) */
     k->regs = w.e > 16 ? 48 : 32;
+    k->param_lines = 2; /* parameters and code (sass/o036 o037 o041: 2 lines, no far jump) */
     warp_phases(&b, k, &w, C, sz, g->dtype);
     k->read_bytes = R * C * sz;
     k->write_bytes = R * C * sz;
@@ -355,6 +356,7 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
      * holds its ILP = regcnt elements plus a base of 22 (ILP 4: 30, ILP 8:
      * 37 -> 38 at the 8-register allocation step); the others 32 */
     k->regs = c.reg ? 22 + 2 * c.regcnt : 32;
+    k->param_lines = 2; /* parameters and code (sass/o038 o042 o044: 2 lines, no far jump) */
     double red = c.block / 32 * 4;
     k->shared_bytes = c.smem ? C * sz + red : red;
     block_phases(&b, k, &c, sz, g->dtype);

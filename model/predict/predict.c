@@ -938,6 +938,63 @@ static void traffic(const gc_kernel_t *k, const gc_machine_t *m, plan_t pl[3], d
     phase_miss(pl, warps, unique, miss, warm, *l2rd, *drd);
 }
 
+/* The expected largest of n standard normal draws: Blom's approximation
+ * Phi^-1((n - 0.375) / (n + 0.25)), with Phi^-1 by Acklam's rational
+ * approximation (relative error below 1.2e-9); 0 for n <= 1. */
+static double normal_max(double n)
+{
+    if (n <= 1)
+        return 0;
+    static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02,
+                                -2.759285104469687e+02, 1.383577518672690e+02,
+                                -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02,
+                                -1.556989798598866e+02, 6.680131188771972e+01,
+                                -1.328068155288572e+01};
+    static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01,
+                                2.445134137142996e+00, 3.754408661907416e+00};
+    static const double e[6] = {-7.784894002430293e-03, -3.223964580411365e-01,
+                                -2.400758277161838e+00, -2.549732539343734e+00,
+                                4.374664141464968e+00, 2.938163982698783e+00};
+    double q = (n - 0.375) / (n + 0.25); /* above 0.5 for n > 1 */
+    if (q <= 0.97575) {
+        double x = q - 0.5, r = x * x;
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * x /
+               (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    }
+    double t = sqrt(-2 * log(1 - q));
+    return -(((((e[0] * t + e[1]) * t + e[2]) * t + e[3]) * t + e[4]) * t + e[5]) /
+           ((((d[0] * t + d[1]) * t + d[2]) * t + d[3]) * t + 1);
+}
+
+/* How much longer than its mean warp a kernel lasts: every dependent step of
+ * synchronous loads waits a latency that varies from step to step -- a miss
+ * by memory.l2.miss_sd_cyc (the fine P-chase's misses: near, far and the
+ * slower DRAM page or TLB misses), a hit by the near/far split, and a step
+ * hits or misses at the phase's miss ratio -- so a warp's total over its
+ * steps varies by sd x sqrt(steps), and the kernel ends with its slowest
+ * warp: of all its warps when the grid runs in one wave (they start
+ * together), of the last block's warps when later blocks start as earlier
+ * ones leave. Cycles; 0 without the spread figures. */
+static double straggle_cyc(const gc_machine_t *m, const plan_t pl[3], double warps)
+{
+    if (!(m->miss_sd_cyc > 0) || !(m->hit_far_cyc > 0) || warps <= 1)
+        return 0;
+    double hp = m->hit_near_share, hd = m->hit_far_cyc - m->hit_near_cyc;
+    double hvar = hp * (1 - hp) * hd * hd;
+    double hmean = hp * m->hit_near_cyc + (1 - hp) * m->hit_far_cyc;
+    double var = 0;
+    for (int j = 0; j < 3; j++) {
+        if (!(pl[j].ldg_depth > 0))
+            continue;
+        double mr = pl[j].mr, gap = m->dram_lat_cyc - hmean;
+        double step = mr * m->miss_sd_cyc * m->miss_sd_cyc + (1 - mr) * hvar +
+                      mr * (1 - mr) * gap * gap;
+        var += step * pl[j].ldg_depth * (pl[j].trips > 0 ? pl[j].trips : 1);
+    }
+    return sqrt(var) * normal_max(warps);
+}
+
 static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int B, double wpb,
                   gc_prediction_t *p)
 {
@@ -962,6 +1019,14 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
             round_of(c, pl, wpb, n, act, &rd[1]);
         cyc += wave(c, pl, &rd[same ? 0 : 1], full > 0 ? 1 - rest / cap : 0, p, 1, full == 0);
     }
+    double late = straggle_cyc(m, pl, full > 0 ? wpb : G * wpb);
+    /* a launch's first pass through its parameters and its code (the cold
+     * bench): each 64-byte line of parameters beyond the one an empty kernel
+     * reads, and each jump to code 2 KiB or more away, misses once a launch;
+     * the SMs pay it side by side before their work, so once a kernel */
+    late += dmax(0, k->param_lines - 1) * m->const_miss_cyc + k->far_jumps * m->code_miss_cyc;
+    cyc += late;
+    p->breakdown[GC_R_LATENCY] += late;
     /* blocks start at most one per sm.block_dispatch_ns on each SM (measured
      * with empty blocks): a grid of short blocks waits for them to start */
     double disp = G / S * m->dispatch_ns * 1e-3 * c->clock_mhz;

@@ -53,6 +53,9 @@ static const gc_topt_t ops_opts[] = {
     {"pad", GC_TOPT_LONG, 0, 1L << 40, "pixels", NULL, "conv2d: padding"},
     {"dtype", GC_TOPT_STR, 0, 0, "", NULL, "f16|bf16|f32 (attention, conv2d: f16|bf16)"},
     {"op", GC_TOPT_STR, 0, 0, "", NULL, "elementwise: gelu|relu|add|mul|exp"},
+    {"l2", GC_TOPT_STR, 0, 0, "", "cold",
+     "cold|warm: the call's data comes from DRAM, or sits in the L2 at launch (a loop over "
+     "the same small tensors; only where it fits)"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
 #undef SZ
 
@@ -279,7 +282,8 @@ static int ops_describe_named(const char *op, const gc_arch_t *a, const gc_tvals
                        .r = gc_tvals_long(v, "r", 0),
                        .s = gc_tvals_long(v, "s", 0),
                        .stride = gc_tvals_long(v, "stride", 0),
-                       .pad = gc_tvals_long(v, "pad", -1)};
+                       .pad = gc_tvals_long(v, "pad", -1),
+                       .l2 = gc_tvals_str(v, "l2")};
     gc_ops_plan_t p;
     int rc = gc_ops_plan(a, &g, &p, err);
     plan->n = p.n;

@@ -11,16 +11,40 @@
 # only with --holdout (the lead reports them); the sealed fresh set
 # (data/<gpu>/ops_fresh.csv) only with --fresh.
 #
+# The harness's L2 (torch/bench.py): a row's inputs rotate among k copies,
+# k = min(16, ceil(3 x L2 / input bytes)), so that a call does not find them in
+# the L2 -- except when all 16 copies and the output fit in it: then every call
+# finds its inputs there, and the row is predicted with --l2 warm.
+#
 # usage: sh model/validation/ops_check.sh GPUCAL OPS.csv ARCH [--holdout|--fresh] [--kernels]
 set -u
 me=ops_check.sh
 what=OPS.csv
 . "$(dirname "$0")/check_common.sh"
 check_args "$@"
+# the L2's bytes as PyTorch reports them (the arch's memory.l2.size_mib)
+l2=$(awk '/^  l2:/ { f = 1 } f && /size_mib:/ { sub(/.*value: /, ""); sub(/[,}].*/, ""); print $0 * 1048576; exit }' "$ARCH")
+[ -n "$l2" ] || { echo "$me: $ARCH: no memory.l2.size_mib (the harness's L2 rule needs it)" >&2; exit 2; }
+
+# l2_flag ARGS: "--l2 warm" when the harness's 16 input copies and the output
+# fit in the L2 (bench.py's input bytes per call, the output's bytes), else nothing
+l2_flag() {
+    echo "$1" | awk -v l2="$l2" '{
+        for (i = 2; i <= NF; i++) if ($i ~ /^--/ && $(i + 1) !~ /^--/) v[substr($i, 3)] = $(++i)
+        e = v["dtype"] == "f32" ? 4 : 2; op = $1
+        if (op == "attention") { in_b = 3 * v["batch"] * v["heads"] * v["seq"] * v["head-dim"] * 2; out = in_b / 3 }
+        else if (op == "elementwise") { in_b = v["n"] * e * (v["op"] == "add" || v["op"] == "mul" ? 2 : 1); out = v["n"] * e }
+        else if (op == "conv2d") {
+            p = int((v["h"] + 2 * v["pad"] - v["r"]) / v["stride"]) + 1
+            q = int((v["w"] + 2 * v["pad"] - v["s"]) / v["stride"]) + 1
+            in_b = v["n"] * v["c"] * v["h"] * v["w"] * 2; out = v["n"] * v["k"] * p * q * 2 }
+        else { in_b = v["rows"] * v["cols"] * e; out = op == "rowsum" ? v["rows"] * e : in_b }
+        if (16 * in_b + out <= l2) print "--l2 warm" }'
+}
 printf '%-6s %-11s %10s %10s %8s  %s\n' id class meas_us pred_us err_pct args
 while IFS="$(printf '\t')" read -r id class args kernels meas; do
     # shellcheck disable=SC2086
-    if ! "$G" predict $args --arch "$ARCH" --format json >"$tmp/p.json" 2>"$tmp/e"; then
+    if ! "$G" predict $args $(l2_flag "$args") --arch "$ARCH" --format json >"$tmp/p.json" 2>"$tmp/e"; then
         printf '%-6s %-11s %10s %10s %8s  %s (%s)\n' "$id" "$class" "$meas" - - "$args" \
             "$(head -c 200 "$tmp/e")"
         continue
