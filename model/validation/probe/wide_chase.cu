@@ -10,6 +10,10 @@
 // lanes' values (redux.sync), so the next step waits for every line of this one.
 // Blocks are 1 KiB; the chain visits them in a random cycle over the region (rand) or
 // walks the warp's own stretch of consecutive blocks (seq, as a warp walks its row).
+// Each configuration starts 80 blocks past the last one's start, so that it does not
+// find the lines the configurations before it read in the L2 (the first version of
+// this probe did: its 16-byte one-lane rows read the sector the 4-byte rows had
+// brought in and timed L2 hits).
 // A 1-lane step of 4 bytes (L = 0 in the output) is the classic P-chase.
 //
 // Prints CSV: region_bytes,pattern,lanes,loads,lines,blocks,warps_block,steps,cyc_step_med,
@@ -96,12 +100,16 @@ int main(int argc, char **argv)
         CK(cudaMemcpy(a, host.data(), region, cudaMemcpyHostToDevice));
         struct { int blocks, wpb; } loads[] = {{1, 1}, {32, 16}, {125, 16}, {132, 32}, {264, 32}};
         struct { int lanes, u; } shapes[] = {{0, 1}, {1, 1}, {8, 1}, {32, 1}, {32, 2}};
+        int run = 0;
         for (auto &ld : loads)
             for (auto &sh : shapes) {
                 int nw = ld.blocks * ld.wpb, warm = 8, steps = 64;
                 std::vector<uint32_t> st(nw);
-                for (int w = 0; w < nw; w++) /* warps spread over the cycle */
-                    st[w] = order[(size_t)w * (nblk / nw)];
+                /* warps spread over the cycle; each run starts 80 blocks further on,
+                 * past what the runs before it read (else their lines are L2 hits) */
+                for (int w = 0; w < nw; w++)
+                    st[w] = order[((size_t)w * (nblk / nw) + (size_t)run * 80) % nblk];
+                run++;
                 CK(cudaMemcpy(dstart, st.data(), nw * sizeof(uint32_t), cudaMemcpyHostToDevice));
                 /* a region the L2 holds is walked once first, so the timed walk hits */
                 for (int pass = region < ((size_t)64 << 20) ? 0 : 1; pass < 2; pass++)

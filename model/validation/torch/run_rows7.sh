@@ -7,8 +7,10 @@ set -u
 H=model/validation
 nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o /tmp/wide_chase $H/probe/wide_chase.cu
 /tmp/wide_chase $((2 << 30)) >$OUT/wide_chase.csv 2>$OUT/wide_chase.err
+/tmp/wide_chase $((256 << 20)) | tail -n +2 >>$OUT/wide_chase.csv 2>>$OUT/wide_chase.err
 /tmp/wide_chase $((16 << 20)) | tail -n +2 >>$OUT/wide_chase.csv 2>>$OUT/wide_chase.err
 wc -l $OUT/wide_chase.csv
+[ -n "${CHASE_ONLY:-}" ] && exit 0
 for mode in sections sass; do
   mkdir -p $OUT/d
   OUT=$OUT/d DIAG_MODE=$mode DIAG_ROWS=$H/torch/diag_rows7.txt SEED002_DIR=/nonexistent \
