@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_time.cuh"
 #include "measure.h"
 
 /* 4000 bytes of parameters: K words 64 bytes apart are K constant lines */
@@ -102,6 +103,11 @@ static void cold_launch(const cold_row_t *r, int grid, cudaStream_t s, const col
     }
 }
 
+static void launch_graph(void *cookie, cudaStream_t s)
+{
+    cudaGraphLaunch(*(cudaGraphExec_t *)cookie, s);
+}
+
 /* Median and 95 % interval, over n timings, of the per-kernel time of a
  * CUDA graph of `batch` launches of row r. */
 static int time_row(const cold_row_t *r, int grid, int batch, int n, const cold_params *p,
@@ -110,16 +116,10 @@ static int time_row(const cold_row_t *r, int grid, int batch, int n, const cold_
     cudaStream_t s;
     cudaGraph_t g;
     cudaGraphExec_t ge = NULL;
-    cudaEvent_t a = NULL, b = NULL;
-    double *x = (double *)malloc(sizeof(double) * (size_t)n);
-    if (!x)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
     int rc = gc_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
                            "creating a stream", err);
-    if (rc) {
-        free(x);
+    if (rc)
         return rc;
-    }
     rc = gc_cuda_check(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), "capturing a graph",
                        err);
     for (int j = 0; j < batch && !rc; j++)
@@ -130,33 +130,14 @@ static int time_row(const cold_row_t *r, int grid, int batch, int n, const cold_
         rc = gc_cuda_check(cudaGraphInstantiate(&ge, g, 0), "instantiating a graph", err);
         cudaGraphDestroy(g);
     }
-    if (!rc)
-        rc = gc_cuda_check(cudaEventCreate(&a), "creating an event", err);
-    if (!rc)
-        rc = gc_cuda_check(cudaEventCreate(&b), "creating an event", err);
     if (!rc) /* warm-up: module load, clocks */
         rc = gc_cuda_check(cudaGraphLaunch(ge, s), "launching the graph", err);
     if (!rc)
         rc = gc_cuda_check(cudaStreamSynchronize(s), "warming up the cold bench", err);
-    for (int i = 0; i < n && !rc; i++) {
-        float ms = 0;
-        cudaEventRecord(a, s);
-        cudaGraphLaunch(ge, s);
-        cudaEventRecord(b, s);
-        rc = gc_cuda_check(cudaEventSynchronize(b), "timing the cold bench", err);
-        if (!rc)
-            rc = gc_cuda_check(cudaEventElapsedTime(&ms, a, b), "reading an event", err);
-        x[i] = ms * 1e3 / batch;
-    }
     if (!rc)
-        gc_stats_median(x, n, med, lo, hi);
-    free(x);
+        rc = gc_event_time(s, launch_graph, &ge, batch, n, med, lo, hi, err);
     if (ge)
         cudaGraphExecDestroy(ge);
-    if (a)
-        cudaEventDestroy(a);
-    if (b)
-        cudaEventDestroy(b);
     cudaStreamDestroy(s);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_time.cuh"
 #include "measure.h"
 
 __global__ void k_launch_empty(int *sink)
@@ -43,48 +44,39 @@ static int make_graph(int grid, int block, int batch, cudaGraphExec_t *ge, gc_er
     return rc;
 }
 
+/* What one timing of a launch row covers: `batch` empty kernels of grid x
+ * block back to back on the default stream, or its CUDA graph ge. */
+typedef struct empty_batch {
+    int grid, block, batch;
+    cudaGraphExec_t ge;
+} empty_batch_t;
+
+static void launch_empty_batch(void *cookie, cudaStream_t s)
+{
+    const empty_batch_t *e = (const empty_batch_t *)cookie;
+    if (e->ge)
+        cudaGraphLaunch(e->ge, s);
+    else
+        for (int j = 0; j < e->batch; j++)
+            k_launch_empty<<<e->grid, e->block, 0, s>>>(NULL);
+}
+
 /* Median and 95 % interval of n event-timed launches of grid x block, or
  * of `batch` back-to-back launches per timing (per launch); graph: the
  * batch as one CUDA graph. */
 static int time_launch(int grid, int block, int batch, int graph, int n, double *med, double *lo,
                        double *hi, gc_err_t *err)
 {
-    cudaEvent_t a, b;
-    int rc = gc_cuda_check(cudaEventCreate(&a), "creating an event", err);
-    if (!rc)
-        rc = gc_cuda_check(cudaEventCreate(&b), "creating an event", err);
-    if (rc)
-        return rc;
-    double *x = (double *)malloc(sizeof(double) * (size_t)n);
-    if (!x)
-        return gc_err_set(err, GC_ENOMEM, "out of memory");
     for (int i = 0; i < 20; i++) /* warm-up: module load, clocks */
         k_launch_empty<<<grid, block>>>(NULL);
-    rc = gc_cuda_check(cudaDeviceSynchronize(), "warming up the empty kernel", err);
-    cudaGraphExec_t ge = NULL;
+    int rc = gc_cuda_check(cudaDeviceSynchronize(), "warming up the empty kernel", err);
+    empty_batch_t e = {grid, block, batch, NULL};
     if (!rc && graph)
-        rc = make_graph(grid, block, batch, &ge, err);
-    for (int i = 0; i < n && !rc; i++) {
-        float ms = 0;
-        cudaEventRecord(a);
-        if (ge)
-            cudaGraphLaunch(ge, 0);
-        else
-            for (int j = 0; j < batch; j++)
-                k_launch_empty<<<grid, block>>>(NULL);
-        cudaEventRecord(b);
-        rc = gc_cuda_check(cudaEventSynchronize(b), "timing the empty kernel", err);
-        if (!rc)
-            rc = gc_cuda_check(cudaEventElapsedTime(&ms, a, b), "reading an event", err);
-        x[i] = ms * 1e3 / batch;
-    }
+        rc = make_graph(grid, block, batch, &e.ge, err);
     if (!rc)
-        gc_stats_median(x, n, med, lo, hi);
-    free(x);
-    if (ge)
-        cudaGraphExecDestroy(ge);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
+        rc = gc_event_time(0, launch_empty_batch, &e, batch, n, med, lo, hi, err);
+    if (e.ge)
+        cudaGraphExecDestroy(e.ge);
     return rc;
 }
 

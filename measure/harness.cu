@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "devclock.cuh"
+#include "event_time.cuh"
 #include "measure.h"
 
 extern "C" int gc_cuda_check(int code, const char *what, gc_err_t *err)
@@ -135,4 +136,36 @@ extern "C" int gc_resume_skip(gc_mctx_t *ctx, long rows)
     gc_trace_truncate(r->w, keep, r->done);
     r->active = 0;
     return 0;
+}
+
+/* ---- CUDA-event timing of launches (event_time.cuh) ---- */
+
+int gc_event_time(cudaStream_t s, gc_launch_fn launch, void *cookie, int batch, int n, double *med,
+                  double *lo, double *hi, gc_err_t *err)
+{
+    cudaEvent_t a = NULL, b = NULL;
+    double *x = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (!x)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    int rc = gc_cuda_check(cudaEventCreate(&a), "creating an event", err);
+    if (!rc)
+        rc = gc_cuda_check(cudaEventCreate(&b), "creating an event", err);
+    for (int i = 0; i < n && !rc; i++) {
+        float ms = 0;
+        cudaEventRecord(a, s);
+        launch(cookie, s);
+        cudaEventRecord(b, s);
+        rc = gc_cuda_check(cudaEventSynchronize(b), "timing a launch", err);
+        if (!rc)
+            rc = gc_cuda_check(cudaEventElapsedTime(&ms, a, b), "reading an event", err);
+        x[i] = ms * 1e3 / batch;
+    }
+    if (!rc)
+        gc_stats_median(x, n, med, lo, hi);
+    free(x);
+    if (a)
+        cudaEventDestroy(a);
+    if (b)
+        cudaEventDestroy(b);
+    return rc;
 }

@@ -13,6 +13,8 @@
 #        DIAG_ROWS=FILE names another list of rows
 # Writes $OUT/diag.tar.gz: ops_raw.csv / seed_raw.csv (ncu --page raw, every metric of the
 # sections, instance values), args.txt (the rows in profiling order), ids.txt, log.txt.
+# NCU_CACHE=none leaves the L2 as the calls before left it (ncu's --cache-control none), as the
+# harness's warm rows run; by default ncu flushes it before each profiled kernel.
 # Never changes clocks (--clock-control none). Reads the rows' args from
 # model/validation/data/h200/{gemm,ops,ops3,rows2}.csv; refuses a held-out id. DIAG_ROWS=FILE
 # names the list of rows in every mode.
@@ -85,7 +87,10 @@ echo "rows: $(wc -l <"$W/args.txt")"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv
 t=$(date +%s)
 # shellcheck disable=SC2086
-timeout 330 ncu --clock-control none --profile-from-start off $SECTIONS -f -o "$W/ops" \
+CACHE=""
+[ "${NCU_CACHE:-}" = none ] && CACHE="--cache-control none"
+# shellcheck disable=SC2086
+timeout 330 ncu --clock-control none $CACHE --profile-from-start off $SECTIONS -f -o "$W/ops" \
   python3 "$HERE/bench.py" --ncu "$W/args.txt" --ncu-calls 1 >"$W/ncu_ops.log" 2>&1
 echo "ncu ops rc=$? in $(( $(date +%s) - t )) s; $(grep -c '==PROF==' "$W/ncu_ops.log") PROF lines"
 grep -E "NCU-FAIL|==ERROR==" "$W/ncu_ops.log" | head -5
