@@ -26,6 +26,9 @@ void gc_usage_describe(FILE *fp)
             "kernel's two ends, which `predict OP` adds: ends_us). OP ARGS:\n\n%s"
             "  gemm --m M --n N --k K --dtype D [--batch B] [--layout nn|nt|tn|tt]\n"
             "  stream --op copy|triad|reduce --bytes N\n\n"
+            "  --l2 cold|warm  every operator: the call's data comes from DRAM (default), or\n"
+            "                sits in the L2 at launch (a loop over the same small tensors, an\n"
+            "                activation the previous kernel just wrote; only where it fits)\n"
             "  --arch NAME   a shipped arch (gpucal arch list) or a path to an arch file\n",
             gc_ops_usage());
 }
