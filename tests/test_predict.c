@@ -485,6 +485,16 @@ static void kernel_ends(void)
         CHECK(predict(f, w132, 0, &p, &e) == 0);
         CHECK(predict(g, w132, 0, &q, &e) == 0);
         CHECK_NEAR(q.cycles - p.cycles, 1000 * 2.59527, 0.05);
+        /* a TMA copy is one draw for its whole block: 132 blocks of 4 warps
+         * waiting for one copy each end 100 x E[max of 132] after the mean,
+         * not E[max of 528] */
+        const char *t132 = HEAD "launch: {grid: 132, block: 128, registers: 32}\n"
+                                "prologue: {trips: 1, ops: [{op: tma, bytes: 4096, count: 1}]}\n"
+                                "loop: {trips: 10, ops: [{op: alu, name: ffma, count: 4}]}\n"
+                                "footprint: {l2_warm: true}\n";
+        CHECK(predict(f, t132, 0, &p, &e) == 0);
+        CHECK(predict(g, t132, 0, &q, &e) == 0);
+        CHECK_NEAR(q.cycles - p.cycles, 100 * 2.59527, 0.05);
     }
     gc_arch_destroy(f);
     gc_arch_destroy(g);

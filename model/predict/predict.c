@@ -975,9 +975,16 @@ static double normal_max(double n)
  * steps varies by sd x sqrt(steps), and the kernel ends with its slowest
  * warp: of all its warps when the grid runs in one wave (they start
  * together), of the last block's warps when later blocks start as earlier
- * ones leave. Cycles; 0 without the spread figures. */
-static double straggle_cyc(const gc_machine_t *m, const plan_t pl[3], double warps)
+ * ones leave. A TMA copy is one thread's for its whole block, so where a
+ * kernel waits only for TMA copies the draws are its blocks (warps / wpb).
+ * Cycles; 0 without the spread figures. */
+static double straggle_cyc(const gc_machine_t *m, const plan_t pl[3], double warps, double wpb)
 {
+    int per_warp = 0;
+    for (int j = 0; j < 3; j++)
+        per_warp |= pl[j].ldg_depth > 0 && (!pl[j].tma || pl[j].ldg_rd > 0);
+    if (!per_warp)
+        warps /= wpb;
     if (!(m->miss_sd_cyc > 0) || !(m->hit_far_cyc > 0) || warps <= 1)
         return 0;
     double hp = m->hit_near_share, hd = m->hit_far_cyc - m->hit_near_cyc;
@@ -1019,7 +1026,7 @@ static double run(const ctx_t *c, const gc_kernel_t *k, const plan_t pl[3], int 
             round_of(c, pl, wpb, n, act, &rd[1]);
         cyc += wave(c, pl, &rd[same ? 0 : 1], full > 0 ? 1 - rest / cap : 0, p, 1, full == 0);
     }
-    double late = straggle_cyc(m, pl, full > 0 ? wpb : G * wpb);
+    double late = straggle_cyc(m, pl, full > 0 ? wpb : G * wpb, wpb);
     /* a launch's first pass through its parameters and its code (the cold
      * bench): each 64-byte line of parameters beyond the one an empty kernel
      * reads, and each jump to code 2 KiB or more away, misses once a launch;
