@@ -103,6 +103,20 @@ static void cold_launch(const cold_row_t *r, int grid, cudaStream_t s, const col
     }
 }
 
+/* What a row's graph holds: one kernel of row r, grid blocks of one warp. */
+typedef struct cold_call {
+    const cold_row_t *r;
+    int grid;
+    const cold_params *p;
+    unsigned *sink;
+} cold_call_t;
+
+static void launch_cold(void *cookie, cudaStream_t s)
+{
+    const cold_call_t *c = (const cold_call_t *)cookie;
+    cold_launch(c->r, c->grid, s, c->p, c->sink);
+}
+
 static void launch_graph(void *cookie, cudaStream_t s)
 {
     cudaGraphLaunch(*(cudaGraphExec_t *)cookie, s);
@@ -113,32 +127,23 @@ static void launch_graph(void *cookie, cudaStream_t s)
 static int time_row(const cold_row_t *r, int grid, int batch, int n, const cold_params *p,
                     unsigned *sink, double *med, double *lo, double *hi, gc_err_t *err)
 {
-    cudaStream_t s;
-    cudaGraph_t g;
+    cudaStream_t s = NULL;
     cudaGraphExec_t ge = NULL;
-    int rc = gc_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
-                           "creating a stream", err);
+    cold_call_t call = {r, grid, p, sink};
+    int rc = gc_capture_graph(launch_cold, &call, batch, &ge, err);
     if (rc)
         return rc;
-    rc = gc_cuda_check(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), "capturing a graph",
+    rc = gc_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a stream",
                        err);
-    for (int j = 0; j < batch && !rc; j++)
-        cold_launch(r, grid, s, p, sink);
-    if (!rc)
-        rc = gc_cuda_check(cudaStreamEndCapture(s, &g), "capturing a graph", err);
-    if (!rc) {
-        rc = gc_cuda_check(cudaGraphInstantiate(&ge, g, 0), "instantiating a graph", err);
-        cudaGraphDestroy(g);
-    }
     if (!rc) /* warm-up: module load, clocks */
         rc = gc_cuda_check(cudaGraphLaunch(ge, s), "launching the graph", err);
     if (!rc)
         rc = gc_cuda_check(cudaStreamSynchronize(s), "warming up the cold bench", err);
     if (!rc)
         rc = gc_event_time(s, launch_graph, &ge, batch, n, med, lo, hi, err);
-    if (ge)
-        cudaGraphExecDestroy(ge);
-    cudaStreamDestroy(s);
+    cudaGraphExecDestroy(ge);
+    if (s)
+        cudaStreamDestroy(s);
     return rc;
 }
 

@@ -21,35 +21,19 @@ __global__ void k_launch_empty(int *sink)
         *sink = 1; /* never true: keeps the kernel from being an empty body */
 }
 
-/* A CUDA graph of `batch` empty kernels of grid x block, captured on a
- * stream of its own, instantiated into *ge. */
-static int make_graph(int grid, int block, int batch, cudaGraphExec_t *ge, gc_err_t *err)
-{
-    cudaStream_t s;
-    cudaGraph_t g;
-    int rc = gc_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
-                           "creating a stream", err);
-    if (rc)
-        return rc;
-    rc = gc_cuda_check(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), "capturing a graph", err);
-    for (int j = 0; j < batch && !rc; j++)
-        k_launch_empty<<<grid, block, 0, s>>>(NULL);
-    if (!rc)
-        rc = gc_cuda_check(cudaStreamEndCapture(s, &g), "capturing a graph", err);
-    if (!rc) {
-        rc = gc_cuda_check(cudaGraphInstantiate(ge, g, 0), "instantiating a graph", err);
-        cudaGraphDestroy(g);
-    }
-    cudaStreamDestroy(s);
-    return rc;
-}
-
 /* What one timing of a launch row covers: `batch` empty kernels of grid x
  * block back to back on the default stream, or its CUDA graph ge. */
 typedef struct empty_batch {
     int grid, block, batch;
     cudaGraphExec_t ge;
 } empty_batch_t;
+
+/* One empty kernel of the row's grid x block on s (what a graph captures). */
+static void launch_empty(void *cookie, cudaStream_t s)
+{
+    const empty_batch_t *e = (const empty_batch_t *)cookie;
+    k_launch_empty<<<e->grid, e->block, 0, s>>>(NULL);
+}
 
 static void launch_empty_batch(void *cookie, cudaStream_t s)
 {
@@ -58,7 +42,7 @@ static void launch_empty_batch(void *cookie, cudaStream_t s)
         cudaGraphLaunch(e->ge, s);
     else
         for (int j = 0; j < e->batch; j++)
-            k_launch_empty<<<e->grid, e->block, 0, s>>>(NULL);
+            launch_empty(cookie, s);
 }
 
 /* Median and 95 % interval of n event-timed launches of grid x block, or
@@ -72,7 +56,7 @@ static int time_launch(int grid, int block, int batch, int graph, int n, double 
     int rc = gc_cuda_check(cudaDeviceSynchronize(), "warming up the empty kernel", err);
     empty_batch_t e = {grid, block, batch, NULL};
     if (!rc && graph)
-        rc = make_graph(grid, block, batch, &e.ge, err);
+        rc = gc_capture_graph(launch_empty, &e, batch, &e.ge, err);
     if (!rc)
         rc = gc_event_time(0, launch_empty_batch, &e, batch, n, med, lo, hi, err);
     if (e.ge)

@@ -140,6 +140,29 @@ extern "C" int gc_resume_skip(gc_mctx_t *ctx, long rows)
 
 /* ---- CUDA-event timing of launches (event_time.cuh) ---- */
 
+int gc_capture_graph(gc_launch_fn launch, void *cookie, int batch, cudaGraphExec_t *ge,
+                     gc_err_t *err)
+{
+    cudaStream_t s;
+    cudaGraph_t g;
+    int rc = gc_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                           "creating a stream", err);
+    if (rc)
+        return rc;
+    rc = gc_cuda_check(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), "capturing a graph",
+                       err);
+    for (int j = 0; j < batch && !rc; j++)
+        launch(cookie, s);
+    if (!rc)
+        rc = gc_cuda_check(cudaStreamEndCapture(s, &g), "capturing a graph", err);
+    if (!rc) {
+        rc = gc_cuda_check(cudaGraphInstantiate(ge, g, 0), "instantiating a graph", err);
+        cudaGraphDestroy(g);
+    }
+    cudaStreamDestroy(s);
+    return rc;
+}
+
 int gc_event_time(cudaStream_t s, gc_launch_fn launch, void *cookie, int batch, int n, double *med,
                   double *lo, double *hi, gc_err_t *err)
 {
