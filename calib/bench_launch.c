@@ -11,18 +11,15 @@
 #include "bench.h"
 
 /* Row r's us and its interval; a row whose median lies outside its own
- * interval is refused at its line. */
+ * interval is refused at its line (gc_table_check_ci). */
 static int row_us(const gc_table_t *t, size_t r, const char *file, double *v, double *lo,
                   double *hi, gc_err_t *err)
 {
-    *v = gc_table_num(t, gc_table_col(t, "us"), r);
-    *lo = gc_table_num(t, gc_table_col(t, "us_lo"), r);
-    *hi = gc_table_num(t, gc_table_col(t, "us_hi"), r);
-    if (!(*lo <= *v && *v <= *hi))
-        return gc_err_at(err, GC_EINPUT, file, (long)t->line[r], 0,
-                         "us %g is outside its interval [%g, %g] (a corrupt row: re-measure)",
-                         *v, *lo, *hi);
-    return 0;
+    int cv = gc_table_col(t, "us"), clo = gc_table_col(t, "us_lo"), chi = gc_table_col(t, "us_hi");
+    *v = gc_table_num(t, cv, r);
+    *lo = gc_table_num(t, clo, r);
+    *hi = gc_table_num(t, chi, r);
+    return gc_table_check_ci(t, file, r, cv, clo, chi, err);
 }
 
 /* The first row of kernel k with `blocks` blocks, or -1. */

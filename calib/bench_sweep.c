@@ -832,14 +832,13 @@ static int smem_conflict_fit(gc_calib_ctx_t *c, const char *file, const double *
     gc_shared_t *sh = &c->a->memory.shared;
     char why[GC_ERR_MSG_MAX] = "";
     if (m >= 3) {
-        gc_fit_t *f = gc_fit_alloc(&gc_fit_line, m);
         gc_fit_result_t res;
         gc_err_t fe;
         gc_err_clear(&fe);
-        double p0[2] = {y[0], 0};
-        if (!f)
+        int rc = gc_fit_line_xy(x, y, m, &res, &fe);
+        if (rc == GC_ENOMEM)
             return gc_err_set(err, GC_ENOMEM, "out of memory");
-        if (gc_fit_init(f, x, y, NULL, NULL, &fe) || gc_fit_run(f, p0, &res, &fe))
+        if (rc)
             snprintf(why, sizeof(why), "%s", fe.msg);
         else if (!(res.p[1] > 0))
             snprintf(why, sizeof(why),
@@ -858,7 +857,6 @@ static int smem_conflict_fit(gc_calib_ctx_t *c, const char *file, const double *
                                       "latency = %.4g + %.4g x ways cycles; residuals rms "
                                       "%.3g, max %.3g cycles",
                                       res.p[0], res.p[1], res.rms, res.max_abs));
-        gc_fit_free(f);
     } else {
         snprintf(why, sizeof(why), "%zu conflict degree%s at %g bytes, at least 3 needed", m,
                  m == 1 ? "" : "s", wref);

@@ -230,3 +230,17 @@ static void line_df(const double *p, const double *x, const void *ctx, double *g
 
 static const char *const line_names[] = {"a", "b"};
 const gc_fit_model_t gc_fit_line = {"line", 2, line_names, 1, line_f, line_df};
+
+int gc_fit_line_xy(const double *x, const double *y, size_t n, gc_fit_result_t *res,
+                   gc_err_t *err)
+{
+    gc_fit_t *f = gc_fit_alloc(&gc_fit_line, n ? n : 1);
+    if (!f)
+        return gc_err_set(err, GC_ENOMEM, "out of memory");
+    double p0[2] = {n ? y[0] : 0, 0};
+    int rc = gc_fit_init(f, x, y, NULL, NULL, err);
+    if (!rc)
+        rc = gc_fit_run(f, p0, res, err);
+    gc_fit_free(f);
+    return rc;
+}

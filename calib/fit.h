@@ -79,4 +79,10 @@ void gc_fit_free(gc_fit_t *f);
  * same machinery (exact in one iteration). */
 extern const gc_fit_model_t gc_fit_line;
 
+/* gc_fit_line fitted to the n points (x[i], y[i]), unweighted, from the
+ * start a = y[0], b = 0: 0 with res filled, GC_ENOMEM, or gc_fit_init's /
+ * gc_fit_run's error (err says why: too few points, a non-finite value). */
+int gc_fit_line_xy(const double *x, const double *y, size_t n, gc_fit_result_t *res,
+                   gc_err_t *err);
+
 #endif
