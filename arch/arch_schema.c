@@ -375,7 +375,7 @@ static const gc_field_t coissue_f[] = {
     OV(fma, "FMA-pipe work (ffma)"),
     OV(alu, "ALU-pipe work (iadd3)"),
     OV(xu, "MUFU work (ex2)"),
-    OV(ldsm, "shared-memory loads (ldmatrix.x4)"),
+    OV(ldsm, "shared-memory loads (ldmatrix.x4, addresses independent of earlier loads)"),
     OV(shfl, "warp shuffles (shfl.sync.bfly)"),
 };
 #undef OV
@@ -452,7 +452,8 @@ static const gc_field_t sm_f[] = {
     Q(gc_sm_t, overlap_tensor_xu, 0, 0, 1, "fraction",
       "The same for mma.sync beside MUFU work (ex2)."),
     Q(gc_sm_t, overlap_tensor_ldsm, 0, 0, 1, "fraction",
-      "The same for mma.sync beside shared-memory loads (ldmatrix.x4)."),
+      "The same for mma.sync beside shared-memory loads (ldmatrix.x4 at addresses independent "
+      "of earlier loads, as main loops load fragments)."),
     Q(gc_sm_t, overlap_tensor_shfl, 0, 0, 1, "fraction",
       "The same for mma.sync beside warp shuffles (shfl.sync.bfly)."),
     Q(gc_sm_t, power_limit_w, GC_F_POS, 0, 1e4, "W",

@@ -6,9 +6,17 @@
  * ALU pipe), ex2 (MUFU, the XU pipe), ldsm (ldmatrix.x4 from shared memory:
  * the MIO path FlashAttention and Ampere-style GEMMs feed their mma from)
  * or shfl (shfl.sync.bfly, the reductions' shuffle), 16 / 16 / 8 / 2 / 4
- * chains (ldsm and shfl sized so that alone they take about as long as the
- * tensor chains; each ldmatrix takes its address from the previous one's
- * result plus the row of zeros it loaded). Three points per
+ * streams (ldsm and shfl sized so that alone they take about as long as the
+ * tensor chains). Each ldmatrix of a trip reads its own 512-byte slot (8
+ * of them), its address independent of earlier loads, as a main loop loads its fragments (CUTLASS,
+ * FlashAttention); its result is added into the stream's register a step
+ * later, when the next load of the stream issues (the main loops use a
+ * fragment the step after its load). An
+ * earlier version chained each load's address to the one before, and then a
+ * sub-core with 1 or 2 warps hid nothing beside mma: the chain's latency,
+ * not the pipes, set that (model/validation/probe/mma_ldsm.cu: 0.83 of the
+ * shorter hidden at 8 warps with independent addresses, 0 with the chain);
+ * calib reads the new rows only (partner ldsm_ind). Three points per
  * partner: tensor alone, partner alone, both in the same warp. If `both`
  * takes the sum of the two alone, the pipes do not overlap; if it takes the
  * larger, they overlap fully (calib: sm.overlap_tensor_fma / _alu / _xu).
@@ -25,19 +33,21 @@ enum { NT = 4, UNROLL = 4, NW = 4 };
  * calib reads for sm.overlap_tensor_*; all of them go into sm.coissue: how
  * the overlap depends on the warps a sub-core has to choose from) */
 static const int warps_of[NW] = {16, 32, 8, 4};
-static const char *const pname[P_COUNT] = {"ffma", "iadd3", "ex2", "ldsm", "shfl"};
+static const char *const pname[P_COUNT] = {"ffma", "iadd3", "ex2", "ldsm_ind", "shfl"};
 static const int pchains[P_COUNT] = {16, 16, 8, 2, 4};
 
-/* One partner step on chain x (for ldsm: x is the shared address). */
+/* One partner step on chain x (ldsm: stream x adds in the fragment r its
+ * previous load brought, then loads r anew from shared address `at`, which
+ * does not wait for x: a fragment is used a step after its load, as a
+ * software-pipelined main loop uses it). */
 template <int P>
-__device__ __forceinline__ void partner(uint32_t &x)
+__device__ __forceinline__ void partner(uint32_t &x, uint32_t at, uint32_t (&r)[4])
 {
     if (P == P_LDSM) {
-        uint32_t r0, r1, r2, r3;
+        x += r[0] | r[1] | r[2] | r[3];
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-                     : "r"(x));
-        x += r0 | r1 | r2 | r3; /* zeros: the next load's address, dependent */
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(at));
     } else if (P == P_SHFL)
         x = __shfl_xor_sync(0xffffffffu, x, 1) + 1u;
     else if (P == P_FFMA)
@@ -57,13 +67,14 @@ template <int P, int T, int O>
 __device__ void body(const uint32_t *in, uint32_t *sink, unsigned long long *rec, int trips)
 {
     unsigned tid = gc_t_tid();
-    __shared__ __align__(128) uint32_t zeros[P == P_LDSM ? 256 : 1];
-    if (P == P_LDSM) { /* 2 chains x 512 bytes of zeros read at run time */
-        for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+    __shared__ __align__(128) uint32_t zeros[P == P_LDSM ? 1024 : 1];
+    if (P == P_LDSM) { /* 8 slots x 512 bytes of zeros read at run time */
+        for (unsigned i = threadIdx.x; i < 1024; i += blockDim.x)
             zeros[i] = in[GC_T_WORDS + GC_T_ZERO + i];
         __syncthreads();
     }
-    uint32_t a[4], b[2], x[O > 0 ? O : 1];
+    uint32_t a[4], b[2], x[O > 0 ? O : 1], r[O > 0 ? O : 1][4] = {};
+    const uint32_t at = (uint32_t)__cvta_generic_to_shared(zeros) + 16u * (threadIdx.x & 31);
     float c[T > 0 ? T : 1][4];
 #pragma unroll
     for (int i = 0; i < 4; i++)
@@ -77,8 +88,7 @@ __device__ void body(const uint32_t *in, uint32_t *sink, unsigned long long *rec
             c[i][j] = 0;
 #pragma unroll
     for (int i = 0; i < (O > 0 ? O : 1); i++)
-        x[i] = P == P_LDSM ? (uint32_t)__cvta_generic_to_shared(zeros) + 512u * (i & 1) +
-                                 16u * (threadIdx.x & 31)
+        x[i] = P == P_LDSM ? in[(tid * 8 + i) & (GC_T_WORDS - 1)] | 1u /* plus zeros: kept */
                : P == P_IADD3 || P == P_SHFL
                    ? in[(tid * 8 + i) & (GC_T_WORDS - 1)]
                    : ((in[(tid * 8 + i) & (GC_T_WORDS - 1)] & 0x007FFFFFu) | 0x3F000000u);
@@ -96,7 +106,8 @@ __device__ void body(const uint32_t *in, uint32_t *sink, unsigned long long *rec
                              : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #pragma unroll
             for (int i = 0; i < O; i++)
-                partner<P>(x[i]);
+                partner<P>(x[i], at + 512u * ((u * O + i) & 7), r[i]); /* distinct slots in
+                                                                       * a trip: no two merge */
         }
     gc_t_end(&t, rec);
     uint32_t v = 0;
@@ -105,7 +116,7 @@ __device__ void body(const uint32_t *in, uint32_t *sink, unsigned long long *rec
         v = v * 31u + __float_as_uint(c[i][0] + c[i][3]);
 #pragma unroll
     for (int i = 0; i < (O > 0 ? O : 1); i++)
-        v = v * 31u + x[i];
+        v = v * 31u + (x[i] + (r[i][0] | r[i][1] | r[i][2] | r[i][3]));
     sink[tid] = v;
 }
 
@@ -163,7 +174,8 @@ static int run_coissue(gc_mctx_t *ctx, gc_trace_writer_t *w, gc_err_t *err)
     if (!rc && gc_trace_put_meta(w, "method",
                                  "one block of 16, 32, 8 or 4 warps on one SM (4, 8, 2, 1 per sub-core); per warp and "
                                  "iteration: 4 independent mma.sync.m16n8k16.f32.f16.f16.f32 "
-                                 "and/or 16 ffma / 16 iadd3 / 8 ex2.approx / 2 ldmatrix.x4 / 4 shfl.bfly chains; tensor alone, "
+                                 "and/or 16 ffma / 16 iadd3 / 8 ex2.approx chains, 2 ldmatrix.x4 streams at fixed addresses "
+                                 "(ldsm_ind: independent of earlier loads) / 4 shfl.bfly chains; tensor alone, "
                                  "partner alone, both in the same warp; cycles per iteration of "
                                  "the block (first warp start to last warp end)") != 0)
         rc = fail_w(w, err);

@@ -215,10 +215,10 @@ static const gc_bench_col_t cold_cols[] = {
     NUM("us_hi", 0, "us", "95 % interval of us, high end"),
     POS("clock_mhz", "MHz", "SM clock measured before the rows"),
 };
-static const char *const coissue_partners[] = {"ffma", "iadd3", "ex2", "ldsm", "shfl", NULL};
+static const char *const coissue_partners[] = {"ffma", "iadd3", "ex2", "ldsm_ind", "ldsm", "shfl", NULL};
 static const char *const coissue_parts[] = {"tensor", "partner", "both", NULL};
 static const gc_bench_col_t coissue_cols[] = {
-    TXT("partner", coissue_partners, "the op beside the tensor: ffma (FMA pipe), iadd3 (ALU), ex2 (MUFU), ldsm (ldmatrix.x4), shfl (shfl.sync.bfly)"),
+    TXT("partner", coissue_partners, "the op beside the tensor: ffma (FMA pipe), iadd3 (ALU), ex2 (MUFU), ldsm_ind (ldmatrix.x4 at addresses independent of earlier loads; ldsm: the first version's chain of dependent loads, which calib leaves out), shfl (shfl.sync.bfly)"),
     TXT("part", coissue_parts, "tensor alone, partner alone, or both in the same warps"),
     WHOLE("warps", 1, "warps/SM", "warps of the one block (4 per sub-core)"),
     WHOLE("tensor_chains", 0, "instructions", "independent mma.sync chains per warp and iteration"),

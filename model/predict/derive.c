@@ -431,23 +431,22 @@ static void derive_power(const gc_arch_t *a, gc_machine_t *m)
     m->pw_dram_pj = a->memory.dram.energy_pj_byte.v;
 }
 
-/* sm.coissue into m: the points whose warps and five overlaps are all set,
- * in the arch's (ascending) order, at most 8; none leaves the scalars. */
+/* sm.coissue into m: the points whose warps are set, in the arch's
+ * (ascending) order, at most 8; none leaves the scalars. A partner a point
+ * lacks (calib leaves out the ldmatrix overlap of a trace from the bench's
+ * first version) takes its scalar, m->overlap_tensor, at every warp count. */
 static void derive_coissue(const gc_sm_t *s, gc_machine_t *m)
 {
     m->n_coissue = 0;
     for (size_t i = 0; i < s->n_coissue && m->n_coissue < 8; i++) {
         const gc_coissue_t *e = &s->coissue[i];
         const gc_qty_t *q[5] = {&e->fma, &e->alu, &e->xu, &e->ldsm, &e->shfl};
-        int ok = e->warps.set && e->warps.v > 0 &&
-                 (m->n_coissue == 0 || e->warps.v > m->co_warps[m->n_coissue - 1]);
-        for (int k = 0; k < 5; k++)
-            ok = ok && q[k]->set;
-        if (!ok)
+        if (!(e->warps.set && e->warps.v > 0 &&
+              (m->n_coissue == 0 || e->warps.v > m->co_warps[m->n_coissue - 1])))
             continue;
         m->co_warps[m->n_coissue] = e->warps.v;
         for (int k = 0; k < 5; k++)
-            m->co_overlap[m->n_coissue][k] = q[k]->v;
+            m->co_overlap[m->n_coissue][k] = q[k]->set ? q[k]->v : m->overlap_tensor[k];
         m->n_coissue++;
     }
 }
