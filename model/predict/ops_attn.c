@@ -231,7 +231,7 @@ static void fa_steps(kb_t *b, gc_kernel_t *k, const fa_cfg_t *c, const char *dt)
     kb_alu(b, X, "fmul", 3 * e + mw * D / 32 + rows, 0);
     kb_alu(b, X, "fadd", 2 * e, 0);
     kb_alu(b, X, "mufu.ex2", e + rows, 0);
-    kb_alu(b, X, "f2f", e / 2, 0);
+    kb_alu(b, X, "f2fp", e / 2, 0); /* F2FP.F16.F32.PACK_AB: the ALU pipe */
     kb_op(b, X, GC_OP_SHFL, 2 * rows);
     gc_kop_t *m2 = kb_op(b, O, GC_OP_MMA, (mw / 16) * (D / 8) * (BN / 16));
     m2->inst = "mma";

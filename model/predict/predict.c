@@ -741,14 +741,16 @@ static void lockstep_first(const comb_t *cb, double lat, double t, int piped, do
 }
 
 /* One round of the main loop with the prologue's and epilogue's demands
- * spread over its trips: resident blocks are not in step, so one block's
- * epilogue overlaps another's loop. term[] gets the combined demands;
- * cold[] the first round of the kernel and of a later wave (lockstep_first). */
-static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A,
-                           double term[NT], double sh[GC_R_LATENCY + 1], double cold[2])
+ * spread over its trips, all overlapped (a warp-specialised kernel's warps
+ * run them at once; round_of runs each phase of any other kernel through
+ * here alone). blocks: the customers are blocks (the kernel's main loop has
+ * barriers), else warps. term[] gets the combined demands; cold[] the first
+ * round of the kernel and of a later wave (lockstep_first). */
+static double round_cycles(const ctx_t *c, const plan_t pl[3], int blocks, double wpb, double N,
+                           double A, double term[NT], double sh[GC_R_LATENCY + 1], double cold[2])
 {
     double trips = pl[1].trips > 0 ? pl[1].trips : 1;
-    double ncust = pl[1].bars > 0 ? N : N * wpb; /* blocks wait for each other, or warps don't */
+    double ncust = blocks ? N : N * wpb; /* blocks wait for each other, or warps don't */
     double lasync = 0;
     memset(term, 0, sizeof(double) * NT);
     for (int i = 0; i < 3; i++) {
@@ -756,7 +758,7 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
             continue;
         double x[NT], la;
         double w = i == 1 ? 1 : pl[i].trips / trips;
-        round_terms(c, &pl[i], wpb, N, A, pl[1].bars > 0, x, &la);
+        round_terms(c, &pl[i], wpb, N, A, blocks, x, &la);
         for (int r = 0; r < NT; r++)
             term[r] += w * x[r];
         if (i == 1)
@@ -796,18 +798,85 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], double wpb, doubl
     return tn;
 }
 
-/* One round of a wave of N blocks per SM on A SMs (round_cycles): its
- * cycles t, demands term[], stall shares sh[] and cold first rounds. */
+/* One round of a wave of N blocks per SM on A SMs (round_of): its cycles t,
+ * demands term[], stall shares sh[] and cold first rounds. */
 typedef struct round {
     double A; /* SMs the wave runs on */
     double t, term[NT], sh[GC_R_LATENCY + 1], cold[2];
 } round_t;
 
+/* Whether the kernel's warps divide its phases among themselves: a Hopper
+ * warp-specialised kernel (CUTLASS sm90 TMA warp-specialised schedules,
+ * cuBLAS's nvjet and sm90_xmma: a producer warp issues the TMA loads while
+ * consumer warpgroups run the wgmma, and a consumer's epilogue overlaps the
+ * producer's next loads). Its loads are TMA copies or its tensor work is
+ * wgmma: every description of such a kernel says so. */
+static int warp_specialised(const plan_t pl[3])
+{
+    for (int i = 0; i < 3; i++) {
+        if (pl[i].tma)
+            return 1;
+        for (int j = 0; j < pl[i].n_tensor; j++)
+            if (pl[i].tensor[j].wg)
+                return 1;
+    }
+    return 0;
+}
+
+/* One round of a wave of N blocks per SM on A SMs: its cycles t, demands
+ * term[], stall shares sh[] and cold first rounds. Every warp of a kernel
+ * that is not warp-specialised runs the phases in order (prologue, loop,
+ * epilogue: in FlashAttention S = Q K^T, the softmax that needs all of S,
+ * then O += P V), and the blocks of a wave start together and share the
+ * SM's pipes evenly, so they stay in step: while one block is in a phase
+ * the others are too, and the round is the phases' rounds one after
+ * another, each with the SM's warps all in it (weighted by its trips per
+ * loop trip). ncu on the H200 sees FlashAttention's o001 (2 blocks an SM)
+ * keep its tensor pipe 38 % busy, MUFU 29 %, ALU 25 %, FMA 21 % and issue
+ * 49 %: nothing near full, the steps not hidden behind each other
+ * (model/validation/data/h200/ncu_pipes9.csv). Two exceptions overlap:
+ * a prologue that only starts copies (cp.async or TMA and their address
+ * arithmetic: a multistage pipeline's fill) is in flight while the loop
+ * runs, one round with it as before; and a warp-specialised kernel overlaps
+ * all its phases by design (round_cycles over the three). */
+static int fill_only(const plan_t *p)
+{
+    return p->n_tensor == 0 && !p->lds && p->shfl == 0 && p->ldg_rd == 0 && p->rd > 0;
+}
+
 static void round_of(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A,
                      round_t *rd)
 {
     rd->A = A;
-    rd->t = round_cycles(c, pl, wpb, N, A, rd->term, rd->sh, rd->cold);
+    int blk = pl[1].bars > 0; /* the main loop's barriers make its blocks the customers */
+    if (warp_specialised(pl)) {
+        rd->t = round_cycles(c, pl, blk, wpb, N, A, rd->term, rd->sh, rd->cold);
+        return;
+    }
+    double trips = pl[1].trips > 0 ? pl[1].trips : 1;
+    int fill = pl[0].trips > 0 && fill_only(&pl[0]);
+    rd->t = rd->cold[0] = rd->cold[1] = 0;
+    memset(rd->term, 0, sizeof rd->term);
+    memset(rd->sh, 0, sizeof rd->sh);
+    for (int i = fill; i < 3; i++) {
+        if (pl[i].trips <= 0)
+            continue;
+        plan_t one[3];
+        memset(one, 0, sizeof one);
+        one[1] = pl[i];
+        if (i == 1 && fill)
+            one[0] = pl[0]; /* the fill runs beside the loop */
+        else
+            one[1].stages = pl[1].stages; /* the loop's prefetch distance covers its loads */
+        double w = i == 1 ? 1 : pl[i].trips / trips, term[NT], sh[GC_R_LATENCY + 1], cold[2];
+        rd->t += w * round_cycles(c, one, blk, wpb, N, A, term, sh, cold);
+        for (int r = 0; r < NT; r++)
+            rd->term[r] += w * term[r];
+        for (int r = 0; r <= GC_R_LATENCY; r++)
+            rd->sh[r] += w * sh[r];
+        rd->cold[0] += w * cold[0];
+        rd->cold[1] += w * cold[1];
+    }
 }
 
 /* Add `reps` waves of round rd to p; returns their cycles. idle: the
