@@ -172,6 +172,12 @@ for call in "gemm --m 4096 --n 4096 --k 4096 --dtype f16" "gemm --m 256 --n 256 
     done <"$T/want"
     rm -f "$T"/g*.yaml
 done
+# a GEMM whose rows are not 16-byte aligned: cuBLAS's register-staged 2-byte copies reach 4
+# rows of the tile each (ways: 4) and land in shared memory 16 bytes at a time (sts width 16)
+run $G describe gemm --m 4095 --n 4095 --k 4095 --dtype f16 --arch hopper-h200
+expect_rc 0 "describe gemm 4095^3"
+grep -q '{op: cp_async, width: 2, ways: 4,' "$out" && grep -q '{op: sts, width: 16, count: 6}' "$out" ||
+    fail "gemm 4095^3: the narrow copies are not 4-way with 16-byte shared stores"
 # templates share option names, not ranges: elementwise's --n counts elements (a 1 GiB
 # f32 tensor is 268435456 of them), gemm's --n is a matrix size
 run $G predict elementwise --op relu --n 268435456 --dtype f32 --arch hopper-h200

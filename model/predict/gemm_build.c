@@ -291,14 +291,26 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
     /* the copies in flight over the stages: cp.async (.cg when 16 bytes:
      * L2 only; .ca otherwise); the register-staged loads are issued one k
      * step ahead of their use, so they are described as an asynchronous
-     * copy through the L1 (.ca) plus the st.shared that lands them */
-    gc_kop_t *cp = add_mem(b, &k->loop, GC_OP_CP_ASYNC, copies * (steps - pro) / steps, w);
-    cp->l1 = w < 16;
-    cp = add_mem(b, &k->prologue, GC_OP_CP_ASYNC, copies * pro, w);
-    cp->l1 = w < 16;
-    if (s->fam == GC_GEMM_FAM_MMA_LDG) {
-        add_mem(b, &k->loop, GC_OP_STS, copies * (steps - pro) / steps, w);
-        add_mem(b, &k->prologue, GC_OP_STS, copies * pro, w);
+     * copy plus the st.shared that lands them, 16 bytes at a time (the
+     * kernel packs 8 two-byte loads into one STS.128: ncu on the H200 counts
+     * 6.5 shared stores of 4 wavefronts a warp and k step of g091's cutlass_75
+     * align1 kernel against 48 loads, data/h200/ncu_lsu9.csv). A narrow copy
+     * (under 16 bytes a lane) reaches 4 rows of the tile, as the thread maps
+     * of those kernels rake a warp over them (CUTLASS's warp-raked pitch-
+     * linear thread maps): the L1's data path passes each row, 4 wavefronts
+     * (ncu: 3.95 a 2-byte ld.global of g091), and a cp.async's lookup one more
+     * (5.4 a 4-byte cp.async of g106's cutlass_80 align2 kernel), where a
+     * copy of 32 lanes x 4 contiguous bytes takes one (probe/lsu_rate.cu):
+     * described as 4 ways (the rows; the L2 sees the copy's sectors alone). */
+    int ldg = s->fam == GC_GEMM_FAM_MMA_LDG;
+    gc_kphase_t *cph[2] = {&k->loop, &k->prologue};
+    const double cpn[2] = {copies * (steps - pro) / steps, copies * pro};
+    for (int i = 0; i < 2; i++) {
+        gc_kop_t *cp = add_mem(b, cph[i], GC_OP_CP_ASYNC, cpn[i], w);
+        cp->l1 = w < 16 && !ldg;
+        cp->ways = w < 16 ? 4 : 1;
+        if (ldg)
+            add_mem(b, cph[i], GC_OP_STS, cpn[i] * w / 16, 16);
     }
     add(b, &k->loop, GC_OP_BAR, 1);
     add_alu(b, &k->loop, "imad", 16 + copies * 2, 0);
