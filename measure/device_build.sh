@@ -1,5 +1,5 @@
 # device_build.sh - sourced by the device scripts (device_clock.sh,
-# device_power.sh), not run on its own: builds gpucal-measure for sm_90a
+# device_power.sh, device_cold.sh, device_coissue.sh), not run on its own: builds gpucal-measure for sm_90a
 # with CUDA alone (cmake -DGPUCAL_CUDA=ON; the GPU host needs neither GSL
 # nor libyaml) into the folder $B, its log in $OUT/build.log, and says how
 # long it took; a failed build prints the log's end and exits 1.

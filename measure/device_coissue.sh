@@ -9,9 +9,7 @@ set -eu
 OUT=${OUT:-/tmp/out}
 B=/tmp/gccoissue
 mkdir -p "$B" "$OUT"
-GENCODE=${GENCODE:--gencode=arch=compute_90a,code=sm_90a}
-cmake -S . -B "$B" -DGPUCAL_CUDA=ON -DGPUCAL_CUDA_GENCODE="$GENCODE" >"$B.log" 2>&1 &&
-    cmake --build "$B" -j16 --target gpucal-measure >>"$B.log" 2>&1 || { tail -20 "$B.log"; exit 1; }
+. measure/device_build.sh
 cuobjdump -sass -arch sm_90a "$B/gpucal-measure" |
     awk '/Function : / { k = /co_ldsm/ } k' > "$OUT/coissue.sass" 2>&1 || true
 : > "$OUT/coissue.log"
@@ -21,5 +19,5 @@ for run in 1 2; do
     [ "$run" = 1 ] && cp "$B/tr/coissue.csv" "$OUT/coissue.csv" || cp "$B/tr/coissue.csv" "$OUT/coissue_run2.csv"
 done
 P=model/validation/probe
-nvcc -O3 $GENCODE -o "$B/mma_ldsm" $P/mma_ldsm.cu && "$B/mma_ldsm" > "$OUT/mma_ldsm.csv"
+nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o "$B/mma_ldsm" $P/mma_ldsm.cu && "$B/mma_ldsm" > "$OUT/mma_ldsm.csv"
 grep -v '^#' "$OUT/coissue.csv" | grep ldsm

@@ -10,9 +10,7 @@ set -eu
 OUT=${OUT:-/tmp/out}
 B=/tmp/gccold
 mkdir -p "$B" "$OUT"
-GENCODE=${GENCODE:--gencode=arch=compute_90a,code=sm_90a}
-cmake -S . -B "$B" -DGPUCAL_CUDA=ON -DGPUCAL_CUDA_GENCODE="$GENCODE" >"$B.log" 2>&1 &&
-    cmake --build "$B" -j16 --target gpucal-measure >>"$B.log" 2>&1 || { tail -20 "$B.log"; exit 1; }
+. measure/device_build.sh
 cuobjdump -sass -arch sm_90a "$B/gpucal-measure" |
     awk '/Function : / { k = /cold/ } k' > "$OUT/cold.sass" 2>&1 || true
 : > "$OUT/cold.log"
