@@ -746,19 +746,28 @@ static void lockstep_first(const comb_t *cb, double lat, double t, int piped, do
  * here alone). blocks: the customers are blocks (the kernel's main loop has
  * barriers), else warps. term[] gets the combined demands; cold[] the first
  * round of the kernel and of a later wave (lockstep_first). */
-static double round_cycles(const ctx_t *c, const plan_t pl[3], int blocks, double wpb, double N,
-                           double A, double term[NT], double sh[GC_R_LATENCY + 1], double cold[2])
+typedef struct round_in {
+    int blocks;    /* the customers are blocks (the main loop has barriers), else warps */
+    double wpb;    /* warps per block */
+    double N, A;   /* blocks per SM, SMs */
+    double stages; /* the main loop's pipeline stages (its prefetches' cover) */
+    int piped;     /* some phase of the kernel has stages */
+} round_in_t;
+
+static double round_cycles(const ctx_t *c, const plan_t *const ph[3], const round_in_t *in,
+                           double term[NT], double sh[GC_R_LATENCY + 1], double cold[2])
 {
-    double trips = pl[1].trips > 0 ? pl[1].trips : 1;
-    double ncust = blocks ? N : N * wpb; /* blocks wait for each other, or warps don't */
+    double trips = ph[1] && ph[1]->trips > 0 ? ph[1]->trips : 1;
+    double N = in->N, A = in->A;
+    double ncust = in->blocks ? N : N * in->wpb; /* blocks wait for each other, or warps don't */
     double lasync = 0;
     memset(term, 0, sizeof(double) * NT);
     for (int i = 0; i < 3; i++) {
-        if (pl[i].trips <= 0)
+        if (!ph[i] || ph[i]->trips <= 0)
             continue;
         double x[NT], la;
-        double w = i == 1 ? 1 : pl[i].trips / trips;
-        round_terms(c, &pl[i], wpb, N, A, blocks, x, &la);
+        double w = i == 1 ? 1 : ph[i]->trips / trips;
+        round_terms(c, ph[i], in->wpb, N, A, in->blocks, x, &la);
         for (int r = 0; r < NT; r++)
             term[r] += w * x[r];
         if (i == 1)
@@ -780,9 +789,9 @@ static double round_cycles(const ctx_t *c, const plan_t pl[3], int blocks, doubl
     /* the part of a prefetch's latency its stages - 1 rounds in flight do not
      * cover depends on the round itself: a few fixed-point steps */
     double base = term[GC_R_LATENCY], t = 0, tn = 0, t1 = 0;
-    double cover = pl[1].stages > 1 ? pl[1].stages - 1 : 0;
+    double cover = in->stages > 1 ? in->stages - 1 : 0;
     comb_t cb;
-    int piped = pl[0].stages > 1 || pl[1].stages > 1 || pl[2].stages > 1;
+    int piped = in->piped;
     comb_prep(term, ncust, piped, &cb); /* the latency term is not part of it */
     for (int it = 0; it < 8; it++) {
         term[GC_R_LATENCY] = base + MAX(0, lasync - cover * t);
@@ -823,6 +832,14 @@ static int warp_specialised(const plan_t pl[3])
     return 0;
 }
 
+/* Whether phase p only starts copies (cp.async or TMA and their address
+ * arithmetic: a multistage pipeline's fill): no tensor work, no shared or
+ * plain global loads, no shuffles, some bytes read. */
+static int fill_only(const plan_t *p)
+{
+    return p->n_tensor == 0 && !p->lds && p->shfl == 0 && p->ldg_rd == 0 && p->rd > 0;
+}
+
 /* One round of a wave of N blocks per SM on A SMs: its cycles t, demands
  * term[], stall shares sh[] and cold first rounds. Every warp of a kernel
  * that is not warp-specialised runs the phases in order (prologue, loop,
@@ -839,18 +856,15 @@ static int warp_specialised(const plan_t pl[3])
  * arithmetic: a multistage pipeline's fill) is in flight while the loop
  * runs, one round with it as before; and a warp-specialised kernel overlaps
  * all its phases by design (round_cycles over the three). */
-static int fill_only(const plan_t *p)
-{
-    return p->n_tensor == 0 && !p->lds && p->shfl == 0 && p->ldg_rd == 0 && p->rd > 0;
-}
-
 static void round_of(const ctx_t *c, const plan_t pl[3], double wpb, double N, double A,
                      round_t *rd)
 {
     rd->A = A;
-    int blk = pl[1].bars > 0; /* the main loop's barriers make its blocks the customers */
+    round_in_t in = {pl[1].bars > 0, wpb, N, A, pl[1].stages,
+                     pl[0].stages > 1 || pl[1].stages > 1 || pl[2].stages > 1};
+    const plan_t *all[3] = {&pl[0], &pl[1], &pl[2]};
     if (warp_specialised(pl)) {
-        rd->t = round_cycles(c, pl, blk, wpb, N, A, rd->term, rd->sh, rd->cold);
+        rd->t = round_cycles(c, all, &in, rd->term, rd->sh, rd->cold);
         return;
     }
     double trips = pl[1].trips > 0 ? pl[1].trips : 1;
@@ -861,15 +875,11 @@ static void round_of(const ctx_t *c, const plan_t pl[3], double wpb, double N, d
     for (int i = fill; i < 3; i++) {
         if (pl[i].trips <= 0)
             continue;
-        plan_t one[3];
-        memset(one, 0, sizeof one);
-        one[1] = pl[i];
-        if (i == 1 && fill)
-            one[0] = pl[0]; /* the fill runs beside the loop */
-        else
-            one[1].stages = pl[1].stages; /* the loop's prefetch distance covers its loads */
+        /* phase i as the loop of a round of its own; the fill runs beside the
+         * loop; the loop's prefetch distance covers every phase's copies */
+        const plan_t *one[3] = {i == 1 && fill ? &pl[0] : NULL, &pl[i], NULL};
         double w = i == 1 ? 1 : pl[i].trips / trips, term[NT], sh[GC_R_LATENCY + 1], cold[2];
-        rd->t += w * round_cycles(c, one, blk, wpb, N, A, term, sh, cold);
+        rd->t += w * round_cycles(c, one, &in, term, sh, cold);
         for (int r = 0; r < NT; r++)
             rd->term[r] += w * term[r];
         for (int r = 0; r <= GC_R_LATENCY; r++)
