@@ -176,8 +176,8 @@ static int fa_round(const gc_arch_t *a, const gc_kernel_t *k, double *round_cyc,
 /* One K/V block of the main loop per warp (flash_fwd_kernel.h,
  * compute_attn_1rowblock), as the three steps each iteration runs one after
  * another, one phase of the description each, all with the loop's trips
- * (the predictor adds the phases' demands and latencies: predict.c,
- * round_cycles):
+ * (the predictor runs the phases one after another, the blocks in step:
+ * predict.c, round_of):
  *
  *   prologue  S = Q K^T: cp_async_wait<0>() and __syncthreads() for this K
  *             block, then flash::gemm: mma m16n8k16 with f32 accumulators
@@ -194,8 +194,9 @@ static int fa_round(const gc_arch_t *a, const gc_kernel_t *k, double *round_cyc,
  *             __syncthreads() for V; the next K block's cp.async is issued
  *             first.
  *
- * Within a warp nothing overlaps these steps; across the warps of an SM the
- * predictor's round still overlaps what different warps do. O += P V is the
+ * Within a warp nothing overlaps these steps, and the blocks of a wave,
+ * started together, run them in step (ncu on the H200: no pipe of o001 near
+ * full, data/h200/ncu_pipes9.csv). O += P V is the
  * description's loop so that the kernel runs at the tensor forms' clock
  * (predict.c, pick_clock). */
 static void fa_steps(kb_t *b, gc_kernel_t *k, const fa_cfg_t *c, const char *dt)
