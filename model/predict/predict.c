@@ -740,12 +740,8 @@ static void lockstep_first(const comb_t *cb, double lat, double t, int piped, do
     cold[1] = MAX(t, z + cb->sm);
 }
 
-/* One round of the main loop with the prologue's and epilogue's demands
- * spread over its trips, all overlapped (a warp-specialised kernel's warps
- * run them at once; round_of runs each phase of any other kernel through
- * here alone). blocks: the customers are blocks (the kernel's main loop has
- * barriers), else warps. term[] gets the combined demands; cold[] the first
- * round of the kernel and of a later wave (lockstep_first). */
+/* The shape of a round: who waits, on how many warps, blocks and SMs, and
+ * how far the kernel's copies are prefetched. */
 typedef struct round_in {
     int blocks;    /* the customers are blocks (the main loop has barriers), else warps */
     double wpb;    /* warps per block */
@@ -754,6 +750,12 @@ typedef struct round_in {
     int piped;     /* some phase of the kernel has stages */
 } round_in_t;
 
+/* One round of the main loop with the prologue's and epilogue's demands
+ * spread over its trips, all overlapped (a warp-specialised kernel's warps
+ * run them at once; round_of runs each phase of any other kernel through
+ * here alone), ph[] the phases (NULL: none), in the round's shape. term[]
+ * gets the combined demands; cold[] the first round of the kernel and of a
+ * later wave (lockstep_first). */
 static double round_cycles(const ctx_t *c, const plan_t *const ph[3], const round_in_t *in,
                            double term[NT], double sh[GC_R_LATENCY + 1], double cold[2])
 {
