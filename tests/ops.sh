@@ -230,6 +230,13 @@ expect_rc 2 "--l2 hot"; expect_err "unknown --l2 'hot' \\(cold or warm\\)" "--l2
 run $G describe rowsum --rows 4096 --cols 768 --dtype f16 --arch hopper-h200
 expect_out 'param_lines: 7' "reduce_kernel: 7 lines of parameters (sass/r014)"
 expect_out 'far_jumps: 5' "reduce_kernel: 5 far jumps on 16-bit input (sass/r014)"
+# cuDNN's sm90 64x64x64 convolution runs 1088 instructions once on its
+# critical path (sass_cudnn_groups.csv, o144), the described kernel says so,
+# and the operator's time charges them beyond the nvjet GEMMs' 440
+run $G describe conv2d --n 1 --c 512 --h 7 --w 7 --k 512 --r 3 --s 3 --stride 1 --pad 1 \
+    --dtype f16 --arch hopper-h200
+expect_out 'tilesize64x64x64' "a batch-1 7x7 convolution of 512 filters: the 64x64x64 tile"
+expect_out 'serial_inst: 1088' "the 64x64x64 kernel's once-run code (sass_cudnn_groups.csv)"
 # rows shorter than 128: scalar loads (thread_reduce_impl). A lane with fewer
 # than 4 values runs only the tail: per warp, 189 instructions in the SASS of
 # 262144 x 32 f32 (ncu, model/validation/data/h200/sass/r002.1.sass), 235 for

@@ -62,11 +62,16 @@ int gc_gemm_align_bytes(const gc_gemm_args_t *g);
  * DRAM), its last stores reaching the L2, and the serial set-up and
  * epilogue code one consumer warp runs once (tile coordinates, barriers,
  * the epilogue's addresses: instructions each waiting for the one before,
- * at the arch's integer latency). gemm_select.c adds a cluster's barrier;
- * ops.c uses it for any such kernel an operator launches. Arch values:
- * memory.tma latency_cyc / latency_extra_cyc, memory.l2 / dram latency_cyc,
- * alu imad latency. */
-double gc_gemm_ws_ends_cyc(const gc_arch_t *a, int fits);
+ * at the arch's integer latency): serial_inst of them, or where that is not
+ * positive the 440 of cuBLAS's nvjet kernels (gemm_select.c, WGMMA_SERIAL_INST).
+ * gemm_select.c adds a cluster's barrier; ops.c uses it for any such kernel
+ * an operator launches. Arch values: memory.tma latency_cyc /
+ * latency_extra_cyc, memory.l2 / dram latency_cyc, alu imad latency. */
+double gc_gemm_ws_ends_cyc(const gc_arch_t *a, int fits, double serial_inst);
+
+/* Cycles n instructions take when each waits for the one before: n x the
+ * arch's integer latency (alu imad latency_cyc, else 4). */
+double gc_gemm_serial_cyc(const gc_arch_t *a, double n);
 
 /* As gc_gemm_predict_call, and the descriptions of the kernels it chose in
  * launch order into out[0 .. r->n_kernels - 1] (the workspace memset, the

@@ -285,6 +285,11 @@ static double int_lat(const gc_arch_t *a)
  * g041: 20 + 139 before the loop, 281 and 330 after it). */
 #define WGMMA_SERIAL_INST 440
 
+double gc_gemm_serial_cyc(const gc_arch_t *a, double n)
+{
+    return n * int_lat(a);
+}
+
 /* Instructions a warp of the mma.sync and FFMA kernels runs once, outside
  * its main loop, each waiting for the one before: set-up (parameters, tile
  * coordinates, the first stages' addresses) and the epilogue, per
@@ -336,16 +341,16 @@ static double ends_cyc(const gc_arch_t *a, const gc_gemm_spec_t *s, double waves
     if (f != GC_GEMM_FAM_WGMMA) /* the fixed code of each wave's blocks, in turn on an SM */
         return first + l2 + ceil(waves) * fixed_inst(s) * int_lat(a);
     double cluster = ceil((double)s->m / s->bm) >= 2 ? qv(&a->memory.dsm.latency_cyc) : 0;
-    return gc_gemm_ws_ends_cyc(a, fits) + cluster;
+    return gc_gemm_ws_ends_cyc(a, fits, 0) + cluster;
 }
 
-double gc_gemm_ws_ends_cyc(const gc_arch_t *a, int fits)
+double gc_gemm_ws_ends_cyc(const gc_arch_t *a, int fits, double serial_inst)
 {
     double tma = qv(&a->memory.tma.latency_cyc), l2 = qv(&a->memory.l2.latency_cyc);
     double first = fits && tma > 0 ? tma
                                    : (fits ? l2 : qv(&a->memory.dram.latency_cyc)) +
                                          qv(&a->memory.tma.latency_extra_cyc);
-    return first + l2 + WGMMA_SERIAL_INST * int_lat(a);
+    return first + l2 + (serial_inst > 0 ? serial_inst : WGMMA_SERIAL_INST) * int_lat(a);
 }
 
 /* Predict one kernel of spec s: its description, the model's prediction and

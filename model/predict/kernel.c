@@ -642,7 +642,7 @@ static int load_phase(loader_t *L, gc_kphase_t *ph, const gc_ynode_t *n, const c
 
 static const char *const launch_keys[] = {"grid",          "block",       "registers",
                                           "shared_bytes",  "blocks_per_sm", "param_lines",
-                                          "far_jumps"};
+                                          "far_jumps",     "serial_inst"};
 
 static int load_launch(loader_t *L, const gc_ynode_t *n)
 {
@@ -671,8 +671,11 @@ static int load_launch(loader_t *L, const gc_ynode_t *n)
             rc = get_num(L, v, p, 1, 512, 1, "64-byte lines of parameters", &k->param_lines);
         else if (!strcmp(key, "far_jumps"))
             rc = get_num(L, v, p, 0, 1e6, 1, "jumps to far code", &k->far_jumps);
+        else if (!strcmp(key, "serial_inst"))
+            rc = get_num(L, v, p, 0, 1e6, 1, "instructions run once in a chain",
+                         &k->serial_inst);
         else
-            return unknown_key(L, kn, "launch", key, launch_keys, 7);
+            return unknown_key(L, kn, "launch", key, launch_keys, 8);
         if (rc)
             return rc;
     }

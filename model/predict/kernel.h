@@ -107,6 +107,9 @@ typedef struct gc_kernel {
     double blocks_per_sm;/* 0, or an occupancy cap observed with a profiler */
     double param_lines;  /* 64-byte lines of parameters its code reads (0: not counted) */
     double far_jumps;    /* jumps into code 2 KiB or more away its warps take once */
+    double serial_inst;  /* instructions a warp runs once outside the rounds, each waiting for
+                            the one before (operators' ends; 0: none, or for a warp-specialised
+                            kernel the gemm template's count) */
     gc_kphase_t prologue, loop, epilogue;
     /* footprint (bytes of global memory, whole kernel) */
     double read_bytes;   /* unique bytes read; 0 = derive from the ops (no reuse) */

@@ -114,6 +114,8 @@ int gc_kernel_write(const gc_kernel_t *k, FILE *fp)
         fprintf(fp, "  param_lines: %.17g\n", k->param_lines);
     if (k->far_jumps > 0)
         fprintf(fp, "  far_jumps: %.17g\n", k->far_jumps);
+    if (k->serial_inst > 0)
+        fprintf(fp, "  serial_inst: %.17g\n", k->serial_inst);
     put_phase(fp, "prologue", &k->prologue, 0);
     put_phase(fp, "loop", &k->loop, 1);
     put_phase(fp, "epilogue", &k->epilogue, 0);

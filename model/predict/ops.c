@@ -200,10 +200,11 @@ double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_predic
      * lockstep_first), added here for a pipelined one */
     int piped = k->prologue.stages > 1 || k->loop.stages > 1 || k->epilogue.stages > 1;
     if (warp_specialised(k)) /* as the gemm template counts them (gemm_int.h) */
-        return gc_gemm_ws_ends_cyc(a, k->read_bytes <= qpos(&a->memory.l2.size_mib) * 1048576);
+        return gc_gemm_ws_ends_cyc(a, k->read_bytes <= qpos(&a->memory.l2.size_mib) * 1048576,
+                                   k->serial_inst);
     double first = piped && k->read_bytes > 0 ? qpos(&a->memory.dram.latency_cyc) : 0;
     double last = k->write_bytes > 0 ? qpos(&a->memory.l2.latency_cyc) : 0;
-    return first + last + lockstep_cyc(a, k, p);
+    return first + last + lockstep_cyc(a, k, p) + gc_gemm_serial_cyc(a, k->serial_inst);
 }
 
 typedef int (*build_fn)(const gc_arch_t *, const gc_ops_args_t *, gc_ops_plan_t *, gc_err_t *);

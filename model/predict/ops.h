@@ -65,7 +65,10 @@ void gc_ops_plan_free(gc_ops_plan_t *plan);
  * p, k's prediction on a (NULL: none), also what lockstep adds when the
  * whole grid is resident at once and k has no pipeline stages: its DRAM
  * reads, its busiest compute resource and its DRAM writes in sequence,
- * beyond the predicted time (ops.c, lockstep_cyc). */
+ * beyond the predicted time (ops.c, lockstep_cyc). A warp-specialised
+ * kernel's set-up and epilogue chain is its launch.serial_inst instructions
+ * (else the gemm template's count); any other kernel adds its serial_inst
+ * (0 when not described) at the arch's integer latency. */
 double gc_ops_ends_cyc(const gc_arch_t *a, const gc_kernel_t *k, const gc_prediction_t *p);
 
 /* The usage lines of the operators (for --help). */

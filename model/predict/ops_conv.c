@@ -142,6 +142,17 @@ static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[3], gc_k
     k->grid[0] = (long)G;
     k->grid[1] = k->grid[2] = 1;
     k->epilogue.trips = per;
+    /* the 64x64x64 kernel's code run once on its critical path (ncu's
+     * executed counts, model/validation/data/h200/sass_cudnn_groups.csv, the
+     * same on o142 o144 p014 p015): 71-75 instructions every warp runs at
+     * entry, 508-527 its producer warp runs before its first TMA load (61
+     * constant-bank reads), 486-493 each consumer warp of the tile's
+     * warpgroup after its last wgmma: 1088 at o144, against the 440 of
+     * cuBLAS's nvjet kernels the gemm template counts. The other tiles keep
+     * that count: 256x64x32 (o150 o161) spreads its consumer code over its
+     * many tiles a block, the rest were not listed. */
+    if (t[0] == 64 && t[1] == 64 && t[2] == 64)
+        k->serial_inst = 71 + 524 + 493;
     conv_footprint(v, k);
     return 0;
 }
