@@ -13,9 +13,12 @@
 # and kern (1 with --kernels), makes the folder $tmp (removed on exit) and
 # writes $tmp/rows: the split's rows as id, class, args, kernels, time_us,
 # tab-separated, args ending in `--period-us P` with --call-period: P the
-# time between two calls of the row as the harness made them (its profiled
-# interval in row_times.csv beside CSV over its reps; rows without one
-# keep the default, back to back). Bad usage, an unreadable GPUCAL or CSV, or a split with no
+# time between two calls of the row as the harness made them: the median
+# time between the starts of two calls' first kernels that
+# torch/clock_inrow.py measured (the `period_us` of NAME_inrow.csv beside
+# NAME.csv), else its profiled interval in row_times.csv beside CSV over its
+# reps (an upper bound: it holds the profiler's start and stop); rows
+# without either keep the default, back to back. Bad usage, an unreadable GPUCAL or CSV, or a split with no
 # rows: one line on stderr naming what is wrong, exit 2.
 
 check_usage() {
@@ -53,8 +56,10 @@ check_args() {
 # with commas inside: the kernels' grids; "" stands for ").
 check_rows() {
     times=$(dirname "$CSV")/row_times.csv
+    inrow=${CSV%.csv}_inrow.csv
     [ "$period" = 1 ] && [ -r "$times" ] || times=/dev/null
-    awk -v s="$split" -v times="$times" '
+    [ "$period" = 1 ] && [ -r "$inrow" ] || inrow=/dev/null
+    awk -v s="$split" -v times="$times" -v inrow="$inrow" '
 function split_csv(line, f,    n, i, c, q, cur) {
     n = 0; cur = ""; q = 0
     for (i = 1; i <= length(line); i++) {
@@ -67,12 +72,17 @@ function split_csv(line, f,    n, i, c, q, cur) {
     f[++n] = cur
     return n
 }
-BEGIN { FS = "\n"; while ((getline l < times) > 0) { split(l, t, ","); span[t[1]] = t[3] - t[2] } }
+BEGIN {
+    FS = "\n"; while ((getline l < times) > 0) { split(l, t, ","); span[t[1]] = t[3] - t[2] }
+    # the CSV of clock_inrow.py: id first, period_us the 8th column (args hold no commas)
+    while ((getline l < inrow) > 0) { split(l, t, ","); if (t[8] + 0 > 0) per[t[1]] = t[8] + 0 }
+}
 NR > 1 {
     sub(/\r$/, ""); split_csv($0, f)
     if (f[2] != s) next
     a = f[4]
-    if ((f[1] in span) && f[8] > 0 && span[f[1]] > 0) a = a sprintf(" --period-us %.2f", span[f[1]] / f[8] * 1e6)
+    if (f[1] in per) a = a sprintf(" --period-us %.2f", per[f[1]])
+    else if ((f[1] in span) && f[8] > 0 && span[f[1]] > 0) a = a sprintf(" --period-us %.2f", span[f[1]] / f[8] * 1e6)
     print f[1] "\t" f[3] "\t" a "\t" f[5] "\t" f[7]
 }
 ' "$CSV" >"$tmp/rows"
