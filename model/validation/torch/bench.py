@@ -170,15 +170,16 @@ def input_sets(mk, nbytes, l2_bytes):
     return [mk() for _ in range(k)]
 
 
-def kernel_events(trace_path):
-    """[(key, dur_us, ts)] of GPU kernels and memsets in a chrome trace, in
-    start order; key = (name, grid, block, regs)."""
+def kernel_events(trace_path, skip=None, with_ts=False):
+    """[(key, dur_us)] of GPU kernels and memsets in a chrome trace, in start
+    order ([(key, dur_us, ts_us)] with with_ts); key = (name, grid, block,
+    regs); kernels whose name holds `skip` left out."""
     with open(trace_path) as f:
         tr = json.load(f)
     out = []
     for e in tr.get("traceEvents", []):
         cat = e.get("cat", "")
-        if cat not in ("kernel", "gpu_memset", "gpu_memcpy"):
+        if cat not in ("kernel", "gpu_memset", "gpu_memcpy") or (skip and skip in e["name"]):
             continue
         a = e.get("args", {})
         if cat == "kernel":
@@ -189,7 +190,17 @@ def kernel_events(trace_path):
             key = ("[%s]" % cat, (0, 0, 0), (0, 0, 0), 0)
         out.append((key, float(e.get("dur", 0.0)), float(e.get("ts", 0.0))))
     out.sort(key=lambda t: t[2])
-    return [(k, d) for k, d, _ in out]
+    return out if with_ts else [(k, d) for k, d, _ in out]
+
+
+def trace_events(prof, tmpdir, **kw):
+    """kernel_events of a finished torch.profiler run (its chrome trace
+    written to tmpdir and removed)."""
+    path = os.path.join(tmpdir, "trace.json")
+    prof.export_chrome_trace(path)
+    ev = kernel_events(path, **kw)
+    os.remove(path)
+    return ev
 
 
 def time_row(args, target_s, max_reps, l2_bytes, tmpdir):
@@ -215,10 +226,7 @@ def time_row(args, target_s, max_reps, l2_bytes, tmpdir):
                 fn(*sets[i % ns])
             torch.cuda.synchronize()
         t1 = time.time()
-    path = os.path.join(tmpdir, "trace.json")
-    prof.export_chrome_trace(path)
-    ev = kernel_events(path)
-    os.remove(path)
+    ev = trace_events(prof, tmpdir)
     del sets
     groups, exact = shapes.group_per_rep(ev, reps)
     return groups, reps, exact, t0, t1

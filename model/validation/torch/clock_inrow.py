@@ -24,7 +24,6 @@ timer's 32 ns step, which moves one tick's figure by ~1.5 %), row_s the profiled
 import argparse
 import csv
 import ctypes
-import json
 import os
 import sys
 import tempfile
@@ -45,27 +44,6 @@ MAX_TICKS = 400
 def pct(xs, q):
     s = sorted(xs)
     return s[min(len(s) - 1, int(q * (len(s) - 1) + 0.5))] if s else float("nan")
-
-
-def events(path):
-    """[(key, dur_us, ts_us)] of the trace's kernels and memsets in start order,
-    ticks left out (key as bench.kernel_events makes it)."""
-    with open(path) as f:
-        tr = json.load(f)
-    out = []
-    for e in tr.get("traceEvents", []):
-        cat = e.get("cat", "")
-        if cat not in ("kernel", "gpu_memset", "gpu_memcpy") or "tick_kernel" in e["name"]:
-            continue
-        a = e.get("args", {})
-        if cat == "kernel":
-            key = (e["name"], tuple(a.get("grid", (0, 0, 0))), tuple(a.get("block", (0, 0, 0))),
-                   int(a.get("registers per thread", 0)))
-        else:
-            key = ("[%s]" % cat, (0, 0, 0), (0, 0, 0), 0)
-        out.append((key, float(e.get("dur", 0.0)), float(e.get("ts", 0.0))))
-    out.sort(key=lambda t: t[2])
-    return out
 
 
 def period_us(ev, reps):
@@ -104,10 +82,7 @@ def run_row(lib, args, reps, l2, tmpdir):
                     n += 1
             torch.cuda.synchronize()
         t1 = time.time()
-    path = os.path.join(tmpdir, "trace.json")
-    prof.export_chrome_trace(path)
-    ev = events(path)
-    os.remove(path)
+    ev = bench.trace_events(prof, tmpdir, skip="tick_kernel", with_ts=True)
     del sets
     groups, _ = shapes.group_per_rep([(k, d) for k, d, _ in ev], reps)
     _, _, tus = shapes.row_fields(groups)
