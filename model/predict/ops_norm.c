@@ -94,8 +94,15 @@ static void ln_config(double C, int sz, lcfg_t *c)
 
 /* The first loop (prologue, trips of the busiest warp): each trip waits for
  * its load (the loads are not issued ahead of the Welford chain), and the
- * chain of count, reciprocal and mean (MUFU.RCP and FFMAs: about 2 dependent
- * steps an element) runs through the 4 elements. */
+ * chain of count, reciprocal and mean runs through the 4 elements. A warp
+ * issues in order, so each element's whole sequence waits step by step, not
+ * only the two that carry the mean: count + 1, the range test and its
+ * branch, MUFU.RCP and its FFMA refinement, then delta and mean. The
+ * listings' trips (sass_path.py: each instruction issues when its sources
+ * are ready, 4.1 cycles an ALU op, 17 a MUFU) take 204 cycles (o049, f32)
+ * and 210 (p022, f16) a vector without its load: LN_CHAIN_STEPS dependent
+ * steps at the FFMA latency. */
+#define LN_CHAIN_STEPS 50
 static void ln_stats(kb_t *b, gc_kphase_t *P, const lcfg_t *c, int sz)
 {
     double per = c->avg / c->trips, f = 1 / c->trips;
@@ -111,9 +118,10 @@ static void ln_stats(kb_t *b, gc_kphase_t *P, const lcfg_t *c, int sz)
         ops_mix_add(&m, &LN_SETUP32, c->act * f);
     }
     ops_mix_add(&m, &LN_START, f);
-    m.ffma -= per * 8; /* the carried chain's 2 steps an element, counted next */
+    m.ffma -= per * 8; /* the chain's FFMAs, counted next */
     kb_mix(b, P, &m, 1);
-    kb_alu(b, P, "ffma", per * 8, fmax(1, per));
+    /* a warp without a vector waits for none (per < 1: the block's share) */
+    kb_alu(b, P, "ffma", per * 8, fmax(1, per))->depth = LN_CHAIN_STEPS * fmin(per, 1);
 }
 
 /* The block's reduction (loop phase, once): the 5-level butterfly (3
