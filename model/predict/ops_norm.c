@@ -121,7 +121,7 @@ static void ln_stats(kb_t *b, gc_kphase_t *P, const lcfg_t *c, int sz)
     m.ffma -= per * 8; /* the chain's FFMAs, counted next */
     kb_mix(b, P, &m, 1);
     /* a warp without a vector waits for none (per < 1: the block's share) */
-    kb_alu(b, P, "ffma", per * 8, fmax(1, per))->depth = LN_CHAIN_STEPS * fmin(per, 1);
+    kb_alu(b, P, "ffma", per * 8, 0)->depth = LN_CHAIN_STEPS * fmin(per, 1);
 }
 
 /* The block's reduction (loop phase, once): the 5-level butterfly (3
