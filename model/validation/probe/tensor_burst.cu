@@ -11,7 +11,8 @@
 // cycles without tensor work, and a fifth warp whose lane 0 records %globaltimer,
 // %clock64 and whether a burst is on, every ~256 cycles, in blocks 0 and SMs/2.
 // Schedules (each after 300 ms idle): continuous for 60 ms and for 1000 ms; bursts of
-// ~5 us every ~18 us (the harness's small GEMMs) and of ~20 us every ~25 us, 60 ms each.
+// ~5 us every ~18 us (the harness's small GEMMs) and of ~20 us every ~25 us, 60 ms each;
+// then bf16 (m16n8k16) and tf32 (m16n8k8) continuous for 60 ms and tf32 in 5-us bursts.
 // Prints, per schedule and recording block, the clock (MHz = cycles * 1e3 / ns over
 // stretches of 1 us or more) in bursts and between them, over the first ms, 1-10 ms,
 // 10-50 ms and the rest, as CSV:
@@ -38,16 +39,30 @@ __device__ __forceinline__ unsigned long long gtimer()
     return t;
 }
 
+// dt 0: f16 (m16n8k16), 1: bf16 (m16n8k16), 2: tf32 (m16n8k8): the same registers
+template <int DT>
 __device__ __forceinline__ void mma(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1)
 {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
-                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    if (DT == 0)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    else if (DT == 1)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    else
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 struct sample { unsigned long long t, c; unsigned on; unsigned pad; };
 
+template <int DT>
 __global__ void __launch_bounds__(160) burst(long long burst_cyc, long long idle_cyc,
                                              unsigned long long run_ns, int rec0, int rec1,
                                              sample *s0, sample *s1, int *n0, int *n1,
@@ -61,9 +76,12 @@ __global__ void __launch_bounds__(160) burst(long long burst_cyc, long long idle
     if (w < 4) {
         uint32_t h = (blockIdx.x * 160u + threadIdx.x) * 2654435761u;
         uint32_t a[4], b0, b1;
-        for (int i = 0; i < 4; i++) { h = h * 1664525u + 1013904223u; a[i] = (h & 0x3bff3bffu) | 0x30003000u; }
-        h = h * 1664525u + 1013904223u; b0 = (h & 0x3bff3bffu) | 0x30003000u;
-        h = h * 1664525u + 1013904223u; b1 = (h & 0x3bff3bffu) | 0x30003000u;
+        // random small finite operands: 16-bit pairs (f16: 0x30xx-0x3bxx; bf16 the same bits
+        // read as two bf16 of magnitude 2^-31..2^-8), tf32 one f32 in [2^-31, 2^-8]
+        const uint32_t msk = DT == 2 ? 0x3bffffffu : 0x3bff3bffu, set = DT == 2 ? 0x30000000u : 0x30003000u;
+        for (int i = 0; i < 4; i++) { h = h * 1664525u + 1013904223u; a[i] = (h & msk) | set; }
+        h = h * 1664525u + 1013904223u; b0 = (h & msk) | set;
+        h = h * 1664525u + 1013904223u; b1 = (h & msk) | set;
         float c[8][4] = {};
         unsigned long long t0 = gtimer();
         while (gtimer() - t0 < run_ns) {
@@ -71,7 +89,7 @@ __global__ void __launch_bounds__(160) burst(long long burst_cyc, long long idle
             long long c0 = clock64();
             do {
 #pragma unroll
-                for (int j = 0; j < 8; j++) mma(c[j], a, b0, b1);
+                for (int j = 0; j < 8; j++) mma<DT>(c[j], a, b0, b1);
             } while (clock64() - c0 < burst_cyc);
             if (w == 0 && lane == 0 && idle_cyc > 0) on = 0;
             c0 = clock64();
@@ -146,12 +164,17 @@ int main()
     CK(cudaMalloc(&n1, sizeof(int)));
     CK(cudaMalloc(&sink, sizeof(float)));
     size_t shm = 150 * 1024;
-    CK(cudaFuncSetAttribute(burst, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm));
-    struct { const char *name; long long b, i; double ms; } sch[] = {
-        {"continuous_60ms", 20000, 0, 60},
-        {"burst5us_every18us", 10000, 26000, 60},
-        {"burst20us_every25us", 40000, 10000, 60},
-        {"continuous_1000ms", 20000, 0, 1000},
+    CK(cudaFuncSetAttribute(burst<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm));
+    CK(cudaFuncSetAttribute(burst<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm));
+    CK(cudaFuncSetAttribute(burst<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm));
+    struct { const char *name; long long b, i; double ms; int dt; } sch[] = {
+        {"continuous_60ms", 20000, 0, 60, 0},
+        {"burst5us_every18us", 10000, 26000, 60, 0},
+        {"burst20us_every25us", 40000, 10000, 60, 0},
+        {"continuous_1000ms", 20000, 0, 1000, 0},
+        {"bf16_continuous_60ms", 20000, 0, 60, 1},
+        {"tf32_continuous_60ms", 20000, 0, 60, 2},
+        {"tf32_burst5us_every18us", 10000, 26000, 60, 2},
     };
     printf("schedule,block,part,window_ms_lo,window_ms_hi,stretches,mhz_median,mhz_p10,mhz_p90\n");
     std::vector<sample> h0(MAXS), h1(MAXS);
@@ -159,8 +182,10 @@ int main()
         usleep(300000);
         CK(cudaMemset(n0, 0, sizeof(int)));
         CK(cudaMemset(n1, 0, sizeof(int)));
-        burst<<<sms, 160, shm>>>(S.b, S.i, (unsigned long long)(S.ms * 1e6), 0, sms / 2, s0, s1,
-                                 n0, n1, sink);
+        void (*k)(long long, long long, unsigned long long, int, int, sample *, sample *, int *,
+                  int *, float *) = S.dt == 0 ? burst<0> : S.dt == 1 ? burst<1> : burst<2>;
+        k<<<sms, 160, shm>>>(S.b, S.i, (unsigned long long)(S.ms * 1e6), 0, sms / 2, s0, s1, n0,
+                             n1, sink);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
         int a = 0, b = 0;
