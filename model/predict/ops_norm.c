@@ -92,17 +92,20 @@ static void ln_config(double C, int sz, lcfg_t *c)
     c->unroll = sz == 4 ? 4 * floor(c->trips / 4) / c->trips : 0;
 }
 
+/* The Welford chain of one 4-element vector, in dependent steps at the FFMA
+ * latency. A warp issues in order, so each element's whole sequence waits
+ * step by step, not only the two that carry the mean: count + 1, the range
+ * test and its branch, MUFU.RCP and its FFMA refinement, then delta and
+ * mean. The listings' trips (model/validation/sass_path.py: each instruction
+ * issues when its sources are ready, 4.1 cycles an ALU op, 17 a MUFU) take
+ * 204 cycles (sass/o049, f32) and 210 (sass/p022, f16) a vector without its
+ * load: 50 steps of 4.1. */
+#define LN_CHAIN_STEPS 50
+
 /* The first loop (prologue, trips of the busiest warp): each trip waits for
  * its load (the loads are not issued ahead of the Welford chain), and the
- * chain of count, reciprocal and mean runs through the 4 elements. A warp
- * issues in order, so each element's whole sequence waits step by step, not
- * only the two that carry the mean: count + 1, the range test and its
- * branch, MUFU.RCP and its FFMA refinement, then delta and mean. The
- * listings' trips (sass_path.py: each instruction issues when its sources
- * are ready, 4.1 cycles an ALU op, 17 a MUFU) take 204 cycles (o049, f32)
- * and 210 (p022, f16) a vector without its load: LN_CHAIN_STEPS dependent
- * steps at the FFMA latency. */
-#define LN_CHAIN_STEPS 50
+ * chain of count, reciprocal and mean (LN_CHAIN_STEPS) runs through the 4
+ * elements. */
 static void ln_stats(kb_t *b, gc_kphase_t *P, const lcfg_t *c, int sz)
 {
     double per = c->avg / c->trips, f = 1 / c->trips;
