@@ -230,6 +230,10 @@ expect_rc 2 "--l2 hot"; expect_err "unknown --l2 'hot' \\(cold or warm\\)" "--l2
 run $G describe rowsum --rows 4096 --cols 768 --dtype f16 --arch hopper-h200
 expect_out 'param_lines: 7' "reduce_kernel: 7 lines of parameters (sass/r014)"
 expect_out 'far_jumps: 5' "reduce_kernel: 5 far jumps on 16-bit input (sass/r014)"
+# a row split over blocks ends with three L2 round trips in a row: the fence,
+# the semaphore's atomic, the last block's loads of the partials (sass/r027)
+run $G describe rowsum --rows 1 --cols 1000000 --dtype bf16 --arch hopper-h200
+expect_out 'ldg, width: 4, active: 1, count: 3, chains: 1\}' "rowsum split rows: fence, atomic, partials in a chain"
 # cuDNN's sm90 64x64x64 convolution runs 1088 instructions once on its
 # critical path (sass_cudnn_groups.csv, o144), the described kernel says so,
 # and the operator's time charges them beyond the nvjet GEMMs' 440

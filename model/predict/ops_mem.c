@@ -366,6 +366,16 @@ static void rowsum_end(kb_t *b, gc_kphase_t *E, const rcfg_t *c)
         gc_kop_t *pl = kb_ldg(b, E, 4, c->ctas / 32 / c->bh, 0);
         pl->active = 1;
         kb_op(b, E, GC_OP_BAR, 3);
+        /* and three round trips to the L2 one after another that every warp
+         * waits through (sass/r027): its fence (MEMBAR.SC.GPU, ERRBAR: the
+         * partial's store acknowledged; 11 % of the kernel's stall samples),
+         * the block's semaphore ATOMG (one thread's, its old value read back
+         * through shared memory behind a barrier: 6 %), then the last block's
+         * loads of the partials; as 4-byte accesses of one lane, each waiting
+         * for the one before (12 bytes a warp: the partials' traffic is the
+         * op above) */
+        gc_kop_t *rt = kb_ldg(b, E, 4, 3, 1);
+        rt->active = 1;
     }
     gc_kop_t *st = kb_stg(b, E, 4, c->warps_split ? 1.0 / c->bh : 1);
     st->active = 1;
