@@ -95,9 +95,19 @@ static int conv_push(gc_ops_plan_t *p, gc_kernel_t *k, const char *name, const c
 
 /* cuDNN's sm90 implicit-GEMM fprop tiles (BM x BN x BK), as its kernel
  * names spell them (sm90_xmma_fprop_implicit_gemm_..._tilesize64x64x64,
- * 128x64x64, 128x128x64, 128x128x32, 256x64x32 on the train rows). */
-static const int sm90_tiles[][3] = {
-    {64, 64, 64}, {128, 64, 64}, {128, 128, 64}, {128, 128, 32}, {256, 64, 32},
+ * 128x64x64, 128x128x64, 128x128x32, 256x64x32 on the train rows), and the
+ * instructions each runs once on its critical path where its listing was
+ * read (0: the gemm template's count). The 64x64x64 kernel's (ncu's executed
+ * counts, model/validation/data/h200/sass_cudnn_groups.csv, the same on o142
+ * o144 p014 p015): 71-75 instructions every warp runs at entry, 508-527 its
+ * producer warp runs before its first TMA load (61 constant-bank reads),
+ * 486-493 each consumer warp of the tile's warpgroup after its last wgmma:
+ * 71 + 524 + 493 at o144, against the 440 of cuBLAS's nvjet kernels.
+ * 256x64x32 (o150 o161) spreads its consumer code over its many tiles a
+ * block; the rest were not listed. */
+static const int sm90_tiles[][4] = {
+    {64, 64, 64, 71 + 524 + 493}, {128, 64, 64, 0}, {128, 128, 64, 0}, {128, 128, 32, 0},
+    {256, 64, 32, 0},
 };
 #define N_SM90 ((int)(sizeof(sm90_tiles) / sizeof(sm90_tiles[0])))
 
@@ -111,8 +121,8 @@ static const int sm90_tiles[][3] = {
  * min(tiles, SMs) blocks of the block's whole shared memory (227 KB on the
  * H100 and H200: smem 231424 bytes in ncu, diag_summary.csv), each running
  * its ceil(tiles / blocks) tiles' k steps through one pipeline (the ring
- * fills once per block; one epilogue per tile). */
-static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[3], gc_kernel_t **out,
+ * fills once per block; one epilogue per tile); t: a row of sm90_tiles. */
+static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[4], gc_kernel_t **out,
                        gc_err_t *err)
 {
     const gc_machine_t *m = gc_machine_of(a);
@@ -142,17 +152,7 @@ static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[3], gc_k
     k->grid[0] = (long)G;
     k->grid[1] = k->grid[2] = 1;
     k->epilogue.trips = per;
-    /* the 64x64x64 kernel's code run once on its critical path (ncu's
-     * executed counts, model/validation/data/h200/sass_cudnn_groups.csv, the
-     * same on o142 o144 p014 p015): 71-75 instructions every warp runs at
-     * entry, 508-527 its producer warp runs before its first TMA load (61
-     * constant-bank reads), 486-493 each consumer warp of the tile's
-     * warpgroup after its last wgmma: 1088 at o144, against the 440 of
-     * cuBLAS's nvjet kernels the gemm template counts. The other tiles keep
-     * that count: 256x64x32 (o150 o161) spreads its consumer code over its
-     * many tiles a block, the rest were not listed. */
-    if (t[0] == 64 && t[1] == 64 && t[2] == 64)
-        k->serial_inst = 71 + 524 + 493;
+    k->serial_inst = t[3]; /* its once-run code, where listed (sm90_tiles) */
     conv_footprint(v, k);
     return 0;
 }
