@@ -173,7 +173,7 @@ static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[4], gc_k
  * bench's IMAD latency, within 4 %).
  *   64x64_64x5, 118 registers: batch-1 3x3 (o136 p009 p016: 154
  *     instructions a step, 32 HMMA + 16 LDSM + 8 LDGSTS + 98, 66 beyond the
- *     gemm kernel's 32 IMAD; 58 a row; 1024-1043 once, a 4252-4270-cycle
+ *     gemm kernel's 32 IMAD; 58 a row; 1024-1043 once, a 4252-4279-cycle
  *     chain);
  *   256x64_32x4, 246 registers: the bf16 stem on 8 padded channels (p002:
  *     207 a step, 64 HMMA + 16 LDSM + 10 LDGSTS + 117, 80 beyond the gemm

@@ -59,7 +59,7 @@ def parse(ins):
     base = op.split('.')[0]
     ops = [o.strip() for o in rest.split(',')] if rest else []
     width = 4 if '.128' in op else 2 if '.64' in op else 1
-    if base in SETP:  # two predicate results first
+    if base in SETP or base == "SHFL":  # two results first (SETP: predicates; SHFL: P, R)
         allr = [regs(o) for o in ops]
         return base, [x for r in allr[:2] for x in r], [x for r in allr[2:] for x in r] + pred
     dst, src = [], []
