@@ -10,7 +10,9 @@
 #        the rows of diag_sass_rows.txt instead, with ncu's SourceCounters: every SASS
 #        instruction of each kernel with its executed count and stall samples, exported as
 #        sass.csv (ncu --page source --print-source sass), plus the report itself (ops.ncu-rep.gz);
-#        DIAG_ROWS=FILE names another list of rows
+#        DIAG_ROWS=FILE names another list of rows; DIAG_ARGS=FILE adds diagnostic shapes (lines
+#        "ID ARGS", e.g. "d001 softmax --rows 256 --cols 2048 --dtype f16"), refused when they
+#        are the args of a held-out or fresh row: for a kernel's code, never its time
 # Writes $OUT/diag.tar.gz: ops_raw.csv / seed_raw.csv (ncu --page raw, every metric of the
 # sections, instance values), args.txt (the rows in profiling order), ids.txt, log.txt.
 # NCU_CACHE=none leaves the L2 as the calls before left it (ncu's --cache-control none), as the
@@ -83,6 +85,29 @@ for id in $(grep -v '^#' "$ROWS"); do
   a=$(args_of "$id") || continue
   echo "$a" >>"$W/args.txt"; echo "$id" >>"$W/ids.txt"
 done
+if [ -n "${DIAG_ARGS:-}" ]; then  # diagnostic shapes: ID ARGS lines, not rows of any set
+  python3 - "$DIAG_ARGS" "$DATA"/*.csv "$DATA"/../h100/*.csv >>"$W/pairs.txt" <<'PY' || exit 2
+import csv, glob, sys
+held = {}
+for path in sys.argv[2:]:
+    for row in csv.DictReader(open(path)):
+        if "args" in row and row.get("split", "train") != "train":
+            held[" ".join(row["args"].split())] = row["id"]
+for n, line in enumerate(open(sys.argv[1]), 1):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    rid, _, args = line.partition(" ")
+    if " ".join(args.split()) in held:
+        sys.exit("%s:%d: these are the args of held-out row %s: not profiled (a diagnostic "
+                 "shape is in no held-out or fresh set; pick another size)"
+                 % (sys.argv[1], n, held[" ".join(args.split())]))
+    print(rid, args.strip())
+PY
+  while read -r id a; do
+    echo "$a" >>"$W/args.txt"; echo "$id" >>"$W/ids.txt"
+  done <"$W/pairs.txt"
+fi
 echo "rows: $(wc -l <"$W/args.txt")"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv
 t=$(date +%s)
