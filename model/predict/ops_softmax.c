@@ -58,6 +58,24 @@ static void warp_config(double C, wcfg_t *w)
     w->lv = log2(w->ws);
 }
 
+/* A warp issues in order, and the compiled code leaves it waiting through
+ * chains (sass_path.py on the listings in data/h200/sass/: o036 o037 o041
+ * p025, d001-d008 of torch/diag_args_softmax.txt), counted here in steps of
+ * the ALU's latency (4.1 cycles on the H200):
+ * - exp and the sum: the compiler interleaves two elements, 21-22 cycles an
+ *   element (5 steps) in each row's chain;
+ * - each store waits through its own bound check (the thread index read
+ *   again, S2R), the division (MUFU.RCP, 5 FFMA, FCHK and the branch past
+ *   the slow path) and the pack: 77-79 cycles (19 steps) a store.
+ * Not counted: 16-bit elements load about 6 at a time in the listings (each
+ * conversion to f32 waits for its load before the next load issues; 32
+ * loads: 5.3 DRAM round trips, 64: 10.4), f32 ones all at once. Counted as
+ * such, the predictor's later waves (each starting in lockstep) wait
+ * through all of it where the train rows o037 and o041 (8-16 warps a
+ * sub-core) show it hidden: +11 and +17 % against -5 and +7 % without. */
+#define W_EXP_STEPS 5
+#define W_STORE_STEPS 19
+
 /* The three steps of softmax_warp_forward: the loads and the row's max
  * (FSETP + FSEL per element after the first, then the butterfly: a
  * shuffle and FSETP + FSEL per level, each level waiting for the one
@@ -81,7 +99,9 @@ static void warp_phases(kb_t *b, gc_kernel_t *k, const wcfg_t *w, double C, int 
     kb_alu(b, P, "fsetp", 2 * w->lv * w->wb, w->wb);
     m = (ops_mix_t){0};
     ops_mix_add(&m, &W_EXP, w->e);
+    m.ffma -= 7 * w->e; /* exp's FFMAs, the chain counted next */
     kb_mix(b, L, &m, 1);
+    kb_alu(b, L, "ffma", 7 * w->e, 0)->depth = W_EXP_STEPS * w->wi;
     kb_alu(b, L, "fadd", w->e, w->wb);
     s = kb_op(b, L, GC_OP_SHFL, w->lv * w->wb);
     s->chains = w->wb;
@@ -90,7 +110,9 @@ static void warp_phases(kb_t *b, gc_kernel_t *k, const wcfg_t *w, double C, int 
     ops_mix_add(&m, &W_STORE, w->wb * w->st);
     ops_mix_add(&m, &W_ROW, w->wb);
     m.f2fp = sz == 2 ? w->wb * w->st : 0;
+    m.ffma -= 5 * w->wb * w->st; /* the division's FFMAs, the chain counted next */
     kb_mix(b, E, &m, 1);
+    kb_alu(b, E, "ffma", 5 * w->wb * w->st, 0)->depth = W_STORE_STEPS * w->wb * w->st;
     gc_kop_t *st = kb_stg(b, E, sz, w->wb * w->st);
     st->active = fmin(32, lanes * C / w->st);
 }
@@ -112,16 +134,16 @@ static int softmax_warp(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
     gc_kernel_t *k = kb_start(&b, name,
                               "pytorch aten/src/ATen/native/cuda/PersistentSoftmax.cuh "
                               "(dispatch_softmax_forward), aten/src/ATen/native/cuda/SoftMax.cu; "
-                              "counts: model/validation/data/h200/sass/o036, o041",
+                              "counts: model/validation/data/h200/sass/o036, o041; chains: o037, d001-d008",
                               err);
     if (!k)
         return GC_ENOMEM;
     k->block[0] = (long)w.ws;
     k->block[1] = (long)(128 / w.ws);
     k->grid[0] = (long)ceil(R / (w.wb * 128 / w.ws));
-    /* as compiled in PyTorch 2.11 for sm_90 (ops.csv: 30 to 32 registers
-     * up to 16 elements per lane, 48 at 32) */
-    k->regs = w.e > 16 ? 48 : 32;
+    /* as compiled in PyTorch 2.11 for sm_90 (ops.csv, diag d001-d008: 24 to
+     * 32 registers up to 16 elements per lane, 48 at 32, 80 at 64) */
+    k->regs = w.e > 32 ? 80 : w.e > 16 ? 48 : 32;
     k->param_lines = 2; /* parameters and code (sass/o036 o037 o041: 2 lines, no far jump) */
     warp_phases(&b, k, &w, C, sz, g->dtype);
     k->read_bytes = R * C * sz;
