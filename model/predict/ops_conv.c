@@ -279,39 +279,53 @@ static int conv_sm90(const gc_arch_t *a, const conv_t *v, gc_ops_plan_t *p, gc_e
 
 /* C % 8 != 0 on sm_90: cuDNN's sm80_xmma_fprop_implicit_gemm_indexed
  * kernels read the input 2 bytes at a time (aligna2) and skip the padding
- * copy. Tiles BM x BN x BK and registers as the train rows show them
- * (128x16x32: 96, 128x32x16: 108), 4 warps along M (warpsize4x1x1: 32 rows
- * x BN each), one stage (stage1: each k step's loads waited for). */
-static const int idx_tiles[][4] = {{128, 16, 32, 96}, {128, 32, 16, 108}};
+ * copy. 4 warps along M (warpsize4x1x1: 32 rows x BN each), one stage
+ * (stage1: each k step's loads waited for). Per tile, as its SASS executes
+ * it (ncu's per-instruction counts on the H200, the listings are cuDNN's
+ * and not shipped: 128x16x32 in o134 and p008, 128x32x16 in o133), per warp
+ * and k step: the mma m16n8k16 over the warp's 32 x BN x BK; BK elements of
+ * A a thread (its row's im2col gather, LDG.U16) and BN * BK / 32 of B
+ * (every warp its own copy: wo_smem); the loaded elements' addresses and
+ * bounds (IMAD, ISETP, IADD3 / LEA / UIADD3), the halves packed (PRMT),
+ * each A element's (r, s) offset from the constant bank (LDC, counted as
+ * a move), B's fragments through shared memory (LDS.128). A warp issues in
+ * order: a k step's work other than its loads is a 530-cycle chain (129
+ * steps of the ALU's latency, sass_path.py, both tiles). Once a warp: the
+ * set-up and the epilogue (the 32 x BN outputs converted, stored 8 bytes a
+ * lane), a chain of 1318 cycles (128x16x32: 396 instructions) and 1199
+ * (128x32x16: 486), its serial code. Not counted: the listings' warps wait
+ * for their loads 8 at a time (4 round trips a k step at 32 loads, 6 at
+ * 48); counted as dependent loads (chains), they put the train rows o133,
+ * o134 and p008 15 to 34 % slow on the H200, 28 to 49 % on the H100, where
+ * one wait a k step leaves them within -11..+19 %. A warp's 32 lanes read
+ * 32 neighbouring output pixels: stride * C * 2 bytes apart. */
+typedef struct idx_tile {
+    int bm, bn, bk, regs;
+    int imad, isetp, ialu, prmt, ldc, lds; /* a warp's k step */
+    int once, once_chain;                  /* a warp's once-run instructions, their chain (steps) */
+} idx_tile_t;
+static const idx_tile_t idx_tiles[] = {
+    {128, 16, 32, 96, 200, 149, 54, 72, 32, 8, 396, 321},
+    {128, 32, 16, 108, 96, 80, 39, 48, 16, 4, 486, 292},
+};
 #define N_IDX ((int)(sizeof(idx_tiles) / sizeof(idx_tiles[0])))
+#define IDX_CHAIN_STEPS 129
 
-/* One indexed kernel, per warp as its SASS executes it (ncu's per-
- * instruction counts of o134's 128x16x32 kernel on the H200,
- * the listing is cuDNN's and not shipped: the loop body runs 571
- * instructions a k step): mma m16n8k16 over the warp's 32 x BN x BK; each
- * thread loads BK elements of A (its row's im2col gather, LDG.U16) and
- * BN * BK / 32 of B (every warp its own copy: wo_smem), and per loaded
- * element computes its address and bounds (4.2 IMAD, 3.1 ISETP, 0.67
- * IADD3: 200, 149 and 32 of 48 elements) and packs halves (1.5 PRMT), and
- * per A element reads its (r, s) offset from the constant bank (LDC.64,
- * issued as a move here); B fragments through shared memory (LDS.128, BN *
- * BK / 64). Once per warp: 376 setup instructions, the 32 x BN outputs
- * converted (BN / 2 F2FP) and stored 8 bytes a lane. A warp's 32 lanes
- * read 32 neighbouring output pixels: stride * C * 2 bytes apart. */
-static gc_kernel_t *idx_kernel(const conv_t *v, const gc_ops_args_t *g, const int t[4])
+static gc_kernel_t *idx_kernel(const conv_t *v, const gc_ops_args_t *g, const idx_tile_t *t)
 {
     kb_t b;
     gc_err_t e;
     gc_kernel_t *k = kb_start(&b, "indexed", "", &e);
     if (!k)
         return NULL;
-    double BN = t[1], BK = t[2], ea = BK, eb = BN * BK / 32, el = ea + eb;
-    k->grid[0] = (long)ceil((double)v->N / t[1]);
-    k->grid[1] = (long)ceil((double)v->M / t[0]);
+    double BN = t->bn, BK = t->bk, ea = BK, eb = BN * BK / 32;
+    k->grid[0] = (long)ceil((double)v->N / t->bn);
+    k->grid[1] = (long)ceil((double)v->M / t->bm);
     k->block[0] = 128;
-    k->regs = t[3];
+    k->regs = t->regs;
     k->shared_bytes = 4096;
-    k->loop.trips = ceil((double)v->K / t[2]);
+    k->serial_inst = t->once_chain;
+    k->loop.trips = ceil((double)v->K / t->bk);
     gc_kop_t *m = kb_op(&b, &k->loop, GC_OP_MMA, 2 * (BN / 8) * (BK / 16));
     m->inst = "mma", m->shape = "m16n8k16", m->a = v->dt == GC_GEMM_BF16 ? "bf16" : "f16";
     m->c = "f32", m->chains = 2 * (BN / 8);
@@ -319,13 +333,13 @@ static gc_kernel_t *idx_kernel(const conv_t *v, const gc_ops_args_t *g, const in
     gc_kop_t *la = kb_ldg(&b, &k->loop, 2, ea, 0);
     la->sectors = ceil(span / 32), la->lines = ceil(span / 128);
     kb_ldg(&b, &k->loop, 2, eb, 0);
-    kb_alu(&b, &k->loop, "imad", 4.2 * el, 0);
-    kb_alu(&b, &k->loop, "isetp", 3.1 * el, 0);
-    kb_alu(&b, &k->loop, "iadd3", 0.67 * el, 0);
-    kb_alu(&b, &k->loop, "prmt", 1.5 * el, 0);
-    kb_alu(&b, &k->loop, "mov", ea, 0);
-    kb_op(&b, &k->loop, GC_OP_LDS, BN * BK / 64)->width = 16;
-    kb_alu(&b, &k->prologue, "imad", 376, 0);
+    kb_alu(&b, &k->loop, "imad", t->imad, 0)->depth = IDX_CHAIN_STEPS;
+    kb_alu(&b, &k->loop, "isetp", t->isetp, 0);
+    kb_alu(&b, &k->loop, "iadd3", t->ialu, 0);
+    kb_alu(&b, &k->loop, "prmt", t->prmt, 0);
+    kb_alu(&b, &k->loop, "mov", t->ldc, 0);
+    kb_op(&b, &k->loop, GC_OP_LDS, t->lds)->width = 16;
+    kb_alu(&b, &k->prologue, "imad", t->once, 0);
     kb_alu(&b, &k->epilogue, "f2f", BN / 2, 0);
     kb_stg(&b, &k->epilogue, 8, BN / 4);
     conv_footprint(v, k);
@@ -476,7 +490,7 @@ static gc_kernel_t *best_indexed(const gc_arch_t *a, const gc_ops_args_t *g, con
     gc_kernel_t *best = NULL;
     double best_us = 0;
     for (int i = 0; i < N_IDX; i++) {
-        gc_kernel_t *k = idx_kernel(v, g, idx_tiles[i]);
+        gc_kernel_t *k = idx_kernel(v, g, &idx_tiles[i]);
         double us = k ? conv_us(a, k) : -1;
         if (us > 0 && (!best || us < best_us)) {
             gc_kernel_destroy(best);
@@ -649,7 +663,7 @@ static int conv_unaligned(const gc_arch_t *a, const gc_ops_args_t *g, const conv
     char name[128];
     snprintf(name, sizeof(name),
              "sm80_xmma_fprop_implicit_gemm_indexed tilesize%dx%dx%d aligna2 (%ldx%ldx%ld)",
-             idx_tiles[bt][0], idx_tiles[bt][1], idx_tiles[bt][2], v->M, v->N, v->K);
+             idx_tiles[bt].bm, idx_tiles[bt].bn, idx_tiles[bt].bk, v->M, v->N, v->K);
     return conv_push(p, idx, name,
                      "cuDNN sm80_xmma_fprop_implicit_gemm_indexed_wo_smem ..._aligna2 (kernel "
                      "names in model/validation/data/h200/ops.csv); per-warp counts from its "
