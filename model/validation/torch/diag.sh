@@ -5,7 +5,9 @@
 # occupancy, memory traffic, clocks), not from their times alone.
 #   sh model/validation/torch/diag.sh        (OUT: the folder results go to)
 #   DIAG_MODE=l2 sh model/validation/torch/diag.sh
-#        the rows of diag_l2_rows.txt: L2 bytes by kind, clusters, cycles, clock (metrics only)
+#        the rows of diag_l2_rows.txt: L2 bytes by kind, clusters, cycles, clock, and the L2
+#        request coalescer's (LRC) sectors: read from the L2 slices, delivered to the GPCs,
+#        coalesced by the hardware or by a multicast (metrics only)
 #   DIAG_MODE=sass sh model/validation/torch/diag.sh
 #        the rows of diag_sass_rows.txt instead, with ncu's SourceCounters: every SASS
 #        instruction of each kernel with its executed count and stall samples, exported as
@@ -73,7 +75,12 @@ elif [ "$MODE" = l2 ]; then
  lts__t_sectors_srcunit_tex_op_read.sum lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
  l1tex__m_xbar2l1tex_read_bytes.sum dram__bytes_read.sum dram__bytes_write.sum
  sm__inst_executed_pipe_tensor_op_gmma.sum sm__ctas_launched.sum launch__cluster_dim_x
- launch__cluster_dim_y launch__cluster_dim_z launch__grid_size launch__block_size"
+ launch__cluster_dim_y launch__cluster_dim_z launch__grid_size launch__block_size
+ lrc__lts2lrc_sectors_op_read.sum lrc__xbar2gpc_sectors_op_read.sum lrc__lrc2xbar_sectors_op_read.sum
+ lrc__xbar2gpc_sectors_op_read_coalescing_achieved_type_hardware.sum
+ lrc__xbar2gpc_sectors_op_read_coalescing_achieved_type_programmatic.sum
+ lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum
+ lrc__request_sectors_op_read_coalescing_achieved_type_programmatic.sum lrc__xbar2lrc_requests_op_read.sum"
   have=""
   for m in $want; do
     grep -q "^${m%%.*}[ .]" "$W/metrics.txt" && have="$have,$m"

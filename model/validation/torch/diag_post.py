@@ -18,7 +18,12 @@ without), time_us, sm_mhz, cycles, l2_sm_read_bytes (L2 sectors the SMs' loads a
 read, lts__t_sectors_srcunit_tex_op_read x 32), l2_bytes (every L2 access, lts__t_bytes),
 to_sm_bytes (what the crossbar delivered to the SMs, l1tex__m_xbar2l1tex_read_bytes: a
 multicast load counts once per receiving SM), to_sm_per_l2_read (their ratio),
-dram_read_bytes, ctas.
+dram_read_bytes, ctas, and where ncu gave them the L2 request coalescer's (LRC) bytes:
+lrc_from_l2_bytes (read sectors the L2 slices served it, lrc__lts2lrc), lrc_to_gpc_bytes (what
+it delivered to the GPCs, lrc__xbar2gpc), lrc_req_hw_coalesced_bytes / lrc_req_multicast_bytes
+(request sectors that were coalesced by the hardware, identical requests of several SMs, or
+came as a multicast: lrc__request_sectors_op_read_coalescing_achieved_type_*), and
+lrc_to_gpc_hw_bytes / lrc_to_gpc_multicast_bytes (what those delivered).
 stdlib only."""
 
 import csv
@@ -100,7 +105,23 @@ def summary_l2(row):
         "to_sm_per_l2_read": to_sm / (32 * rd) if rd and to_sm is not None else None,
         "dram_read_bytes": pick(row, "dram__bytes_read.sum"),
         "ctas": pick(row, "sm__ctas_launched.sum"),
+        "lrc_from_l2_bytes": sectors(row, "lrc__lts2lrc_sectors_op_read.sum"),
+        "lrc_to_gpc_bytes": sectors(row, "lrc__xbar2gpc_sectors_op_read.sum"),
+        "lrc_req_hw_coalesced_bytes":
+            sectors(row, "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum"),
+        "lrc_req_multicast_bytes":
+            sectors(row, "lrc__request_sectors_op_read_coalescing_achieved_type_programmatic.sum"),
+        "lrc_to_gpc_hw_bytes":
+            sectors(row, "lrc__xbar2gpc_sectors_op_read_coalescing_achieved_type_hardware.sum"),
+        "lrc_to_gpc_multicast_bytes":
+            sectors(row, "lrc__xbar2gpc_sectors_op_read_coalescing_achieved_type_programmatic.sum"),
     }
+
+
+def sectors(row, name):
+    """32 x a sector count of row (None when ncu did not give it)."""
+    v = pick(row, name)
+    return 32 * v if v is not None else None
 
 
 def fmt(v):
