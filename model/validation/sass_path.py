@@ -7,6 +7,13 @@ shipped).
   python3 sass_path.py FILE.sass [COUNT]   the instructions every warp executes COUNT times
                                            (default 1: the straight-line code run once a warp)
   python3 sass_path.py --groups FILE.sass  every group of instructions sharing an executed count
+  python3 sass_path.py --taken N ...       also delay the instruction after a taken branch (a
+                                           BRA the chosen instructions jump from) to N cycles
+                                           after the branch's issue: 21 on the H200, where a
+                                           lone warp's forward jump takes 22.3 cycles a step of
+                                           setp, bra and a dependent IMAD and its loop trip
+                                           29-31 (probe/branch_fwd.cu, branch_cost.cu). The
+                                           templates' chains were read without it.
 
 For the chosen instructions, in address order, each issues one cycle after the one before or
 when its source registers are ready, whichever is later; a result is ready its latency after
@@ -31,6 +38,7 @@ import sys
 ALU = 4.1
 LAT = {"LDC": 30, "ULDC": 30, "S2R": 20, "S2UR": 20, "LDS": 23, "LDSM": 32, "SHFL": 23,
        "LDG": 643, "LD": 643, "ATOM": 643, "MUFU": 17, "HMMA": 24}
+TAKEN = 0  # --taken N: a taken branch's issue to its target's, cycles (0: not counted)
 NODST = ("STG", "STS", "ST", "RED", "BAR", "BRA", "EXIT", "LDGSTS", "DEPBAR", "MEMBAR", "RET",
          "CALL", "BSYNC", "BSSY", "WARPSYNC", "NOP", "UTMALDG", "UBLKCP", "SYNCS", "LDGDEPBAR")
 SETP = ("ISETP", "FSETP", "HSETP2", "DSETP", "UISETP")
@@ -75,33 +83,51 @@ def parse(ins):
 
 
 def path(instructions):
-    """Cycles from the first issue to the last for one warp running them in order."""
+    """Cycles from the first issue to the last for one warp running them in order.
+    instructions: strings, or (offset, instruction) pairs; with offsets, a BRA followed by an
+    instruction that is not the next address (the warp jumped) delays that one's issue to
+    TAKEN cycles after the branch's."""
     ready = collections.defaultdict(float)
     t = 0.0
-    for ins in instructions:
+    jumped_at = None
+    prev_off = None
+    for item in instructions:
+        off, ins = item if isinstance(item, tuple) else (None, item)
         base, dst, src = parse(ins)
-        start = max([t + 1] + [ready[s] for s in src])
+        earliest = t + 1
+        if jumped_at is not None and off is not None and prev_off is not None and \
+                off != prev_off + 16:
+            earliest = max(earliest, jumped_at + TAKEN)
+        start = max([earliest] + [ready[s] for s in src])
         for d in dst:
             ready[d] = start + LAT.get(base, ALU)
+        jumped_at = start if base == "BRA" else None
+        prev_off = off
         t = start
     return t
 
 
-def read(f):
-    """[(executed, instruction)] of a listing; the first instruction's count is every warp's."""
+def read(f, offsets=False):
+    """[(executed, instruction)] of a listing (offsets: [(executed, (offset, instruction))]);
+    the first instruction's count is every warp's."""
     rows = []
     for line in open(f):
         if line.startswith('#'):
             continue
         p = line.split(None, 3)
         if len(p) == 4:
-            rows.append((int(p[1]), p[3].strip()))
+            ins = p[3].strip()
+            rows.append((int(p[1]), (int(p[0], 16), ins) if offsets else ins))
     return rows
 
 
 def main(argv):
+    global TAKEN
+    if len(argv) >= 2 and argv[0] == "--taken":
+        TAKEN = float(argv[1])
+        argv = argv[2:]
     if len(argv) >= 2 and argv[0] == "--groups":
-        rows = read(argv[1])
+        rows = read(argv[1], offsets=True)
         g = collections.OrderedDict()
         for ex, ins in rows:
             if ex:
@@ -113,7 +139,7 @@ def main(argv):
     if not argv:
         sys.stderr.write(__doc__)
         return 2
-    rows = read(argv[0])
+    rows = read(argv[0], offsets=True)
     if not rows:
         sys.stderr.write("sass_path.py: %s: no instructions\n" % argv[0])
         return 2
@@ -130,6 +156,6 @@ if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv[1:]))
     except (OSError, ValueError, IndexError) as e:
-        sys.stderr.write("sass_path.py: %s (usage: python3 sass_path.py [--groups] FILE.sass "
-                         "[COUNT])\n" % e)
+        sys.stderr.write("sass_path.py: %s (usage: python3 sass_path.py [--taken N] [--groups] "
+                         "FILE.sass [COUNT])\n" % e)
         sys.exit(2)
