@@ -15,6 +15,8 @@
 #        DIAG_ROWS=FILE names another list of rows; DIAG_ARGS=FILE adds diagnostic shapes (lines
 #        "ID ARGS", e.g. "d001 softmax --rows 256 --cols 2048 --dtype f16"), refused when they
 #        are the args of a held-out or fresh row: for a kernel's code, never its time
+#   DIAG_DRY=1 lists the rows (id and args) it would profile and stops; DIAG_WORK=DIR its
+#        scratch folder (default /tmp/gpucal-diag)
 # Writes $OUT/diag.tar.gz: ops_raw.csv / seed_raw.csv (ncu --page raw, every metric of the
 # sections, instance values), args.txt (the rows in profiling order), ids.txt, log.txt.
 # NCU_CACHE=none leaves the L2 as the calls before left it (ncu's --cache-control none), as the
@@ -27,7 +29,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(pwd)
 OUT=${OUT:-/tmp/gpucal-diag-out}
 SEED=${SEED002_DIR:-$ROOT/.dev/seed002}
-W=/tmp/gpucal-diag
+W=${DIAG_WORK:-/tmp/gpucal-diag}
 rm -rf "$W"; mkdir -p "$W" "$OUT"
 export PYTHONUNBUFFERED=1
 SECTIONS="--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
@@ -116,6 +118,10 @@ PY
   done <"$W/pairs.txt"
 fi
 echo "rows: $(wc -l <"$W/args.txt")"
+if [ -n "${DIAG_DRY:-}" ]; then  # the rows it would profile, and nothing else
+  paste -d' ' "$W/ids.txt" "$W/args.txt"
+  exit 0
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv
 t=$(date +%s)
 # shellcheck disable=SC2086
