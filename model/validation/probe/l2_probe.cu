@@ -118,6 +118,25 @@ static float median(std::vector<float> v)
     return v[v.size() / 2];
 }
 
+/* The median of reps launches of launch() timed with events, the first `warm` left out (us). */
+template <typename F>
+static double time_us(F launch, int reps, int warm, cudaEvent_t e0, cudaEvent_t e1)
+{
+    std::vector<float> t;
+    for (int r = 0; r < reps; r++) {
+        CK(cudaEventRecord(e0));
+        launch();
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= warm)
+            t.push_back(ms);
+    }
+    CK(cudaGetLastError());
+    return median(t) * 1e3;
+}
+
 int main()
 {
     int sms;
@@ -150,22 +169,12 @@ int main()
                         continue;
                     int passes = 256, steps = kind ? (int)(per * passes / U) : (int)(m * 256 / G / U);
                     double bytes = (double)G * steps * U * 16;
-                    std::vector<float> t;
-                    for (int r = 0; r < 6; r++) {
-                        CK(cudaEventRecord(e0));
+                    double us = time_us([&] {
                         if (kind == 0 && U == 4) k_wrap<4><<<blocks, threads>>>(a, (unsigned)m, steps, ck, sink);
                         if (kind == 0 && U == 8) k_wrap<8><<<blocks, threads>>>(a, (unsigned)m, steps, ck, sink);
                         if (kind == 1 && U == 4) k_pass<4><<<blocks, threads>>>(a, per, passes, ck, sink);
                         if (kind == 1 && U == 8) k_pass<8><<<blocks, threads>>>(a, per, passes, ck, sink);
-                        CK(cudaEventRecord(e1));
-                        CK(cudaEventSynchronize(e1));
-                        float ms;
-                        CK(cudaEventElapsedTime(&ms, e0, e1));
-                        if (r > 0)
-                            t.push_back(ms);
-                    }
-                    CK(cudaGetLastError());
-                    double us = median(t) * 1e3;
+                    }, 6, 1, e0, e1);
                     double mhz = (double)(ck->c1 - ck->c0) * 1e3 / (double)(ck->ns1 - ck->ns0);
                     printf("stride,%s,%d,%d,%d,%d,%.0f,%.1f,%.1f,%.1f,%.1f\n", kind ? "pass" : "wrap",
                            fmib[fi], blocks, threads, U, bytes, us, bytes / us / 1e3,
@@ -177,22 +186,10 @@ int main()
     for (int ri = 0; ri < 10; ri++) {
         unsigned n16 = rk[ri] * 1024 / 16;
         int rows = 1024;
-        float us[2];
+        double us[2];
         for (int pi = 0; pi < 2; pi++) {
             int passes = pi ? 3 : 1;
-            std::vector<float> t;
-            for (int r = 0; r < 12; r++) {
-                CK(cudaEventRecord(e0));
-                k_rows<<<rows, 1024>>>(a, n16, passes, sink);
-                CK(cudaEventRecord(e1));
-                CK(cudaEventSynchronize(e1));
-                float ms;
-                CK(cudaEventElapsedTime(&ms, e0, e1));
-                if (r > 1)
-                    t.push_back(ms);
-            }
-            CK(cudaGetLastError());
-            us[pi] = median(t) * 1e3;
+            us[pi] = time_us([&] { k_rows<<<rows, 1024>>>(a, n16, passes, sink); }, 12, 2, e0, e1);
         }
         double rb = (double)rows * rk[ri] * 1024;
         printf("rows,%d,%.1f,%.2f,%.2f,%.3f,%.1f\n", rk[ri], 2.0 * sms * rk[ri] / 1024.0, us[0],
