@@ -2,7 +2,8 @@
 # diag_args.sh - model/validation/torch/diag.sh's diagnostic shapes (DIAG_ARGS): listed
 # with the train rows it profiles (DIAG_DRY=1 stops before ncu), refused with one line
 # naming the file, the line and the held-out row when a shape is a held-out row's args;
-# a held-out id in DIAG_ROWS is left out. Needs python3 (skipped without it).
+# a held-out id in DIAG_ROWS is left out; an id without args refused. Needs python3
+# (skipped without it).
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "skipped: no python3"; exit 77; }
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,4 +26,9 @@ run env OUT="$T/out" DIAG_WORK="$T/w" DIAG_MODE=sass DIAG_DRY=1 DIAG_ROWS="$T/ro
     DIAG_ARGS="$T/bad.txt" sh "$D"
 expect_rc 2 "a held-out row's args"
 expect_err "bad.txt:1: these are the args of held-out row p031" "file, line and row named"
+printf 'x003\n' >"$T/bare.txt"
+run env OUT="$T/out" DIAG_WORK="$T/w" DIAG_MODE=sass DIAG_DRY=1 DIAG_ROWS="$T/rows.txt" \
+    DIAG_ARGS="$T/bare.txt" sh "$D"
+expect_rc 2 "an id without args"
+expect_err "bare.txt:1: 'x003' has no args" "file, line and id named"
 finish

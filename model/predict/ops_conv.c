@@ -295,9 +295,9 @@ static int conv_sm90(const gc_arch_t *a, const conv_t *v, gc_ops_plan_t *p, gc_e
  * lane), a chain of 1318 cycles (128x16x32: 396 instructions) and 1199
  * (128x32x16: 486), its serial code. Not counted: the listings' warps wait
  * for their loads 8 at a time (4 round trips a k step at 32 loads, 6 at
- * 48); counted as dependent loads (chains), they put the train rows o133,
- * o134 and p008 15 to 34 % slow on the H200, 28 to 49 % on the H100, where
- * one wait a k step leaves them within -11..+19 %. A warp's 32 lanes read
+ * 48); counted as dependent loads (chains), they put the train rows o133
+ * and o134 15 to 34 % slow on the H200, 28 to 49 % on the H100 (p008 +3 %),
+ * where one wait a k step leaves them within -11..+19 %. A warp's 32 lanes read
  * 32 neighbouring output pixels: stride * C * 2 bytes apart. */
 typedef struct idx_tile {
     int bm, bn, bk, regs;

@@ -96,7 +96,7 @@ for id in $(grep -v '^#' "$ROWS"); do
 done
 if [ -n "${DIAG_ARGS:-}" ]; then  # diagnostic shapes: ID ARGS lines, not rows of any set
   python3 - "$DIAG_ARGS" "$DATA"/*.csv "$DATA"/../h100/*.csv >>"$W/pairs.txt" <<'PY' || exit 2
-import csv, glob, sys
+import csv, sys
 held = {}
 for path in sys.argv[2:]:
     for row in csv.DictReader(open(path)):
@@ -107,6 +107,9 @@ for n, line in enumerate(open(sys.argv[1]), 1):
     if not line:
         continue
     rid, _, args = line.partition(" ")
+    if not args.strip():
+        sys.exit("%s:%d: '%s' has no args: write ID then the row's args (e.g. d001 softmax "
+                 "--rows 256 --cols 2048 --dtype f16)" % (sys.argv[1], n, rid))
     if " ".join(args.split()) in held:
         sys.exit("%s:%d: these are the args of held-out row %s: not profiled (a diagnostic "
                  "shape is in no held-out or fresh set; pick another size)"
