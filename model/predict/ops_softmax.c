@@ -354,7 +354,8 @@ static void block_phases(kb_t *b, gc_kernel_t *k, const bcfg_t *c, int sz, const
     kb_stg(b, E, c->reg ? sz : 16, c->reg ? c->regcnt : 1);
 }
 
-static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
+static int softmax_block(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p,
+                         gc_err_t *err)
 {
     int sz = ops_dsize(g->dtype);
     double R = (double)g->rows, C = (double)g->cols;
@@ -384,15 +385,18 @@ static int softmax_block(const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err
     block_phases(&b, k, &c, sz, g->dtype);
     k->read_bytes = R * C * sz;
     k->write_bytes = R * C * sz;
-    k->reuse_bytes = sz * C * 2; /* a row, between its passes */
+    /* between a row's passes every row in flight is read and, by blocks in
+     * their last pass, written: blocks of c.block threads fill an SM's
+     * threads (their 32 registers never bind first) */
+    double resident = fmin(R, floor(ops_sm_threads(a) / c.block) * ops_sms(a));
+    k->reuse_bytes = resident * sz * C * 2;
     return ops_push(p, &b, "softmax", err);
 }
 
 int ops_softmax(const gc_arch_t *a, const gc_ops_args_t *g, gc_ops_plan_t *p, gc_err_t *err)
 {
-    (void)a;
     int sz = ops_dsize(g->dtype);
     if (g->cols <= 2048 && g->cols * sz <= 8192)
         return softmax_warp(g, p, err);
-    return softmax_block(g, p, err);
+    return softmax_block(a, g, p, err);
 }
