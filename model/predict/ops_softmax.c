@@ -99,9 +99,9 @@ static void warp_phases(kb_t *b, gc_kernel_t *k, const wcfg_t *w, double C, int 
     kb_alu(b, P, "fsetp", 2 * w->lv * w->wb, w->wb);
     m = (ops_mix_t){0};
     ops_mix_add(&m, &W_EXP, w->e);
-    m.ffma -= 7 * w->e; /* exp's FFMAs, the chain counted next */
+    m.ffma -= W_EXP.ffma * w->e; /* exp's FFMAs, the chain counted next */
     kb_mix(b, L, &m, 1);
-    kb_alu(b, L, "ffma", 7 * w->e, 0)->depth = W_EXP_STEPS * w->wi;
+    kb_alu(b, L, "ffma", W_EXP.ffma * w->e, 0)->depth = W_EXP_STEPS * w->wi;
     kb_alu(b, L, "fadd", w->e, w->wb);
     s = kb_op(b, L, GC_OP_SHFL, w->lv * w->wb);
     s->chains = w->wb;
@@ -110,9 +110,9 @@ static void warp_phases(kb_t *b, gc_kernel_t *k, const wcfg_t *w, double C, int 
     ops_mix_add(&m, &W_STORE, w->wb * w->st);
     ops_mix_add(&m, &W_ROW, w->wb);
     m.f2fp = sz == 2 ? w->wb * w->st : 0;
-    m.ffma -= 5 * w->wb * w->st; /* the division's FFMAs, the chain counted next */
+    m.ffma -= W_STORE.ffma * w->wb * w->st; /* the division's FFMAs, the chain counted next */
     kb_mix(b, E, &m, 1);
-    kb_alu(b, E, "ffma", 5 * w->wb * w->st, 0)->depth = W_STORE_STEPS * w->wb * w->st;
+    kb_alu(b, E, "ffma", W_STORE.ffma * w->wb * w->st, 0)->depth = W_STORE_STEPS * w->wb * w->st;
     gc_kop_t *st = kb_stg(b, E, sz, w->wb * w->st);
     st->active = fmin(32, lanes * C / w->st);
 }

@@ -84,19 +84,17 @@ def parse(ins):
 
 def path(instructions):
     """Cycles from the first issue to the last for one warp running them in order.
-    instructions: strings, or (offset, instruction) pairs; with offsets, a BRA followed by an
-    instruction that is not the next address (the warp jumped) delays that one's issue to
-    TAKEN cycles after the branch's."""
+    instructions: (offset, instruction) pairs; a BRA followed by an instruction that is not
+    the next address (the warp jumped) delays that one's issue to TAKEN cycles after the
+    branch's."""
     ready = collections.defaultdict(float)
     t = 0.0
     jumped_at = None
     prev_off = None
-    for item in instructions:
-        off, ins = item if isinstance(item, tuple) else (None, item)
+    for off, ins in instructions:
         base, dst, src = parse(ins)
         earliest = t + 1
-        if jumped_at is not None and off is not None and prev_off is not None and \
-                off != prev_off + 16:
+        if jumped_at is not None and off != prev_off + 16:
             earliest = max(earliest, jumped_at + TAKEN)
         start = max([earliest] + [ready[s] for s in src])
         for d in dst:
@@ -107,9 +105,9 @@ def path(instructions):
     return t
 
 
-def read(f, offsets=False):
-    """[(executed, instruction)] of a listing (offsets: [(executed, (offset, instruction))]);
-    the first instruction's count is every warp's."""
+def read(f):
+    """[(executed, (offset, instruction))] of a listing; the first instruction's count is
+    every warp's."""
     rows = []
     for line in open(f):
         if line.startswith('#'):
@@ -117,7 +115,7 @@ def read(f, offsets=False):
         p = line.split(None, 3)
         if len(p) == 4:
             ins = p[3].strip()
-            rows.append((int(p[1]), (int(p[0], 16), ins) if offsets else ins))
+            rows.append((int(p[1]), (int(p[0], 16), ins)))
     return rows
 
 
@@ -127,7 +125,7 @@ def main(argv):
         TAKEN = float(argv[1])
         argv = argv[2:]
     if len(argv) >= 2 and argv[0] == "--groups":
-        rows = read(argv[1], offsets=True)
+        rows = read(argv[1])
         g = collections.OrderedDict()
         for ex, ins in rows:
             if ex:
@@ -139,7 +137,7 @@ def main(argv):
     if not argv:
         sys.stderr.write(__doc__)
         return 2
-    rows = read(argv[0], offsets=True)
+    rows = read(argv[0])
     if not rows:
         sys.stderr.write("sass_path.py: %s: no instructions\n" % argv[0])
         return 2

@@ -110,10 +110,11 @@ for n, line in enumerate(open(sys.argv[1]), 1):
     if not args.strip():
         sys.exit("%s:%d: '%s' has no args: write ID then the row's args (e.g. d001 softmax "
                  "--rows 256 --cols 2048 --dtype f16)" % (sys.argv[1], n, rid))
-    if " ".join(args.split()) in held:
+    key = " ".join(args.split())
+    if key in held:
         sys.exit("%s:%d: these are the args of held-out row %s: not profiled (a diagnostic "
                  "shape is in no held-out or fresh set; pick another size)"
-                 % (sys.argv[1], n, held[" ".join(args.split())]))
+                 % (sys.argv[1], n, held[key]))
     print(rid, args.strip())
 PY
   while read -r id a; do
