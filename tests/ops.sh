@@ -143,7 +143,8 @@ awk -v a="$c1" -v b="$g1" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.9 && a / b
 # describe gemm / stream: the kernels the call launches (memset, main, split-K reduction),
 # each of which loads back and predicts as the call's prediction times it without its ends
 for call in "gemm --m 4096 --n 4096 --k 4096 --dtype f16" "gemm --m 256 --n 256 --k 16384 --dtype f32" \
-    "gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --batch 8 --layout tn" "stream --op triad --bytes 67108864"; do
+    "gemm --m 1024 --n 1024 --k 1024 --dtype bf16 --batch 8 --layout tn" "stream --op triad --bytes 67108864" \
+    "gemm --m 1024 --n 1024 --k 999 --dtype f16"; do
     # shellcheck disable=SC2086
     run $G describe $call --arch hopper-h200
     expect_rc 0 "describe $call"

@@ -192,6 +192,9 @@ static void refuses_bad(void)
     bad("after_tensor: true}", "after_tensor: yes}", "expected true or false, found yes");
     bad("width: 16, count: 2}", "width: 12, count: 2}", "1, 2, 4, 8 or 16 bytes, not 12");
     bad("{op: cp_async, width: 16, count: 2}", "{op: cp_async, width: 2, count: 2}", "cp.async copies 4, 8 or 16");
+    bad("{op: cp_async, width: 16, count: 2}", "{op: cp_async, width: 2, count: 2, staged: 1}",
+        "expected true or false");
+    bad("{op: ldg, width: 4,", "{op: ldg, staged: true, width: 4,", "unknown key");
     bad("sectors: 16, lines: 8}", "sectors: 2, lines: 8}", "sectors (2) cannot hold the 512 bytes");
     bad("block: [16, 16]", "block: [64, 32]", "2048 threads per block");
     bad("block: [16, 16]", "block: {x: 16}", "expected a whole number or a list");
@@ -215,6 +218,27 @@ static void refuses_bad(void)
  * round trips), beyond the count when one warp's work is waited for. */
 static void depth_round_trip(void)
 {
+    static const char st[] = "schema: gpucal-kernel/1\nname: s\n"
+                             "launch: {grid: 8, block: 256, registers: 32}\n"
+                             "loop:\n  trips: 2\n  stages: 2\n  ops:\n"
+                             "    - {op: cp_async, width: 2, count: 48, staged: true}\n"
+                             "    - {op: sts, width: 16, count: 6}\n";
+    gc_kernel_t *ks = NULL;
+    gc_err_t es;
+    gc_err_clear(&es);
+    /* a register-staged copy: any width, written back as given */
+    CHECK(gc_kernel_parse(&ks, "s.yaml", st, sizeof(st) - 1, &es) == 0);
+    CHECK(ks && ks->loop.ops[0].staged == 1 && ks->loop.ops[0].width == 2);
+    char *sb = NULL;
+    size_t sl = 0;
+    FILE *sf = open_memstream(&sb, &sl);
+    CHECK(sf && ks && gc_kernel_write(ks, sf) == 0);
+    if (sf)
+        fclose(sf);
+    CHECK(sb && strstr(sb, "width: 2, staged: true,"));
+    free(sb);
+    gc_kernel_destroy(ks);
+
     static const char src[] = "schema: gpucal-kernel/1\nname: d\n"
                               "launch: {grid: 8, block: 1024, registers: 32}\n"
                               "loop:\n  trips: 2\n  ops:\n"

@@ -301,7 +301,13 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
      * (ncu: 3.95 a 2-byte ld.global of g091), and a cp.async's lookup one more
      * (5.4 a 4-byte cp.async of g106's cutlass_80 align2 kernel), where a
      * copy of 32 lanes x 4 contiguous bytes takes one (probe/lsu_rate.cu):
-     * described as 4 ways (the rows; the L2 sees the copy's sectors alone). */
+     * described as 4 ways (the rows; the L2 sees the copy's sectors alone).
+     * The register-staged loads are issued at the top of a k step and landed
+     * by its own st.shared at the bottom (CUTLASS MmaPipelined), so only that
+     * step's other work overlaps their latency, no stage ahead (staged): ncu's
+     * stall samples of g091 (256x128) and g104 (128x128) find 30 and 38 % of
+     * the warps waiting on the loads, at the PRMT that packs them for the
+     * store (data/h200/sass_stalls.csv). */
     int ldg = s->fam == GC_GEMM_FAM_MMA_LDG;
     gc_kphase_t *cph[2] = {&k->loop, &k->prologue};
     const double cpn[2] = {copies * (steps - pro) / steps, copies * pro};
@@ -309,6 +315,7 @@ static void build_mma(bld_t *b, const gc_gemm_spec_t *s, gc_gemm_result_t *info)
         gc_kop_t *cp = add_mem(b, cph[i], GC_OP_CP_ASYNC, cpn[i], w);
         cp->l1 = w < 16 && !ldg;
         cp->ways = w < 16 ? 4 : 1;
+        cp->staged = ldg;
         if (ldg)
             add_mem(b, cph[i], GC_OP_STS, cpn[i] * w / 16, 16);
     }

@@ -101,6 +101,14 @@ static const tile_t t_mma[] = {
     {64, 64, 4, 6, 0},  {128, 128, 4, 4, 0}, {256, 64, 4, 3, 0},
     {64, 256, 4, 3, 0}, {128, 256, 8, 3, 0}, {256, 128, 8, 3, 0},
 };
+/* mma.sync with register-staged 2-byte loads: the two tiles of cuBLAS's
+ * sm75 kernels, the only ones the profiler shows on either GPU
+ * (cutlass_75_tensorop_*s1688gemm_*_128x128_nn_align1 and _256x128_: every
+ * f16 / bf16 row with an odd dimension, data/h100 and data/h200 gemm.csv) */
+static const tile_t t_mma_ldg[] = {
+    {128, 128, 4, 2, 0},
+    {256, 128, 8, 2, 0},
+};
 /* SIMT: cuBLAS's sm80_xmma ffma tiles (tilesize32x32x8 .. 256x128x8,
  * stage3) and CUTLASS's simt_sgemm 128x64_8x5, 256x128_8x4, with the
  * registers the profiler shows for each (data/h200/gemm.csv, train rows) */
@@ -140,8 +148,9 @@ static const tile_t *tiles_of(gc_gemm_family_t f, gc_gemm_dtype_t dt, int *n)
     case GC_GEMM_FAM_WGMMA:
         return dt == GC_GEMM_TF32 ? TN(t_wgmma_tf32) : TN(t_wgmma);
     case GC_GEMM_FAM_MMA:
-    case GC_GEMM_FAM_MMA_LDG:
         return TN(t_mma);
+    case GC_GEMM_FAM_MMA_LDG:
+        return TN(t_mma_ldg);
     default:
         return TN(t_ffma);
     }

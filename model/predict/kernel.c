@@ -316,7 +316,7 @@ static const char *const caches[] = {"l1", "l2", NULL};
 
 enum { K_COUNT, K_CHAINS, K_SHAPE, K_A, K_C, K_OPERANDS, K_NAME, K_NUM, K_TRANS, K_WIDTH,
        K_ACTIVE, K_WAYS, K_SECTORS, K_LINES, K_CACHE, K_BYTES, K_L1HIT, K_BCAST, K_DEPTH,
-       K_AFTER, K_MCAST, K_N };
+       K_AFTER, K_MCAST, K_STAGED, K_N };
 
 #define B(c) (1u << (c))
 #define TENSOR (B(GC_OP_MMA) | B(GC_OP_WGMMA) | B(GC_OP_WMMA))
@@ -350,6 +350,7 @@ static const struct opkey {
     [K_DEPTH] = {"depth", B(GC_OP_ALU) | B(GC_OP_SHFL), 0},
     [K_AFTER] = {"after_tensor", B(GC_OP_ALU), 0},
     [K_MCAST] = {"multicast", B(GC_OP_TMA), 0},
+    [K_STAGED] = {"staged", B(GC_OP_CP_ASYNC), 0},
 };
 
 static int op_class(const char *s, gc_opclass_t *c)
@@ -466,6 +467,9 @@ static int op_key(loader_t *L, gc_kop_t *op, int kid, const gc_ynode_t *v, const
     case K_MCAST:
         rc = get_num(L, v, p, 1, 16, 1, "blocks of a cluster the load lands in", &op->multicast);
         break;
+    case K_STAGED:
+        rc = get_bool(L, v, p, &op->staged);
+        break;
     case K_L1HIT:
         rc = get_num(L, v, p, 0, 1, 0, "fraction of sectors", &op->l1_hit);
         break;
@@ -549,8 +553,10 @@ static int op_check(loader_t *L, const gc_ynode_t *n, const char *path, const gc
     if (op->chains > 0 && op->count > 0 && op->chains > op->count)
         return fail(L, n, GC_EINPUT, path, "chains (%g) exceeds count (%g): a chain holds at "
                     "least one instruction", op->chains, op->count);
-    if (cls == GC_OP_CP_ASYNC && op->width < 4)
-        return fail(L, n, GC_EINPUT, path, "cp.async copies 4, 8 or 16 bytes per thread");
+    if (cls == GC_OP_CP_ASYNC && op->width < 4 && !op->staged)
+        return fail(L, n, GC_EINPUT, path,
+                    "cp.async copies 4, 8 or 16 bytes per thread (a narrower copy staged in "
+                    "registers, ld.global then st.shared, says staged: true)");
     if (op->sectors > 0 && op->width > 0 && op->sectors * 32 < op->active * op->width - 1e-9)
         return fail(L, n, GC_EINPUT, path,
                     "sectors (%g) cannot hold the %g bytes the warp accesses (32 bytes each)",

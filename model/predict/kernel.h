@@ -72,6 +72,10 @@ typedef struct gc_kop {
     double active;       /* active threads of the warp (1..32; default 32) */
     double ways;         /* shared bank-conflict degree (1 = conflict-free) */
     int broadcast;       /* lds: all threads (or thread pairs) read one address */
+    int staged;          /* cp_async: an ld.global into registers that the iteration's own
+                          * st.shared lands (sm75's two-stage kernels, any width), not a
+                          * cp.async (4, 8 or 16 bytes): waited for in the iteration that
+                          * issues it */
     double sectors;      /* global: 32-byte sectors per warp instruction (0 = derive) */
     double lines;        /* global: 128-byte lines per warp instruction (0 = derive) */
     double bytes;        /* tma: bytes per instruction */

@@ -58,6 +58,8 @@ static void put_op(FILE *fp, const gc_kop_t *op)
         put_num(fp, "ways", op->ways);
     if (op->cls == GC_OP_LDS && op->broadcast)
         fputs(", broadcast: true", fp);
+    if (op->cls == GC_OP_CP_ASYNC && op->staged)
+        fputs(", staged: true", fp);
     if (gl && op->sectors > 0)
         put_num(fp, "sectors", op->sectors);
     if (gl && op->lines > 0)

@@ -51,7 +51,7 @@ typedef struct pipe_use {
 } pipe_use_t;
 
 typedef struct plan {
-    double trips, stages;
+    double trips, stages, cover; /* cover: rounds a prefetch's latency overlaps */
     int n_tensor, n_alu;
     double inst;        /* instructions issued per warp-iteration */
     double waves;       /* shared / L1 data-path wavefronts per warp-iteration */
@@ -226,6 +226,8 @@ static void plan_mem(const gc_kop_t *op, double n, double chains, plan_t *pl, sy
          * cp.async cache operators) */
         pl->waves += n * ((op->l1 ? lines_of(op) : 0) + shared_waves(op));
         plan_async(n * sectors_of(op) * 32, n * lines_of(op), pl, acc);
+        if (op->staged)
+            pl->cover = 0; /* its st.shared waits for it in the iteration that issues it */
         break;
     case GC_OP_TMA: {
         /* a multicast load lands in `multicast` blocks' shared memory (each
@@ -256,6 +258,7 @@ static int plan_phase(const gc_machine_t *m, const gc_kernel_t *k, const gc_kpha
     memset(pl, 0, offsetof(plan_t, tensor)); /* the pipe lists are filled as counted */
     pl->trips = ph->present ? ph->trips : 0;
     pl->stages = ph->stages > 0 ? ph->stages : 1;
+    pl->cover = pl->stages - 1;
     const char *file = k->path ? k->path : k->name;
     sync_acc_t acc = {0, 0};
     for (size_t i = 0; i < ph->n_ops; i++) {
@@ -746,7 +749,7 @@ typedef struct round_in {
     int blocks;    /* the customers are blocks (the main loop has barriers), else warps */
     double wpb;    /* warps per block */
     double N, A;   /* blocks per SM, SMs */
-    double stages; /* the main loop's pipeline stages (its prefetches' cover) */
+    double cover;  /* rounds the main loop's prefetches' latency overlaps */
     int piped;     /* some phase of the kernel has stages */
 } round_in_t;
 
@@ -791,7 +794,7 @@ static double round_cycles(const ctx_t *c, const plan_t *const ph[3], const roun
     /* the part of a prefetch's latency its stages - 1 rounds in flight do not
      * cover depends on the round itself: a few fixed-point steps */
     double base = term[GC_R_LATENCY], t = 0, tn = 0, t1 = 0;
-    double cover = in->stages > 1 ? in->stages - 1 : 0;
+    double cover = in->cover;
     comb_t cb;
     int piped = in->piped;
     comb_prep(term, ncust, piped, &cb); /* the latency term is not part of it */
@@ -862,7 +865,7 @@ static void round_of(const ctx_t *c, const plan_t pl[3], double wpb, double N, d
                      round_t *rd)
 {
     rd->A = A;
-    round_in_t in = {pl[1].bars > 0, wpb, N, A, pl[1].stages,
+    round_in_t in = {pl[1].bars > 0, wpb, N, A, pl[1].cover,
                      pl[0].stages > 1 || pl[1].stages > 1 || pl[2].stages > 1};
     const plan_t *all[3] = {&pl[0], &pl[1], &pl[2]};
     if (warp_specialised(pl)) {
