@@ -3,6 +3,11 @@ durations) on the device machine.  stdlib + torch only.
 
   python3 bench.py --set gemm|ops|fresh_gemm|fresh_ops|rows2|ops3 --out FILE.csv [--times FILE] [--budget-s S]
   python3 bench.py --ncu ARGS_FILE [--ncu-calls N]  (under ncu --profile-from-start off)
+  python3 bench.py --diag FILE --out FILE.csv [--target-s S]
+      diagnostic shapes, lines "ID ARGS" (e.g. "k001 gemm --m 1024 --n 1024 --k 256 --dtype f16
+      --layout nn --batch 1"), timed as the sets are (split and class "diag"); refused when
+      they are a held-out or fresh row's args: for what a kernel costs per k step or per
+      row, never a validation row's time
 
 Per row: inputs are drawn at random (torch.randn; never zeros) and rotate
 among k copies so that repeated calls do not find them in L2 (k copies hold
@@ -289,6 +294,43 @@ def one_row(rid, split, cls, args, tgt, max_reps, l2, tmpdir, rows,
     torch.cuda.empty_cache()
 
 
+def held_out_args():
+    """{normalised args: id} of every held-out and fresh row of the committed sets."""
+    import csv
+    import glob
+    here = os.path.dirname(os.path.abspath(__file__))
+    held = {}
+    for path in glob.glob(os.path.join(here, "..", "data", "*", "*.csv")):
+        for row in csv.DictReader(open(path)):
+            if "args" in row and row.get("split", "train") not in ("train", "diag"):
+                held[" ".join(row["args"].split())] = row["id"]
+    return held
+
+
+def run_diag(path, out_csv, target_s, max_reps):
+    """Time the diagnostic shapes of path (lines "ID ARGS"); exits 2 on a held-out or
+    fresh row's args, before anything runs."""
+    held, cases = held_out_args(), []
+    for n, line in enumerate(open(path), 1):
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        rid, _, args = line.partition(" ")
+        key = " ".join(args.split())
+        if not key:
+            sys.exit("%s:%d: '%s' has no args: write ID then the shape's args" % (path, n, rid))
+        if key in held:
+            print("%s:%d: the args of held-out row %s: not timed (pick another shape)"
+                  % (path, n, held[key]), file=sys.stderr)
+            sys.exit(2)
+        cases.append((rid, key))
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    rows, times, tmpdir = [], [], tempfile.mkdtemp()
+    for rid, args in cases:
+        one_row(rid, "diag", "diag", args, target_s, max_reps, l2, tmpdir, rows, times)
+    shapes.write_csv(out_csv, rows)
+
+
 def run_ncu(args_file, calls=2):
     """Under ncu --profile-from-start off: for each args line, one warm-up
     call, then profiling on, a marker kernel (bitwise_not on int16), `calls`
@@ -327,8 +369,12 @@ def main():
     ap.add_argument("--budget-s", type=float, default=150.0)
     ap.add_argument("--ncu")
     ap.add_argument("--ncu-calls", type=int, default=2)
+    ap.add_argument("--diag")
     a = ap.parse_args()
     torch.manual_seed(2026)
+    if a.diag:
+        run_diag(a.diag, a.out, a.target_s, a.max_reps)
+        return
     if a.ncu:
         run_ncu(a.ncu, a.ncu_calls)
         return

@@ -100,7 +100,7 @@ import csv, sys
 held = {}
 for path in sys.argv[2:]:
     for row in csv.DictReader(open(path)):
-        if "args" in row and row.get("split", "train") != "train":
+        if "args" in row and row.get("split", "train") not in ("train", "diag"):
             held[" ".join(row["args"].split())] = row["id"]
 for n, line in enumerate(open(sys.argv[1]), 1):
     line = line.split("#")[0].strip()
