@@ -179,6 +179,26 @@ run $G describe gemm --m 4095 --n 4095 --k 4095 --dtype f16 --arch hopper-h200
 expect_rc 0 "describe gemm 4095^3"
 grep -q '{op: cp_async, width: 2, ways: 4,' "$out" && grep -q '{op: sts, width: 16, count: 6}' "$out" ||
     fail "gemm 4095^3: the narrow copies are not 4-way with 16-byte shared stores"
+# tf32 wgmma reads K-major shared memory only: an M- or N-major operand goes through the
+# registers (LDS.32), both so stored also back K-major (STS.32) behind two barriers; both
+# operands K-major (layout nt: A row-major, B a transposed view) need neither
+for lay in nt nn tn; do
+    run $G describe gemm --m 4096 --n 4096 --k 4096 --dtype tf32 --layout $lay --arch hopper-h200
+    expect_rc 0 "describe gemm tf32 $lay"
+    cp "$out" "$T/tf32_$lay.yaml"
+done
+grep -q '{op: lds, width: 4,' "$T/tf32_nt.yaml" && fail "tf32 nt: staged through registers"
+grep -q '{op: lds, width: 4,' "$T/tf32_nn.yaml" && ! grep -q '{op: sts, width: 4,' "$T/tf32_nn.yaml" ||
+    fail "tf32 nn: one N-major operand, loaded to registers and not stored back"
+grep -q '{op: sts, width: 4,' "$T/tf32_tn.yaml" && grep -q '{op: bar, count: 2}' "$T/tf32_tn.yaml" ||
+    fail "tf32 tn: both operands M/N-major, one not written back K-major behind two barriers"
+us() { sed -n 's/^  "time_us": \([0-9.e+-]*\),$/\1/p' "$out" | head -1; }
+run $G predict gemm --m 4096 --n 4096 --k 4096 --dtype tf32 --layout nt --arch hopper-h200 --format json
+t_nt=$(us)
+run $G predict gemm --m 4096 --n 4096 --k 4096 --dtype tf32 --layout tn --arch hopper-h200 --format json
+t_tn=$(us)
+awk -v a="$t_nt" -v b="$t_tn" 'BEGIN { exit !(a > 0 && b > a * 1.05) }' ||
+    fail "tf32 4096^3: tn ($t_tn us) not slower than nt ($t_nt us)"
 # templates share option names, not ranges: elementwise's --n counts elements (a 1 GiB
 # f32 tensor is 268435456 of them), gemm's --n is a matrix size
 run $G predict elementwise --op relu --n 268435456 --dtype f32 --arch hopper-h200

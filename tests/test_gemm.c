@@ -199,7 +199,7 @@ static void wgmma_descriptions(const gc_arch_t *h)
     /* wgmma: 64x8 is one consumer's (ping-pong), 4 wgmma a k step; 256x128
      * is shared by both ("coop"), each 2 slabs x m64n128 x 4 k16 */
     gc_gemm_spec_t p = {
-        GC_GEMM_FAM_WGMMA, 256, 256, 256, 1, GC_GEMM_F16, 64, 8, 64, 8, 12, 1, 16, 0, 0, 0};
+        GC_GEMM_FAM_WGMMA, 256, 256, 256, 1, GC_GEMM_F16, 64, 8, 64, 8, 12, 1, 16, 0, 0, 0, 0, 0};
     CHECK(gc_gemm_build(h, &p, &k, NULL, &e) == 0 && k);
     if (k) {
         CHECK(k->block[0] == 128 && k->blocks_per_sm == 1);
@@ -244,7 +244,7 @@ static void descriptions(void)
     /* sm80_xmma ffma 256x128x8, 8 warps (g039): 1024 FFMA, 48 LDS.128, 12
      * 4-byte LDGSTS a warp and k step; 254 registers as profiled */
     gc_gemm_spec_t f = {
-        GC_GEMM_FAM_FFMA, 4096, 4096, 4096, 1, GC_GEMM_F32, 256, 128, 8, 3, 8, 1, 16, 254, 0, 0};
+        GC_GEMM_FAM_FFMA, 4096, 4096, 4096, 1, GC_GEMM_F32, 256, 128, 8, 3, 8, 1, 16, 254, 0, 0, 0, 0};
     CHECK(gc_gemm_build(h, &f, &k, NULL, &e) == 0 && k);
     if (k) {
         double w = 0;
@@ -272,7 +272,7 @@ static void descriptions(void)
                             16,
                             4,
                             4,
-                            0, 0, 0};
+                            0, 0, 0, 0, 0};
         k = NULL;
         CHECK(gc_gemm_build(h, &r, &k, NULL, &e) == 0 && k);
         if (k) {

@@ -22,6 +22,8 @@ typedef struct gc_gemm_spec {
     int cluster_m, cluster_n; /* wgmma: blocks of a cluster along M (they multicast their B
                                * tile) and along N (their A tile); 0, 0: the gemm's own
                                * rule (2 along M when M has two tiles or more) */
+    int mn_a, mn_b;    /* tf32 wgmma: A (the tile's bm side) / B (bn side) stored M- or
+                        * N-major, where the instruction reads K-major shared memory only */
 } gc_gemm_spec_t;
 
 /* Element bytes of A and B, and of C, for a dtype. */

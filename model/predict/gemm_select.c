@@ -409,7 +409,7 @@ static int has_reduce(const gc_gemm_spec_t *s)
 static gc_gemm_spec_t reduce_spec(const gc_gemm_args_t *g, int split)
 {
     gc_gemm_spec_t r = {
-        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4, 0, 0, 0};
+        GC_GEMM_FAM_REDUCE, g->m, g->n, g->k, g->batch, g->dtype, 0, 0, 0, 1, 16, split, 4, 0, 0, 0, 0, 0};
     return r;
 }
 
@@ -579,9 +579,16 @@ static int list_family(const gc_arch_t *a, const gc_gemm_args_t *g, gc_gemm_fami
                                 g->k,        g->batch,   g->dtype,
                                 t[i].bm,     t[i].bn,    kstep(f, g->dtype),
                                 t[i].stages, t[i].warps, 1,
-                                align,       t[i].regs, 0, 0};
+                                align,       t[i].regs, 0, 0, 0, 0};
             if (f == GC_GEMM_FAM_MMA_LDG)
                 s.stages = 2; /* registers hold the next k step (CUTLASS MmaPipelined) */
+            if (f == GC_GEMM_FAM_WGMMA && g->dtype == GC_GEMM_TF32) {
+                /* A is M-major as a transposed view, B N-major as a row-major one;
+                 * C^T = B^T A^T swaps them, each keeping its order */
+                int ma = g->layout[0] == 't', mb = g->layout[1] == 'n';
+                s.mn_a = or ? mb : ma;
+                s.mn_b = or ? ma : mb;
+            }
             if (!(s.stages = fit_stages(a, &s)))
                 continue;
             out[n++] = s;
@@ -741,7 +748,7 @@ static int predict_call(const gc_arch_t *a, const gc_gemm_args_t *g, const gc_pr
     for (int i = 0; i < c.n_fam && !rc; i++) {
         if (c.fam[i] == GC_GEMM_FAM_GEMV) {
             gc_gemm_spec_t s = {
-                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4, 0, 0, 0};
+                GC_GEMM_FAM_GEMV, g->m, g->n, g->k, g->batch, g->dtype, 32, 1, 64, 1, 16, 1, 4, 0, 0, 0, 0, 0};
             rc = try_spec(a, g, &s, o, &st);
         } else {
             rc = search_family(a, g, c.fam[i], c.align, o, &st);

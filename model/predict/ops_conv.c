@@ -142,7 +142,7 @@ static int sm90_kernel(const gc_arch_t *a, const conv_t *v, const int t[4], gc_k
     double nN = ceil((double)v->N / t[1]);
     int cn = (int)fmin(nN, CLUSTER_MAX), cm = nN > 1 ? 1 : (int)fmin(tiles, CLUSTER_MAX);
     gc_gemm_spec_t s = {GC_GEMM_FAM_WGMMA, v->M, v->N, (long)(per * steps * t[2]), 1, v->dt,
-                        t[0], t[1], t[2], stages, 12, 1, 16, 168, cm, cn};
+                        t[0], t[1], t[2], stages, 12, 1, 16, 168, cm, cn, 0, 0};
     /* 168 registers: every sm90_xmma_fprop_implicit_gemm launch the profiler shows
      * (model/validation/data/h200/ops.csv, o125 o150 o158) */
     int rc = gc_gemm_build(a, &s, out, NULL, err);
@@ -201,7 +201,7 @@ static int opt_kernel(const gc_arch_t *a, const conv_t *v, const gc_ops_args_t *
 {
     double per_tap = ceil((double)v->C / t->bk), steps = per_tap * g->r * g->s;
     gc_gemm_spec_t s = {GC_GEMM_FAM_MMA, v->M, v->N, (long)(steps * t->bk), 1, v->dt,
-                        t->bm, t->bn, t->bk, t->stages, 4, 1, 16, t->regs, 0, 0};
+                        t->bm, t->bn, t->bk, t->stages, 4, 1, 16, t->regs, 0, 0, 0, 0};
     int rc = gc_gemm_build(a, &s, out, NULL, err);
     if (rc)
         return rc;
