@@ -214,31 +214,28 @@ static void refuses_bad(void)
     bad("{op: bar, count: 1}", "{op: bar, count: 1, depth: 2}", "unknown key");
 }
 
+/* k as gc_kernel_write writes it (caller frees; NULL on failure), its length
+ * into *len. */
+static char *written(const gc_kernel_t *k, size_t *len)
+{
+    char *buf = NULL;
+    *len = 0;
+    FILE *fp = open_memstream(&buf, len);
+    if (!fp)
+        return NULL;
+    int rc = k ? gc_kernel_write(k, fp) : -1;
+    fclose(fp);
+    if (rc) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 /* depth (alu, shfl): read, and written back as given (describe -> predict
  * round trips), beyond the count when one warp's work is waited for. */
 static void depth_round_trip(void)
 {
-    static const char st[] = "schema: gpucal-kernel/1\nname: s\n"
-                             "launch: {grid: 8, block: 256, registers: 32}\n"
-                             "loop:\n  trips: 2\n  stages: 2\n  ops:\n"
-                             "    - {op: cp_async, width: 2, count: 48, staged: true}\n"
-                             "    - {op: sts, width: 16, count: 6}\n";
-    gc_kernel_t *ks = NULL;
-    gc_err_t es;
-    gc_err_clear(&es);
-    /* a register-staged copy: any width, written back as given */
-    CHECK(gc_kernel_parse(&ks, "s.yaml", st, sizeof(st) - 1, &es) == 0);
-    CHECK(ks && ks->loop.ops[0].staged == 1 && ks->loop.ops[0].width == 2);
-    char *sb = NULL;
-    size_t sl = 0;
-    FILE *sf = open_memstream(&sb, &sl);
-    CHECK(sf && ks && gc_kernel_write(ks, sf) == 0);
-    if (sf)
-        fclose(sf);
-    CHECK(sb && strstr(sb, "width: 2, staged: true,"));
-    free(sb);
-    gc_kernel_destroy(ks);
-
     static const char src[] = "schema: gpucal-kernel/1\nname: d\n"
                               "launch: {grid: 8, block: 1024, registers: 32}\n"
                               "loop:\n  trips: 2\n  ops:\n"
@@ -250,15 +247,35 @@ static void depth_round_trip(void)
     gc_err_clear(&e);
     CHECK(gc_kernel_parse(&k, "d.yaml", src, sizeof(src) - 1, &e) == 0);
     CHECK(k && k->loop.n_ops == 3 && k->loop.ops[0].depth == 10 && k->loop.ops[1].depth == 20);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    CHECK(fp && k && gc_kernel_write(k, fp) == 0);
-    if (fp)
-        fclose(fp);
+    size_t len;
+    char *buf = written(k, &len);
     CHECK(buf && strstr(buf, "count: 0.3125, depth: 10}") && strstr(buf, "depth: 20}"));
     CHECK(buf && gc_kernel_parse(&k2, "d2.yaml", buf, len, &e) == 0);
     CHECK(k2 && k2->loop.ops[0].depth == 10 && k2->loop.ops[1].depth == 20);
+    free(buf);
+    gc_kernel_destroy(k);
+    gc_kernel_destroy(k2);
+}
+
+/* A register-staged copy (staged: true): any width, read, and written back
+ * as given, so that it loads again. */
+static void staged_round_trip(void)
+{
+    static const char src[] = "schema: gpucal-kernel/1\nname: s\n"
+                              "launch: {grid: 8, block: 256, registers: 32}\n"
+                              "loop:\n  trips: 2\n  stages: 2\n  ops:\n"
+                              "    - {op: cp_async, width: 2, count: 48, staged: true}\n"
+                              "    - {op: sts, width: 16, count: 6}\n";
+    gc_kernel_t *k = NULL, *k2 = NULL;
+    gc_err_t e;
+    gc_err_clear(&e);
+    CHECK(gc_kernel_parse(&k, "s.yaml", src, sizeof(src) - 1, &e) == 0);
+    CHECK(k && k->loop.ops[0].staged == 1 && k->loop.ops[0].width == 2);
+    size_t len;
+    char *buf = written(k, &len);
+    CHECK(buf && strstr(buf, "width: 2, staged: true,"));
+    CHECK(buf && gc_kernel_parse(&k2, "s2.yaml", buf, len, &e) == 0);
+    CHECK(k2 && k2->loop.ops[0].staged == 1);
     free(buf);
     gc_kernel_destroy(k);
     gc_kernel_destroy(k2);
@@ -364,12 +381,8 @@ static void footprint_zero_round_trip(void)
     gc_err_clear(&e);
     CHECK(gc_kernel_parse(&k, "fp.yaml", src, sizeof(src) - 1, &e) == 0);
     CHECK(k && k->footprint_given == (GC_FP_READ | GC_FP_WRITE | GC_FP_REUSE));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    CHECK(fp && k && gc_kernel_write(k, fp) == 0);
-    if (fp)
-        fclose(fp);
+    size_t len;
+    char *buf = written(k, &len);
     CHECK(buf && strstr(buf, "read_bytes: 0") && strstr(buf, "reuse_bytes: 0"));
     CHECK(buf && gc_kernel_parse(&k2, "fp2.yaml", buf, len, &e) == 0);
     CHECK(k2 && k2->footprint_given == k->footprint_given && k2->read_bytes == 0);
@@ -383,6 +396,7 @@ int main(void)
 {
     footprint_zero_round_trip();
     depth_round_trip();
+    staged_round_trip();
     test_params();
     gc_warn_set_quiet(1);
     loads_good();
