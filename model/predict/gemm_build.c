@@ -191,6 +191,36 @@ static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
  * (2 consumer warps a sub-core x 64 FADD against 512 tensor cycles for a
  * 128x128x128 step). The description: an alu fadd with after_tensor. */
 
+/* A tf32 wgmma reads K-major shared memory only (PTX ISA, wgmma.mma_async:
+ * imm-trans-a / imm-trans-b exist for .f16 and .bf16 alone), and A may come
+ * from registers. So the consumer warps load an M- or N-major operand's k
+ * step from shared memory into registers (LDS.32) as A, rounding each
+ * element to tf32 (LOP3); with both operands so stored, they also write B
+ * back K-major (LDS.32 and STS.32, two integer address ops a store) and
+ * meet at two named barriers before the wgmma reads it. Counted per consumer
+ * warp and k step off the executed counts of cuBLAS's sm90_xmma tf32 kernels
+ * on diagnostic shapes in no validation set (3072^3, ncu SourceCounters:
+ * data/h200/sass_opcodes.csv t101, t102; listings not shipped): layout nn,
+ * 128x128 tile, 4 consumer warps: 32 LDS (B's 128 x 32 x 4 bytes); layout
+ * tn, 128x256, 8 consumer warps: 48 LDS (A's and B's 48 KiB), 32 STS (B's
+ * 32 KiB), 62 IMAD, 2 barriers. The same calls take 200.5 (nn), 177.2 (nt),
+ * 194.3 (tt) and 256.8 us (tn) (data/h200/gemm_tf32_layout.csv). */
+static void kmajor_staging(bld_t *b, const gc_gemm_spec_t *s, double W)
+{
+    gc_kernel_t *k = b->k;
+    int both = s->mn_a && s->mn_b;
+    double reg_rows = s->mn_a ? s->bm : s->bn, back_rows = both ? s->bn : 0;
+    double per_warp = s->bk * 4.0 / (W * 128); /* LDS.32 a warp, per row of a k step */
+    double lds = (reg_rows + back_rows) * per_warp, sts = back_rows * per_warp;
+    add_mem(b, &k->loop, GC_OP_LDS, lds, 4);
+    add_alu(b, &k->loop, "lop3", lds, 0);
+    if (both) {
+        add_mem(b, &k->loop, GC_OP_STS, sts, 4);
+        add_alu(b, &k->loop, "imad", 2 * sts, 0);
+        add(b, &k->loop, GC_OP_BAR, 2);
+    }
+}
+
 /* Hopper warp-specialised wgmma (CUTLASS sm90 TMA warpspecialized; cuBLAS's
  * nvjet and sm90_xmma kernels: 384 threads = 1 producer + 2 consumer
  * warpgroups, 168 registers, as the profiler shows every one of them).
@@ -210,36 +240,6 @@ static int wgmma_n(const gc_arch_t *a, gc_gemm_dtype_t dt, int ik, int want)
  * nvjet's launches in clusters of 2: data/h200/diag_l2.csv), or the
  * spec's cluster (cluster_m blocks along M share B, cluster_n along N
  * share A). */
-/* A tf32 wgmma reads K-major shared memory only (PTX ISA, wgmma.mma_async:
- * imm-trans-a / imm-trans-b exist for .f16 and .bf16 alone), and A may come
- * from registers. So the consumer warps load an M- or N-major operand's k
- * step from shared memory into registers (LDS.32) as A, rounding each
- * element to tf32 (LOP3); with both operands so stored, they also write B
- * back K-major (LDS.32 and STS.32, two integer address ops a store) and
- * meet at two named barriers before the wgmma reads it. Counted per consumer
- * warp and k step off the executed counts of cuBLAS's sm90_xmma tf32 kernels
- * on diagnostic shapes in no validation set (3072^3, ncu SourceCounters:
- * data/h200/sass_opcodes.csv t101, t102; listings not shipped): layout nn,
- * 128x128 tile, 4 consumer warps: 32 LDS (B's 128 x 32 x 4 bytes); layout
- * tn, 128x256, 8 consumer warps: 48 LDS (A's and B's 48 KiB), 32 STS (B's
- * 32 KiB), 62 IMAD, 2 barriers. The same calls take 200.5 (nn), 177.2 (nt),
- * 194.3 (tt) and 256.8 us (tn) (data/h200/gemm_tf32_layout.csv). */
-static void kmajor_staging(bld_t *b, const gc_gemm_spec_t *s, double W)
-{
-    gc_kernel_t *k = b->k;
-    double both = s->mn_a && s->mn_b;
-    double reg_rows = s->mn_a ? s->bm : s->bn, back_rows = both ? s->bn : 0;
-    double per_warp = s->bk * 4.0 / (W * 128); /* LDS.32 a warp, per row of a k step */
-    double lds = (reg_rows + back_rows) * per_warp, sts = back_rows * per_warp;
-    add_mem(b, &k->loop, GC_OP_LDS, lds, 4);
-    add_alu(b, &k->loop, "lop3", lds, 0);
-    if (both) {
-        add_mem(b, &k->loop, GC_OP_STS, sts, 4);
-        add_alu(b, &k->loop, "imad", 2 * sts, 0);
-        add(b, &k->loop, GC_OP_BAR, 2);
-    }
-}
-
 static void build_wgmma(bld_t *b, const gc_arch_t *a, const gc_gemm_spec_t *s,
                         gc_gemm_result_t *info)
 {
