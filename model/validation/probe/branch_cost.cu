@@ -19,9 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe.cuh"
 
 #define IOP(v) asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(v) : "r"(a), "r"(b));
 
@@ -56,16 +54,8 @@ typedef void (*kfn)(unsigned, unsigned, int, unsigned *, long long *);
 
 static double run(kfn f, int warps, int trips, int bodies, unsigned *sink, long long *dcyc)
 {
-    double best = 1e30;
-    for (int r = 0; r < 5; r++) {
-        f<<<1, warps * 32>>>(3u, 7u, trips, sink, dcyc);
-        CK(cudaDeviceSynchronize());
-        long long c;
-        CK(cudaMemcpy(&c, dcyc, sizeof c, cudaMemcpyDeviceToHost));
-        double v = (double)c / (trips * (double)bodies);
-        best = v < best ? v : best;
-    }
-    return best;
+    return best_of_5([&] { f<<<1, warps * 32>>>(3u, 7u, trips, sink, dcyc); }, dcyc,
+                     trips * (double)bodies);
 }
 
 int main()

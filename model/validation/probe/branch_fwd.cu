@@ -17,9 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe.cuh"
 
 #define MAD "mad.lo.u32 %0, %0, %2, %3;\n"
 #define MAD4 MAD MAD MAD MAD
@@ -66,16 +64,8 @@ typedef void (*kfn)(unsigned, unsigned, unsigned, int, unsigned *, long long *);
 static double run(kfn f, int warps, unsigned p, unsigned *sink, long long *dcyc)
 {
     const int trips = 256;
-    double best = 1e30;
-    for (int r = 0; r < 5; r++) {
-        f<<<1, warps * 32>>>(3u, 7u, p, trips, sink, dcyc);
-        CK(cudaDeviceSynchronize());
-        long long c;
-        CK(cudaMemcpy(&c, dcyc, sizeof c, cudaMemcpyDeviceToHost));
-        double v = (double)c / (trips * 64.0);
-        best = v < best ? v : best;
-    }
-    return best;
+    return best_of_5([&] { f<<<1, warps * 32>>>(3u, 7u, p, trips, sink, dcyc); }, dcyc,
+                     trips * 64.0);
 }
 
 int main()

@@ -30,28 +30,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe.cuh"
 
 static const int TILE = 16384;    /* bytes a tile: a 128 x 64 f16 operand tile */
 static const int THREADS = 256;   /* 4 x 16 bytes a thread a tile */
 static const int SMEM = 150 * 1024; /* one CTA an SM */
-
-__device__ __forceinline__ unsigned smid()
-{
-    unsigned s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
-}
-
-__device__ __forceinline__ uint4 ldcg(const uint4 *p)
-{
-    uint4 v;
-    asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-    return v;
-}
 
 /* Part 1: each CTA writes its SM; launched in clusters. */
 __global__ void k_map(unsigned *out)

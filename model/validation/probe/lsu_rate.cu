@@ -26,9 +26,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe.cuh"
 
 enum { K_LDG2, K_LDG4, K_LDG16, K_CPA4, K_CPA8, K_CPG16, K_STS2, K_PAIR, K_N };
 static const char *const kname[K_N] = {"ldg2", "ldg4", "ldg16", "cpa4", "cpa8", "cpg16", "sts2",

@@ -24,9 +24,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe.cuh"
 
 enum { M_TENSOR, M_LDSM, M_BOTH };
 enum { T = 16 };

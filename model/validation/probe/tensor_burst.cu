@@ -26,18 +26,9 @@
 #include <unistd.h>
 #include <vector>
 #include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe.cuh"
 
 enum { MAXS = 1 << 22 };
-
-__device__ __forceinline__ unsigned long long gtimer()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 // dt 0: f16 (m16n8k16), 1: bf16 (m16n8k16), 2: tf32 (m16n8k8): the same registers
 template <int DT>

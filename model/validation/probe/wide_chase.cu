@@ -27,9 +27,7 @@
 #include <cstdint>
 #include <vector>
 #include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe.cuh"
 
 static const size_t BLK = 1024; /* bytes a chain block: 64 slots of 16 B */
 
