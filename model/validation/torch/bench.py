@@ -294,36 +294,11 @@ def one_row(rid, split, cls, args, tgt, max_reps, l2, tmpdir, rows,
     torch.cuda.empty_cache()
 
 
-def held_out_args():
-    """{normalised args: id} of every held-out and fresh row of the committed sets."""
-    import csv
-    import glob
-    here = os.path.dirname(os.path.abspath(__file__))
-    held = {}
-    for path in glob.glob(os.path.join(here, "..", "data", "*", "*.csv")):
-        for row in csv.DictReader(open(path)):
-            if "args" in row and row.get("split", "train") not in ("train", "diag"):
-                held[" ".join(row["args"].split())] = row["id"]
-    return held
-
-
 def run_diag(path, out_csv, target_s, max_reps):
-    """Time the diagnostic shapes of path (lines "ID ARGS"); exits 2 on a held-out or
-    fresh row's args, before anything runs."""
-    held, cases = held_out_args(), []
-    for n, line in enumerate(open(path), 1):
-        line = line.split("#")[0].strip()
-        if not line:
-            continue
-        rid, _, args = line.partition(" ")
-        key = " ".join(args.split())
-        if not key:
-            sys.exit("%s:%d: '%s' has no args: write ID then the shape's args" % (path, n, rid))
-        if key in held:
-            print("%s:%d: the args of held-out row %s: not timed (pick another shape)"
-                  % (path, n, held[key]), file=sys.stderr)
-            sys.exit(2)
-        cases.append((rid, key))
+    """Time the diagnostic shapes of path (lines "ID ARGS"); exits 2 on an id without
+    args or a held-out or fresh row's args, before anything runs (shapes.diag_cases)."""
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
+    cases = [(rid, " ".join(args.split())) for rid, args in shapes.diag_cases(path, data, "timed")]
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     rows, times, tmpdir = [], [], tempfile.mkdtemp()
     for rid, args in cases:

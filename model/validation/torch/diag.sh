@@ -95,27 +95,12 @@ for id in $(grep -v '^#' "$ROWS"); do
   echo "$a" >>"$W/args.txt"; echo "$id" >>"$W/ids.txt"
 done
 if [ -n "${DIAG_ARGS:-}" ]; then  # diagnostic shapes: ID ARGS lines, not rows of any set
-  python3 - "$DIAG_ARGS" "$DATA"/*.csv "$DATA"/../h100/*.csv >>"$W/pairs.txt" <<'PY' || exit 2
-import csv, sys
-held = {}
-for path in sys.argv[2:]:
-    for row in csv.DictReader(open(path)):
-        if "args" in row and row.get("split", "train") not in ("train", "diag"):
-            held[" ".join(row["args"].split())] = row["id"]
-for n, line in enumerate(open(sys.argv[1]), 1):
-    line = line.split("#")[0].strip()
-    if not line:
-        continue
-    rid, _, args = line.partition(" ")
-    if not args.strip():
-        sys.exit("%s:%d: '%s' has no args: write ID then the row's args (e.g. d001 softmax "
-                 "--rows 256 --cols 2048 --dtype f16)" % (sys.argv[1], n, rid))
-    key = " ".join(args.split())
-    if key in held:
-        sys.exit("%s:%d: these are the args of held-out row %s: not profiled (a diagnostic "
-                 "shape is in no held-out or fresh set; pick another size)"
-                 % (sys.argv[1], n, held[key]))
-    print(rid, args.strip())
+  python3 - "$HERE" "$DIAG_ARGS" "$DATA/.." >>"$W/pairs.txt" <<'PY' || exit 2
+import sys
+sys.path.insert(0, sys.argv[1])
+import shapes
+for rid, args in shapes.diag_cases(sys.argv[2], sys.argv[3], "profiled"):
+    print(rid, args)
 PY
   while read -r id a; do
     echo "$a" >>"$W/args.txt"; echo "$id" >>"$W/ids.txt"

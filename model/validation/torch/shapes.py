@@ -8,7 +8,10 @@ a row is `holdout` when that hash mod 3 == 0, else `train`.
 """
 
 import csv
+import glob
 import io
+import os
+import sys
 
 FNV64_OFFSET = 0xCBF29CE484222325
 FNV64_PRIME = 0x100000001B3
@@ -500,3 +503,43 @@ def ncu_subset():
             elementwise_args("gelu", 1 << 24, "bf16"),
             conv2d_args(32, 64, 56, 56, 64, 3, 3, 1, 1, "f16"),
             conv2d_args(32, 3, 224, 224, 64, 7, 7, 2, 3, "f16")]
+
+
+# ---------------------------------------------------------------- diagnostic shapes
+
+def held_out_args(data_dir):
+    """{normalised args: id} of every row of data_dir/*/*.csv whose split is neither
+    train nor diag: the held-out and fresh rows, whose args no diagnostic may use."""
+    held = {}
+    for path in sorted(glob.glob(os.path.join(data_dir, "*", "*.csv"))):
+        for row in csv.DictReader(open(path)):
+            if "args" in row and row.get("split", "train") not in ("train", "diag"):
+                held[" ".join(row["args"].split())] = row["id"]
+    return held
+
+
+def diag_cases(path, data_dir, verb):
+    """[(id, args)] of a file of diagnostic shapes (lines "ID ARGS", # comments). An id
+    without args, or the args of a held-out or fresh row, ends the program with one line
+    naming the file and line on stderr and exit 2 (verb: what the shape would have been,
+    e.g. "profiled"), before anything runs."""
+    held, cases = held_out_args(data_dir), []
+    for n, line in enumerate(open(path), 1):
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        rid, _, args = line.partition(" ")
+        key = " ".join(args.split())
+        msg = None
+        if not key:
+            msg = ("%s:%d: '%s' has no args: write ID then the row's args (e.g. d001 softmax "
+                   "--rows 256 --cols 2048 --dtype f16)" % (path, n, rid))
+        elif key in held:
+            msg = ("%s:%d: these are the args of held-out row %s: not %s (a diagnostic "
+                   "shape is in no held-out or fresh set; pick another size)"
+                   % (path, n, held[key], verb))
+        if msg:
+            print(msg, file=sys.stderr)
+            sys.exit(2)
+        cases.append((rid, args.strip()))
+    return cases

@@ -89,6 +89,24 @@ class TestShapes(unittest.TestCase):
         self.assertTrue(txt.startswith(",".join(shapes.COLUMNS) + "\n"))
         self.assertFalse(os.path.exists(p + ".tmp"))
 
+    def test_diag_cases(self):
+        d = tempfile.mkdtemp()
+        os.makedirs(os.path.join(d, "gpu"))
+        shapes.write_csv(os.path.join(d, "gpu", "set.csv"),
+                         [["g001", "train", "square", "gemm --m 1", "k", "1", "1", 5],
+                          ["g002", "holdout", "square", "gemm --m 2", "k", "1", "1", 5],
+                          ["g003", "diag", "diag", "gemm --m 3", "k", "1", "1", 5]])
+        good = os.path.join(d, "good.txt")
+        open(good, "w").write("# c\nx1 gemm  --m 1\n\nx3 gemm --m 3  # ok\n")
+        self.assertEqual(shapes.diag_cases(good, d, "timed"),
+                         [("x1", "gemm  --m 1"), ("x3", "gemm --m 3")])
+        for text in ("x2 gemm --m  2\n", "x4\n"):
+            bad = os.path.join(d, "bad.txt")
+            open(bad, "w").write(text)
+            with self.assertRaises(SystemExit) as e:
+                shapes.diag_cases(bad, d, "timed")
+            self.assertEqual(e.exception.code, 2)
+
 
 class TestNcuPost(unittest.TestCase):
     def test_raw_units_and_markers(self):
